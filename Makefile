@@ -1,0 +1,73 @@
+# jvmtigen -- see README.md. `make` builds bin/jvmtigen and generates out/ from
+# spec/jvmti.xml; `make check` runs every test.
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+SPEC ?= spec/jvmti.xml
+OUT ?= out
+# Extra generator flags, e.g. JVMTIGEN_FLAGS=--jvmti-version=25
+JVMTIGEN_FLAGS ?=
+
+XML_CFLAGS := $(shell $(PKG_CONFIG) --cflags libxml-2.0 libxslt)
+XML_LIBS := $(shell $(PKG_CONFIG) --libs libxml-2.0 libxslt)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(XML_CFLAGS)
+
+# `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
+ifneq ($(SANITIZE),)
+VARIANT := san-$(subst $(comma),-,$(SANITIZE))
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+BINDIR := build/$(VARIANT)/bin
+else
+VARIANT := $(notdir $(CC))
+BINDIR := bin
+endif
+comma := ,
+OBJDIR := build/$(VARIANT)/obj
+JVMTIGEN := $(BINDIR)/jvmtigen
+
+GEN_SRCS := $(wildcard gen/*.c)
+GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
+
+.PHONY: all generate check bench clean distclean
+.DELETE_ON_ERROR:
+
+all: $(JVMTIGEN) generate
+
+$(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(JVMTIGEN): $(GEN_OBJS) | $(BINDIR)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(GEN_OBJS) $(XML_LIBS)
+
+$(OBJDIR) $(BINDIR):
+	mkdir -p $@
+
+-include $(GEN_OBJS:.o=.d)
+
+# Generation is driven by jvmtigen's own dependency file, so a second `make`
+# with nothing changed runs nothing.
+ifneq ($(wildcard $(SPEC)),)
+generate: $(OUT)/jvmti.h
+$(OUT)/jvmti.h: $(SPEC) $(JVMTIGEN)
+	$(JVMTIGEN) -q -MD -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
+	@touch $@
+-include $(OUT)/jvmtigen.d
+else
+generate:
+	@echo "make: $(SPEC) is not here yet (the project's own spec is still to come);"
+	@echo "      generate from another spec with: make SPEC=path/to/jvmti.xml"
+endif
+
+check: $(JVMTIGEN)
+	@JVMTIGEN=$(JVMTIGEN) CC="$(CC)" SANITIZE="$(SANITIZE)" ./tests/run-all
+
+bench: $(JVMTIGEN)
+	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run
+
+clean:
+	rm -rf build bin $(OUT)
+
+distclean: clean

@@ -1,0 +1,100 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef struct Pending {
+    const char *file;
+    int line;
+    size_t seq;
+    DiagLevel level;
+    char *text;
+} Pending;
+
+static Pending *pending;
+static size_t n_pending, cap_pending, seq;
+static int errors;
+static FILE *stream;
+static int quiet;
+
+void diag_set_stream(FILE *f) { stream = f; }
+void diag_set_quiet(int q) { quiet = q; }
+int diag_error_count(void) { return errors; }
+
+void diag_reset(void)
+{
+    for (size_t i = 0; i < n_pending; i++)
+        free(pending[i].text);
+    free(pending);
+    pending = NULL;
+    n_pending = cap_pending = 0;
+    errors = 0;
+}
+
+static const char *level_name(DiagLevel l)
+{
+    return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
+}
+
+void diag(DiagLevel level, const Loc *loc, const char *fmt, ...)
+{
+    Buf b;
+    buf_init(&b);
+    if (loc && loc->file && loc->line > 0)
+        buf_printf(&b, "%s:%d: ", loc->file, loc->line);
+    else if (loc && loc->file)
+        buf_printf(&b, "%s: ", loc->file);
+    else
+        buf_puts(&b, "jvmtigen: ");
+    buf_printf(&b, "%s: ", level_name(level));
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    /* libxml2 messages carry their own newline; keep exactly one. */
+    while (b.len && (b.data[b.len - 1] == '\n' || b.data[b.len - 1] == ' '))
+        b.data[--b.len] = '\0';
+    if (level == DIAG_ERROR)
+        errors++;
+    if (n_pending == cap_pending) {
+        cap_pending = cap_pending ? cap_pending * 2 : 16;
+        pending = realloc(pending, cap_pending * sizeof *pending);
+        if (!pending) {
+            fputs("jvmtigen: error: out of memory\n", stderr);
+            exit(3);
+        }
+    }
+    pending[n_pending++] = (Pending){loc ? loc->file : NULL, loc ? loc->line : 0, seq++,
+                                     level, b.data};
+}
+
+static int cmp_pending(const void *pa, const void *pb)
+{
+    const Pending *a = pa, *b = pb;
+    int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+int diag_flush(void)
+{
+    FILE *out = stream ? stream : stderr;
+    int printed = 0;
+    qsort(pending, n_pending, sizeof *pending, cmp_pending);
+    for (size_t i = 0; i < n_pending; i++) {
+        if (pending[i].level == DIAG_ERROR)
+            printed++;
+        if (pending[i].level == DIAG_ERROR || !quiet)
+            fprintf(out, "%s\n", pending[i].text);
+        free(pending[i].text);
+    }
+    n_pending = 0;
+    fflush(out);
+    return printed;
+}

@@ -1,0 +1,31 @@
+/* The outputs jvmtigen writes. Each emitter is a pure function of the model
+ * and the options: it appends the file's bytes to a buffer and touches no
+ * file; output.c decides what reaches the disk. */
+#ifndef JVMTIGEN_EMIT_H
+#define JVMTIGEN_EMIT_H
+
+#include "facts.h"
+#include "model.h"
+
+typedef struct GenContext {
+    const Spec *spec;
+    JvmtiVersion version;
+    const char *spec_name;  /* the spec's file name, for banners */
+    const char *banner;     /* replacement banner text (--banner), or NULL */
+} GenContext;
+
+typedef struct Output {
+    const char *name;       /* path below the output directory */
+    void (*emit)(const GenContext *ctx, Buf *out);
+} Output;
+
+extern const Output outputs[];
+extern const int n_outputs;
+
+void emit_header(const GenContext *ctx, Buf *out);
+
+/* The opening comment of a generated C file: the spec's copyright lines and
+ * what generated it, or the user's --banner. Ends with a newline. */
+void emit_banner(const GenContext *ctx, Buf *out, const char *what);
+
+#endif

@@ -1,0 +1,51 @@
+/* The few facts a generator needs that the spec XML does not state.
+ * Everything else is derived from the spec. Keep this file small; each fact
+ * says where it comes from. */
+#ifndef JVMTIGEN_FACTS_H
+#define JVMTIGEN_FACTS_H
+
+#include <stdbool.h>
+
+/* Ranges of numbers (checked when the model is built). Function numbers are
+ * 1-based slots of jvmtiInterface_1 and event numbers index the callback
+ * table, so an absurd number would make an absurd table; the real specs use
+ * 1..156 and 50..88. Error numbers are jvmtiError values (0..116 today). */
+#define FUNCTION_NUM_MIN 1
+#define FUNCTION_NUM_MAX 1024
+#define EVENT_NUM_MIN 1
+#define EVENT_NUM_MAX 1024
+#define ERROR_NUM_MIN 0
+#define ERROR_NUM_MAX 4095
+
+/* A JVM TI version: MAJOR[.MINOR[.MICRO]], as in <change version="17.0.0">
+ * and --jvmti-version. The header encodes it as 0x30000000 + MAJOR << 16 +
+ * MINOR << 8 + MICRO, so the parts are limited to 0xFFF, 0xFF and 0xFF. */
+typedef struct JvmtiVersion {
+    int major, minor, micro;
+} JvmtiVersion;
+bool version_parse(const char *s, JvmtiVersion *out);
+bool version_valid(const char *s);
+int version_cmp(const char *a, const char *b); /* both valid */
+
+/* The named JVMTI_VERSION_* constants are a per-release list kept by the JDK,
+ * not in the XML. A constant appears in the header of every release from the
+ * one that introduced it on. */
+typedef struct NamedVersion {
+    const char *name;
+    unsigned value;
+    int since_major, since_minor; /* first release that has it */
+} NamedVersion;
+extern const NamedVersion named_versions[];
+extern const int n_named_versions;
+
+/* Order of the event-callback typedefs in jvmti.h. The JDK sorts them with
+ * Java's locale collation: letters compare case-insensitively first (so
+ * "VirtualThreadEnd" < "VMDeath"), '_' before digits before letters; only
+ * then does case decide, lower before upper. The order is total. */
+int collate_ids(const char *a, const char *b);
+
+/* Anchors the documentation defines besides item ids and "Owner.member"
+ * (a field, parameter or capability); links in the prose may target them. */
+extern const char *const doc_section_anchors[];
+
+#endif

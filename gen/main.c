@@ -1,0 +1,276 @@
+/* jvmtigen: the command line. Subcommands share one pipeline:
+ * load (load.c) -> build the model (build.c) -> check (check.c) -> emit. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxslt/xslt.h>
+
+#include "build.h"
+#include "check.h"
+#include "emit.h"
+#include "load.h"
+#include "output.h"
+
+#define JVMTIGEN_VERSION "0.1.0"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+typedef struct Options {
+    const char *spec;
+    const char *outdir;
+    const char *version;
+    const char *banner_file;
+    const char *depfile;
+    int md;       /* -MD: depfile in the output directory */
+    int verbose;
+    int quiet;
+} Options;
+
+static const char usage_text[] =
+    "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
+    "       jvmtigen check [OPTIONS] SPEC\n"
+    "\n"
+    "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
+    "\n"
+    "Commands:\n"
+    "  generate    (the default) check SPEC and write every output into DIR\n"
+    "  check       check SPEC and write nothing\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output DIR          output directory (default: out)\n"
+    "      --jvmti-version V     MAJOR[.MINOR.MICRO] for JVMTI_VERSION (default: the\n"
+    "                            highest version in the spec's change history)\n"
+    "      --banner FILE         opening comment for generated files, instead of the\n"
+    "                            spec's copyright lines\n"
+    "      --depfile FILE        write a make rule: outputs depend on every file read\n"
+    "      -MD                   the same, as DIR/jvmtigen.d\n"
+    "  -q, --quiet               print errors only\n"
+    "  -v, --verbose             say which files were written or left unchanged\n"
+    "  -h, --help                show this help\n"
+    "      --version             show jvmtigen's version\n"
+    "\n"
+    "Outputs: jvmti.h\n"
+    "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "jvmtigen: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'jvmtigen --help'.\n");
+    return EXIT_USAGE;
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; returns 1 and advances *i. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
+                     int *err)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *out = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        *err = usage_error("%s needs a value", name);
+        return 1;
+    }
+    *out = argv[++*i];
+    return 1;
+}
+
+static int parse_options(int argc, char **argv, Options *o)
+{
+    int err = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (opt_value(argc, argv, &i, "--output", &o->outdir, &err) ||
+            opt_value(argc, argv, &i, "-o", &o->outdir, &err) ||
+            opt_value(argc, argv, &i, "--jvmti-version", &o->version, &err) ||
+            opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
+            opt_value(argc, argv, &i, "--depfile", &o->depfile, &err)) {
+            if (err)
+                return err;
+        } else if (strcmp(a, "-MD") == 0) {
+            o->md = 1;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->verbose = 1;
+        } else if (strcmp(a, "--") == 0 && i + 1 < argc && !o->spec && i + 2 == argc) {
+            o->spec = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (o->spec) {
+            return usage_error("more than one spec given ('%s')", a);
+        } else {
+            o->spec = a;
+        }
+    }
+    if (!o->spec)
+        return usage_error("%s", "no spec given");
+    if (o->version) {
+        JvmtiVersion v;
+        if (!version_parse(o->version, &v) || v.major < 1)
+            return usage_error("--jvmti-version '%s' is not MAJOR[.MINOR.MICRO] "
+                               "(major 1..4095, minor and micro 0..255)", o->version);
+    }
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void free_strings(Vec *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        free(v->items[i]);
+    vec_free(v);
+}
+
+/* Loads, builds and checks. On success *spec is set; returns an exit code. */
+static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *deps)
+{
+    *spec = NULL;
+    int rc = load_spec(o->spec, doc, deps);
+    if (rc != LOAD_OK) {
+        diag_flush();
+        return rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
+    }
+    *spec = build_spec(*doc, o->spec);
+    if (diag_error_count() == 0)
+        check_spec(*spec);
+    int errors = diag_error_count();
+    diag_flush();
+    return errors ? EXIT_INVALID : EXIT_OK;
+}
+
+static int generate(const Options *o, int write_outputs)
+{
+    Buf banner;
+    buf_init(&banner);
+    if (o->banner_file && read_file(o->banner_file, &banner) != 0) {
+        Loc l = {o->banner_file, 0};
+        error_at(&l, "cannot read: %s", strerror(errno));
+        diag_flush();
+        return EXIT_IO;
+    }
+    Vec deps = {0};
+    xmlDocPtr doc = NULL;
+    Spec *spec = NULL;
+    int rc = load_and_check(o, &spec, &doc, &deps);
+    if (rc != EXIT_OK || !write_outputs)
+        goto done;
+
+    GenContext ctx = {.spec = spec, .spec_name = base_name(o->spec),
+                      .banner = o->banner_file ? banner.data : NULL};
+    const char *vtext = o->version ? o->version : spec->latest_version;
+    if (!vtext) {
+        Loc l = {o->spec, 0};
+        error_at(&l, "no <change version=...> says which JVM TI version this is; "
+                     "pass --jvmti-version");
+        diag_flush();
+        rc = EXIT_INVALID;
+        goto done;
+    }
+    version_parse(vtext, &ctx.version);
+
+    /* Everything is generated in memory first: a failure writes nothing. */
+    Buf *bufs = calloc((size_t)n_outputs, sizeof *bufs);
+    const char **paths = calloc((size_t)n_outputs, sizeof *paths);
+    Buf *pathbuf = calloc((size_t)n_outputs, sizeof *pathbuf);
+    if (!bufs || !paths || !pathbuf) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(EXIT_IO);
+    }
+    for (int i = 0; i < n_outputs; i++) {
+        buf_init(&bufs[i]);
+        outputs[i].emit(&ctx, &bufs[i]);
+        buf_init(&pathbuf[i]);
+        buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
+        paths[i] = pathbuf[i].data;
+    }
+    if (make_dirs(o->outdir) != 0)
+        rc = EXIT_IO;
+    for (int i = 0; i < n_outputs && rc == EXIT_OK; i++) {
+        bool changed;
+        if (write_if_changed(paths[i], bufs[i].data, bufs[i].len, &changed) != 0)
+            rc = EXIT_IO;
+        else if (o->verbose)
+            fprintf(stderr, "jvmtigen: %s %s\n", changed ? "wrote" : "unchanged", paths[i]);
+    }
+    if (rc == EXIT_OK && (o->depfile || o->md)) {
+        Buf d;
+        buf_init(&d);
+        if (o->depfile)
+            buf_puts(&d, o->depfile);
+        else
+            buf_printf(&d, "%s/jvmtigen.d", o->outdir);
+        if (o->banner_file)
+            vec_push(&deps, strdup(o->banner_file));
+        if (write_depfile(d.data, paths, (size_t)n_outputs, (const char *const *)deps.items,
+                          deps.n) != 0)
+            rc = EXIT_IO;
+        buf_free(&d);
+    }
+    diag_flush();
+    for (int i = 0; i < n_outputs; i++) {
+        buf_free(&bufs[i]);
+        buf_free(&pathbuf[i]);
+    }
+    free(bufs);
+    free(paths);
+    free(pathbuf);
+done:
+    spec_free(spec);
+    if (doc)
+        xmlFreeDoc(doc);
+    free_strings(&deps);
+    buf_free(&banner);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    LIBXML_TEST_VERSION
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("jvmtigen %s (libxml2 %s, libxslt %s)\n", JVMTIGEN_VERSION, xmlParserVersion,
+               xsltEngineVersion);
+        return EXIT_OK;
+    }
+    int first = 1, write_outputs = 1;
+    if (argc >= 2 && strcmp(argv[1], "generate") == 0) {
+        first = 2;
+    } else if (argc >= 2 && strcmp(argv[1], "check") == 0) {
+        first = 2;
+        write_outputs = 0;
+    }
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        }
+    }
+    Options o = {.outdir = "out"};
+    int rc = parse_options(argc - first, argv + first, &o);
+    if (rc == 0) {
+        diag_set_quiet(o.quiet);
+        rc = generate(&o, write_outputs);
+    }
+    xsltCleanupGlobals();
+    xmlCleanupParser();
+    return rc;
+}

@@ -1,0 +1,62 @@
+/* Small building blocks shared by every stage: an arena that owns the model,
+ * a growable byte buffer for emitters, a pointer vector, and a string map. */
+#ifndef JVMTIGEN_UTIL_H
+#define JVMTIGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Everything the model points to lives in one arena and is freed at once. */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);         /* zeroed */
+char *arena_strdup(Arena *a, const char *s);       /* NULL stays NULL */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+
+/* Growable, always NUL-terminated byte buffer. */
+typedef struct Buf {
+    char *data;
+    size_t len, cap;
+} Buf;
+void buf_init(Buf *b);
+void buf_free(Buf *b);
+void buf_reset(Buf *b);
+void buf_put(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_putc(Buf *b, char c);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+
+/* Vector of pointers, malloc-backed while it grows; vec_freeze copies it into
+ * the arena (NULL-terminated) so the model holds plain arrays. */
+typedef struct Vec {
+    void **items;
+    size_t n, cap;
+} Vec;
+void vec_push(Vec *v, void *item);
+void **vec_freeze(Vec *v, Arena *a, size_t *n_out);
+void vec_free(Vec *v);
+
+/* String -> pointer map (open addressing); keys are borrowed, not copied. */
+typedef struct StrMap {
+    const char **keys;
+    void **vals;
+    size_t n, cap;
+} StrMap;
+void strmap_init(StrMap *m);
+void strmap_free(StrMap *m);
+void *strmap_get(const StrMap *m, const char *key);
+/* Inserts key unless present; returns the previous value or NULL. */
+void *strmap_put(StrMap *m, const char *key, void *val);
+
+/* Whole-file helpers; both return 0 on success and set errno otherwise. */
+int read_file(const char *path, Buf *out);
+
+bool is_c_identifier(const char *s);
+/* Parses a C integer literal (decimal, 0x hex, optional leading '-');
+ * false if s is not one or does not fit in a long long. */
+bool parse_c_integer(const char *s, long long *out);
+
+#endif
