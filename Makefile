@@ -17,7 +17,7 @@ ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(XML_CFLAGS)
 
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
 ifneq ($(SANITIZE),)
-VARIANT := san-$(subst $(comma),-,$(SANITIZE))
+VARIANT := $(notdir $(CC))-san-$(subst $(comma),-,$(SANITIZE))
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 BINDIR := build/$(VARIANT)/bin
 else
@@ -31,13 +31,15 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all generate check bench clean distclean
+.PHONY: all objs generate check bench clean distclean
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate
 
 $(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+objs: $(GEN_OBJS)
 
 $(JVMTIGEN): $(GEN_OBJS) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(GEN_OBJS) $(XML_LIBS)
@@ -61,8 +63,13 @@ generate:
 	@echo "      generate from another spec with: make SPEC=path/to/jvmti.xml"
 endif
 
-check: $(JVMTIGEN)
-	@JVMTIGEN=$(JVMTIGEN) CC="$(CC)" SANITIZE="$(SANITIZE)" ./tests/run-all
+# Unit tests link the generator's objects, all but main.
+UNITS := build/$(VARIANT)/test-units
+$(UNITS): tests/unit/units.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(XML_LIBS)
+
+check: $(JVMTIGEN) $(UNITS)
+	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) CC="$(CC)" SANITIZE="$(SANITIZE)" ./tests/run-all
 
 bench: $(JVMTIGEN)
 	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run

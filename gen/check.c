@@ -292,6 +292,12 @@ static void check_items(Index *ix, const Spec *s)
             need_since("capability", f->id, f->since, &f->loc);
         }
     }
+    /* jvmtiError and jvmtiEvent are C enums, which may not be empty. */
+    Loc whole = {s->file, 0};
+    if (!s->n_errors)
+        report(&whole, "the spec defines no errors (<errorid>)");
+    if (!s->n_events)
+        report(&whole, "the spec defines no events (<event>)");
     for (size_t i = 0; i < s->n_errors; i++)
         need_identifier("error", s->errors[i]->id, &s->errors[i]->loc);
     for (size_t i = 0; i < s->n_basetypes; i++)

@@ -86,7 +86,8 @@ int diag_flush(void)
 {
     FILE *out = stream ? stream : stderr;
     int printed = 0;
-    qsort(pending, n_pending, sizeof *pending, cmp_pending);
+    if (n_pending > 1) /* qsort's array may not be NULL, even when empty */
+        qsort(pending, n_pending, sizeof *pending, cmp_pending);
     for (size_t i = 0; i < n_pending; i++) {
         if (pending[i].level == DIAG_ERROR)
             printed++;

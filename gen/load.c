@@ -7,6 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlversion.h>
 
 #include "diag.h"
 
@@ -17,8 +18,20 @@ static struct {
     int main_loaded;
     int ext_subset_used;
     int refused;
+    int entity_limit_reported;
+    xmlParserCtxtPtr main;  /* entity content is parsed in sub-contexts */
     xmlExternalEntityLoader default_loader;
 } cur;
+
+/* Where the main document's parser is: inside an entity, libxml2 reports
+ * lines of the entity's text, which says nothing useful about the spec. */
+static Loc document_loc(void)
+{
+    Loc loc = {cur.spec, 0};
+    if (cur.main && cur.main->inputNr > 0 && cur.main->inputTab[0])
+        loc.line = cur.main->inputTab[0]->line;
+    return loc;
+}
 
 static char *xstrdup(const char *s)
 {
@@ -64,11 +77,7 @@ static xmlParserInputPtr guarded_loader(const char *url, const char *id,
             vec_push(cur.deps, xstrdup(strncmp(url, "file://", 7) == 0 ? url + 7 : url));
         return in;
     }
-    Loc loc = {cur.spec, 0};
-    if (ctxt && ctxt->input) {
-        loc.file = ctxt->input->filename ? ctxt->input->filename : cur.spec;
-        loc.line = ctxt->input->line;
-    }
+    Loc loc = document_loc();
     error_at(&loc, "refusing to load external entity '%s': a spec may not read other "
                    "files or the network", what);
     cur.refused++;
@@ -76,6 +85,15 @@ static xmlParserInputPtr guarded_loader(const char *url, const char *id,
     if (ctxt)
         xmlStopParser(ctxt);
     return NULL;
+}
+
+static int is_entity_limit(int code)
+{
+#if LIBXML_VERSION >= 21100
+    if (code == XML_ERR_ENTITY_AMPLIFICATION)
+        return 1;
+#endif
+    return code == XML_ERR_ENTITY_LOOP;
 }
 
 static void on_xml_error(void *data, xmlErrorPtr e)
@@ -88,6 +106,15 @@ static void on_xml_error(void *data, xmlErrorPtr e)
                         e->code == XML_WAR_UNDECLARED_ENTITY || e->code == XML_ERR_USER_STOP))
         return;
     Loc loc = {e->file ? e->file : cur.spec, e->line};
+    if (is_entity_limit(e->code)) {
+        /* One report, at the reference in the spec, in words that say why. */
+        if (cur.entity_limit_reported++)
+            return;
+        loc = document_loc();
+        error_at(&loc, "entity expansion refused: it exceeds libxml2's limits (a reference "
+                       "loop or an expansion bomb)");
+        return;
+    }
     DiagLevel level = e->level == XML_ERR_WARNING ? DIAG_WARNING : DIAG_ERROR;
     const char *msg = e->message ? e->message : "unknown XML error";
     diag(level, &loc, "%s", msg);
@@ -116,6 +143,7 @@ int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
     int errors_before = diag_error_count();
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
     int rc = LOAD_INVALID;
+    cur.main = ctxt;
     if (!ctxt) {
         error_at(NULL, "cannot create an XML parser");
         goto out;

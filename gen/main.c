@@ -9,6 +9,7 @@
 #include <libxslt/xslt.h>
 
 #include "build.h"
+#include "diag.h"
 #include "check.h"
 #include "emit.h"
 #include "load.h"
@@ -270,6 +271,7 @@ int main(int argc, char **argv)
         diag_set_quiet(o.quiet);
         rc = generate(&o, write_outputs);
     }
+    diag_reset();
     xsltCleanupGlobals();
     xmlCleanupParser();
     return rc;

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The generator under valgrind: no invalid access, no leak, on every
+# reference spec and on the error paths. (Skipped in sanitizer builds:
+# valgrind and ASan do not mix.)
+. tests/lib.sh
+if [ -n "${SANITIZE:-}" ]; then skip "memcheck: sanitizer build"; exit 0; fi
+if ! command -v valgrind >/dev/null; then not_ok "memcheck: valgrind is not installed"; exit 0; fi
+
+vg() { # DESC EXPECTED_STATUS ARGS...
+    local desc=$1 want=$2 log status; shift 2
+    log=$(scratch vg)/log
+    valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+        --error-exitcode=99 --log-file="$log" "$JVMTIGEN" "$@" >/dev/null 2>&1
+    status=$?
+    if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "memcheck: $desc"
+    else not_ok "memcheck: $desc (status $status, wanted $want)"; head -30 "$log"; fi
+}
+d=$(scratch vg-out)
+for spec in jdk17 jdk25 mainline; do
+    vg "generating from $spec is clean" 0 -q -o "$d/$spec" "$SHARED_SPECS/$spec/jvmti.xml"
+done
+vg "an invalid spec is clean" 1 -o "$d/bad" tests/security/fixtures/xxe-file.xml
+vg "an expansion bomb is clean" 1 -o "$d/bomb" tests/security/fixtures/billion-laughs.xml
+for f in tests/checks/fixtures/*.expected; do
+    [ -e "$f" ] || continue
+    vg "the check errors of $(basename "$f" .expected) are clean" 1 -o "$d/c" "${f%.expected}.xml"
+    break # one is enough here; the checks suite runs them all
+done

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Output discipline: same input, same bytes; unchanged content keeps its
+# timestamp (so make rebuilds nothing); no temporary files left behind.
+. tests/lib.sh
+SPEC="$SHARED_SPECS/jdk25/jvmti.xml"
+
+d=$(scratch out-det)
+"$JVMTIGEN" -q -o "$d/a" "$SPEC" && "$JVMTIGEN" -q -o "$d/b" "$SPEC"
+check "output: two runs write identical bytes" cmp "$d/a/jvmti.h" "$d/b/jvmti.h"
+LC_ALL=tr_TR.UTF-8 TZ=Asia/Tokyo "$JVMTIGEN" -q -o "$d/c" "$SPEC" 2>/dev/null
+check "output: locale and time zone change nothing" cmp "$d/a/jvmti.h" "$d/c/jvmti.h"
+check "output: no dates in the output" bash -c "! grep -Eq '20[0-9]{2}-[0-9]{2}-[0-9]{2}|[0-9]{2}:[0-9]{2}:[0-9]{2}' '$d/a/jvmti.h'"
+
+before=$(stat -c %y "$d/a/jvmti.h")
+sleep 1.1
+"$JVMTIGEN" -q -o "$d/a" "$SPEC"
+check "output: regenerating unchanged content keeps the file's timestamp" \
+    test "$before" = "$(stat -c %y "$d/a/jvmti.h")"
+"$JVMTIGEN" -q -o "$d/a" --jvmti-version 26 "$SPEC"
+check "output: changed content replaces the file" grep -q '(26 \* 0x10000)' "$d/a/jvmti.h"
+check "output: no temporary files are left behind" \
+    test "$(ls -A "$d/a")" = "jvmti.h"
+
+# The Makefile's generation step: a second make does nothing.
+d=$(scratch out-make)
+if make -s SPEC="$SPEC" OUT="$d" JVMTIGEN_FLAGS= generate >/dev/null 2>&1 && [ -f "$d/jvmti.h" ]; then
+    ok "output: make generates out/ from SPEC"
+    check "output: a second make has nothing to do" make -q SPEC="$SPEC" OUT="$d" generate
+else
+    not_ok "output: make generates out/ from SPEC"
+fi
+check "output: make without spec/jvmti.xml says how to proceed" \
+    bash -c "make -s SPEC=no/such/spec.xml generate | grep -q 'make SPEC=path/to/jvmti.xml'"

@@ -1,0 +1,159 @@
+/* Unit tests for the generator's building blocks. Prints "ok - ..." or
+ * "not ok - ..." per assertion, as tests/run-all expects. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../gen/ctype.h"
+#include "../../gen/facts.h"
+#include "../../gen/util.h"
+
+static int failures;
+
+#define EXPECT(cond, ...)                                      \
+    do {                                                       \
+        printf((cond) ? "ok - unit: " : "not ok - unit: ");    \
+        printf(__VA_ARGS__);                                   \
+        printf("\n");                                          \
+        if (!(cond))                                           \
+            failures++;                                        \
+    } while (0)
+
+static int sign(int x) { return (x > 0) - (x < 0); }
+
+static void test_collation(void)
+{
+    EXPECT(collate_ids("VirtualThreadEnd", "VMDeath") < 0, "collation: case is ignored first");
+    EXPECT(collate_ids("VMDeath", "VMInit") < 0, "collation: then letters decide");
+    EXPECT(collate_ids("abc", "ABC") < 0 && collate_ids("ABC", "abc") > 0,
+           "collation: equal but for case: lower case first");
+    EXPECT(collate_ids("Same", "Same") == 0, "collation: equal ids compare equal");
+    EXPECT(collate_ids("A_b", "A1b") < 0 && collate_ids("A1b", "Ab") < 0,
+           "collation: '_' before digits before letters");
+    EXPECT(collate_ids("Class", "ClassLoad") < 0, "collation: a prefix sorts first");
+    const char *ids[] = {"A", "a", "B", "b", "a1", "A_", "ab", "AB"};
+    int antisymmetric = 1;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            if (sign(collate_ids(ids[i], ids[j])) != -sign(collate_ids(ids[j], ids[i])))
+                antisymmetric = 0;
+    EXPECT(antisymmetric, "collation: the order is antisymmetric");
+}
+
+static void test_versions(void)
+{
+    JvmtiVersion v;
+    EXPECT(version_parse("17", &v) && v.major == 17 && v.minor == 0 && v.micro == 0,
+           "version: MAJOR alone");
+    EXPECT(version_parse("1.2.3", &v) && v.major == 1 && v.minor == 2 && v.micro == 3,
+           "version: MAJOR.MINOR.MICRO");
+    EXPECT(version_parse("4095.255.255", &v), "version: the largest encodable version");
+    EXPECT(!version_parse("4096", &v) && !version_parse("1.256", &v) &&
+               !version_parse("1.0.256", &v),
+           "version: parts beyond the header's bit fields are refused");
+    EXPECT(!version_parse("", &v) && !version_parse("1.", &v) && !version_parse("1.2.3.4", &v) &&
+               !version_parse("-1", &v) && !version_parse("1.x", &v) &&
+               !version_parse("99999999999999999999", &v),
+           "version: malformed text is refused");
+    EXPECT(version_cmp("9.0.0", "17") < 0 && version_cmp("17.0.0", "17") == 0 &&
+               version_cmp("1.2", "1.1.9") > 0,
+           "version: compared numerically, part by part");
+}
+
+static void test_integers(void)
+{
+    long long v;
+    EXPECT(parse_c_integer("0", &v) && v == 0, "integer: zero");
+    EXPECT(parse_c_integer("0x7FFFFFFF", &v) && v == INT_MAX, "integer: hex");
+    EXPECT(parse_c_integer("-12", &v) && v == -12, "integer: negative");
+    EXPECT(parse_c_integer("9223372036854775807", &v) && v == LLONG_MAX, "integer: LLONG_MAX");
+    EXPECT(!parse_c_integer("9223372036854775808", &v), "integer: overflow is refused");
+    EXPECT(!parse_c_integer("", &v) && !parse_c_integer("0x", &v) && !parse_c_integer("12a", &v) &&
+               !parse_c_integer("1 2", &v) && !parse_c_integer("-", &v),
+           "integer: malformed text is refused");
+    EXPECT(is_c_identifier("jvmtiEnv") && is_c_identifier("_x1") && !is_c_identifier("1x") &&
+               !is_c_identifier("a-b") && !is_c_identifier("") && !is_c_identifier(NULL),
+           "identifier: C rules");
+}
+
+static void test_ctype(void)
+{
+    Type leaf = {.kind = TK_JTHREAD}, uchar = {.kind = TK_UCHAR};
+    Type name = {.kind = TK_STRUCT, .name = "jvmtiFrameInfo"};
+    struct { TypeKind kind; Type *elem; const char *want; } cases[] = {
+        {TK_INBUF, &leaf, "const jthread*"},   {TK_OUTPTR, &leaf, "jthread*"},
+        {TK_ALLOCBUF, &uchar, "unsigned char**"}, {TK_ALLOCALLOCBUF, &leaf, "jthread***"},
+        {TK_PTRTYPE, &name, "jvmtiFrameInfo"},  {TK_OUTBUF, &name, "jvmtiFrameInfo*"},
+        {TK_VMBUF, &uchar, "const unsigned char*"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Type t = {.kind = cases[i].kind, .elem = cases[i].elem};
+        Buf b;
+        buf_init(&b);
+        ctype_append(&b, &t);
+        EXPECT(strcmp(b.data, cases[i].want) == 0, "ctype: <%s> spells %s (got %s)",
+               type_kinds[cases[i].kind].xml, cases[i].want, b.data);
+        buf_free(&b);
+    }
+    Type frame = {.kind = TK_JFRAMEID}, va = {.kind = TK_VARARGS};
+    Type cls = {.kind = TK_JCLASS, .method = "method"};
+    Param pf = {.name = "depth", .type = &frame}, pv = {.name = "...", .type = &va};
+    Param pc = {.name = "klass", .type = &cls};
+    Buf b;
+    buf_init(&b);
+    cparam_append(&b, &pf);
+    buf_puts(&b, "|");
+    cparam_append(&b, &pv);
+    EXPECT(strcmp(b.data, "jint depth| ...") == 0, "ctype: jframeID is a jint; varargs is ' ...'");
+    EXPECT(!param_in_signature(&pc) && !param_in_call(&pv) && param_in_call(&pf),
+           "ctype: a method's class and varargs stay out of calls");
+    buf_reset(&b);
+    comment_text_append(&b, "a */ b");
+    EXPECT(strcmp(b.data, "a * / b") == 0, "ctype: comment text cannot close the comment");
+    buf_free(&b);
+}
+
+static void test_containers(void)
+{
+    StrMap m;
+    strmap_init(&m);
+    static char keys[2000][8];
+    int fine = 1;
+    for (int i = 0; i < 2000; i++) {
+        snprintf(keys[i], sizeof keys[i], "k%d", i);
+        if (strmap_put(&m, keys[i], &keys[i]) != NULL)
+            fine = 0;
+    }
+    for (int i = 0; i < 2000; i++)
+        if (strmap_get(&m, keys[i]) != &keys[i])
+            fine = 0;
+    EXPECT(fine && m.n == 2000, "strmap: 2000 keys survive growth");
+    EXPECT(strmap_put(&m, "k7", NULL) == &keys[7], "strmap: a second put returns the first value");
+    EXPECT(strmap_get(&m, "absent") == NULL, "strmap: absent keys read NULL");
+    strmap_free(&m);
+
+    Buf b;
+    buf_init(&b);
+    for (int i = 0; i < 1000; i++)
+        buf_printf(&b, "%d,", i);
+    EXPECT(b.len == strlen(b.data) && strncmp(b.data + b.len - 4, "999,", 4) == 0,
+           "buf: printf appends and keeps the terminator");
+    buf_free(&b);
+
+    Arena *a = arena_new();
+    char *big = arena_alloc(a, 200000);
+    char *small = arena_strdup(a, "after");
+    big[199999] = 'x';
+    EXPECT(strcmp(small, "after") == 0 && big[0] == 0, "arena: big blocks, zeroed memory");
+    arena_free(a);
+}
+
+int main(void)
+{
+    test_collation();
+    test_versions();
+    test_integers();
+    test_ctype();
+    test_containers();
+    return failures != 0;
+}
