@@ -131,6 +131,20 @@ static void unexpected(Builder *b, xmlNodePtr n, xmlNodePtr parent)
     error_at(&l, "unexpected <%s> in <%s>", name_of(n), name_of(parent));
 }
 
+/* The children of n named `member`, in order; any other element except
+ * `allowed` (a child that holds prose, or NULL) is reported as unexpected. */
+static Vec members_of(Builder *b, xmlNodePtr n, const char *member, const char *allowed)
+{
+    Vec v = {0};
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (named(c, member))
+            vec_push(&v, c);
+        else if (is_elem(c) && !(allowed && named(c, allowed)))
+            unexpected(b, c, n);
+    }
+    return v;
+}
+
 /* ---- types, parameters, fields ---- */
 
 static Type *build_type(Builder *b, xmlNodePtr n)
@@ -388,16 +402,13 @@ static void build_typedef(Builder *b, xmlNodePtr n, const Ctx *ctx)
     t->since = since_attr(b, n);
     t->is_union = named(n, "uniontypedef");
     t->loc = loc_of(b, n);
-    Vec fields = {0};
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (named(c, "field")) {
-            Param *p = build_member(b, c);
-            if (p->type)
-                vec_push(&fields, p);
-        } else if (is_elem(c) && !named(c, "description")) {
-            unexpected(b, c, n);
-        }
+    Vec nodes = members_of(b, n, "field", "description"), fields = {0};
+    for (size_t i = 0; i < nodes.n; i++) {
+        Param *p = build_member(b, nodes.items[i]);
+        if (p->type)
+            vec_push(&fields, p);
     }
+    vec_free(&nodes);
     t->fields = (Param **)vec_freeze(&fields, b->a, &t->n_fields);
     vec_push(&b->typedefs, t);
     walk_children(b, n, ctx);
@@ -409,20 +420,18 @@ static void build_capabilities(Builder *b, xmlNodePtr n, const Ctx *ctx)
     c->id = req_attr(b, n, "id");
     c->label = req_attr(b, n, "label");
     c->loc = loc_of(b, n);
-    Vec fields = {0};
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (named(k, "capabilityfield")) {
-            CapabilityField *f = arena_alloc(b->a, sizeof *f);
-            f->id = req_attr(b, k, "id");
-            f->disp1 = attr(b, k, "disp1");
-            f->disp2 = attr(b, k, "disp2");
-            f->since = since_attr(b, k);
-            f->loc = loc_of(b, k);
-            vec_push(&fields, f);
-        } else if (is_elem(k) && !named(k, "description")) {
-            unexpected(b, k, n);
-        }
+    Vec nodes = members_of(b, n, "capabilityfield", "description"), fields = {0};
+    for (size_t i = 0; i < nodes.n; i++) {
+        xmlNodePtr k = nodes.items[i];
+        CapabilityField *f = arena_alloc(b->a, sizeof *f);
+        f->id = req_attr(b, k, "id");
+        f->disp1 = attr(b, k, "disp1");
+        f->disp2 = attr(b, k, "disp2");
+        f->since = since_attr(b, k);
+        f->loc = loc_of(b, k);
+        vec_push(&fields, f);
     }
+    vec_free(&nodes);
     c->fields = (CapabilityField **)vec_freeze(&fields, b->a, &c->n_fields);
     if (b->spec->capabilities)
         error_at(&c->loc, "a second <capabilitiestypedef> ('%s'); the first is at line %d",
@@ -449,19 +458,17 @@ static void build_constants(Builder *b, xmlNodePtr n, const Ctx *ctx)
     else if (*kind)
         error_at(&g->loc, "constants '%s': kind must be enum, bits or const, not '%s'", g->id,
                  kind);
-    Vec cs = {0};
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (named(k, "constant")) {
-            Constant *c = arena_alloc(b->a, sizeof *c);
-            c->id = req_attr(b, k, "id");
-            c->num = trimmed(b, req_attr(b, k, "num"));
-            c->loc = loc_of(b, k);
-            c->numeric = parse_c_integer(c->num, &c->value);
-            vec_push(&cs, c);
-        } else if (is_elem(k)) {
-            unexpected(b, k, n);
-        }
+    Vec nodes = members_of(b, n, "constant", NULL), cs = {0};
+    for (size_t i = 0; i < nodes.n; i++) {
+        xmlNodePtr k = nodes.items[i];
+        Constant *c = arena_alloc(b->a, sizeof *c);
+        c->id = req_attr(b, k, "id");
+        c->num = trimmed(b, req_attr(b, k, "num"));
+        c->loc = loc_of(b, k);
+        c->numeric = parse_c_integer(c->num, &c->value);
+        vec_push(&cs, c);
     }
+    vec_free(&nodes);
     g->constants = (Constant **)vec_freeze(&cs, b->a, &g->n_constants);
     vec_push(&b->constant_groups, g);
     walk_children(b, n, ctx);
@@ -473,20 +480,18 @@ static void build_errorcategory(Builder *b, xmlNodePtr n, const Ctx *ctx)
     cat->id = req_attr(b, n, "id");
     cat->label = req_attr(b, n, "label");
     cat->loc = loc_of(b, n);
-    Vec es = {0};
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (named(k, "errorid")) {
-            ErrorDef *e = arena_alloc(b->a, sizeof *e);
-            e->id = req_attr(b, k, "id");
-            e->loc = loc_of(b, k);
-            e->num = num_attr(b, k, "error", e->id, ERROR_NUM_MIN, ERROR_NUM_MAX);
-            e->category = cat;
-            vec_push(&es, e);
-            vec_push(&b->errors, e);
-        } else if (is_elem(k) && !named(k, "intro")) {
-            unexpected(b, k, n);
-        }
+    Vec nodes = members_of(b, n, "errorid", "intro"), es = {0};
+    for (size_t i = 0; i < nodes.n; i++) {
+        xmlNodePtr k = nodes.items[i];
+        ErrorDef *e = arena_alloc(b->a, sizeof *e);
+        e->id = req_attr(b, k, "id");
+        e->loc = loc_of(b, k);
+        e->num = num_attr(b, k, "error", e->id, ERROR_NUM_MIN, ERROR_NUM_MAX);
+        e->category = cat;
+        vec_push(&es, e);
+        vec_push(&b->errors, e);
     }
+    vec_free(&nodes);
     cat->errors = (ErrorDef **)vec_freeze(&es, b->a, &cat->n_errors);
     vec_push(&b->error_categories, cat);
     walk_children(b, n, ctx);
@@ -498,21 +503,19 @@ static void build_basetypes(Builder *b, xmlNodePtr n, const Ctx *ctx)
     g->id = req_attr(b, n, "id");
     g->label = req_attr(b, n, "label");
     g->loc = loc_of(b, n);
-    Vec ts = {0};
-    for (xmlNodePtr k = n->children; k; k = k->next) {
-        if (named(k, "basetype")) {
-            BaseType *t = arena_alloc(b->a, sizeof *t);
-            t->id = req_attr(b, k, "id");
-            t->name = attr(b, k, "name");
-            t->loc = loc_of(b, k);
-            xmlNodePtr def = first_child_named(k, "definition");
-            t->definition = def ? text_of(b, def) : NULL;
-            vec_push(&ts, t);
-            vec_push(&b->basetypes, t);
-        } else if (is_elem(k) && !named(k, "intro")) {
-            unexpected(b, k, n);
-        }
+    Vec nodes = members_of(b, n, "basetype", "intro"), ts = {0};
+    for (size_t i = 0; i < nodes.n; i++) {
+        xmlNodePtr k = nodes.items[i];
+        BaseType *t = arena_alloc(b->a, sizeof *t);
+        t->id = req_attr(b, k, "id");
+        t->name = attr(b, k, "name");
+        t->loc = loc_of(b, k);
+        xmlNodePtr def = first_child_named(k, "definition");
+        t->definition = def ? text_of(b, def) : NULL;
+        vec_push(&ts, t);
+        vec_push(&b->basetypes, t);
     }
+    vec_free(&nodes);
     g->types = (BaseType **)vec_freeze(&ts, b->a, &g->n_types);
     vec_push(&b->basetype_groups, g);
     walk_children(b, n, ctx);
