@@ -58,7 +58,7 @@ static const char *req_attr(Builder *b, xmlNodePtr n, const char *name)
     if (!v) {
         Loc l = loc_of(b, n);
         error_at(&l, "<%s> has no '%s' attribute", name_of(n), name);
-        return "";
+        return missing_attr;
     }
     return v;
 }
@@ -98,7 +98,7 @@ static int num_attr(Builder *b, xmlNodePtr n, const char *what, const char *id, 
     const char *s = req_attr(b, n, "num");
     long long v;
     Loc l = loc_of(b, n);
-    if (!*s)
+    if (is_missing(s))
         return 0;
     if (!parse_c_integer(trimmed(b, s), &v)) {
         error_at(&l, "%s '%s': num '%s' is not an integer", what, id, s);
@@ -463,7 +463,9 @@ static void build_constants(Builder *b, xmlNodePtr n, const Ctx *ctx)
         xmlNodePtr k = nodes.items[i];
         Constant *c = arena_alloc(b->a, sizeof *c);
         c->id = req_attr(b, k, "id");
-        c->num = trimmed(b, req_attr(b, k, "num"));
+        c->num = req_attr(b, k, "num");
+        if (!is_missing(c->num))
+            c->num = trimmed(b, c->num);
         c->loc = loc_of(b, k);
         c->numeric = parse_c_integer(c->num, &c->value);
         vec_push(&cs, c);

@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "facts.h"
@@ -37,13 +38,32 @@ static const char *member_key(Index *ix, const char *owner, const char *member)
 }
 
 /* Registers a unique name; a second definition is an error naming the first. */
-static void define(StrMap *m, const char *what, const char *id, const Loc *loc)
+/* Returns false for a duplicate. */
+static bool define(StrMap *m, const char *what, const char *id, const Loc *loc)
 {
-    if (!id || !*id)
-        return;
+    if (!id || is_missing(id))
+        return true;
     const Loc *prev = strmap_put(m, id, (void *)loc);
     if (prev)
         report(loc, "duplicate %s '%s' (first defined at line %d)", what, id, prev->line);
+    return !prev;
+}
+
+/* C type names, registered in document order so that a clash is reported at
+ * the later definition. Base types are not here: they name types from C,
+ * JNI or the header's prologue, and an item may document one further. */
+typedef struct TypeName {
+    const char *id;
+    const Loc *loc;
+    size_t seq;  /* ties on a line keep registration order */
+} TypeName;
+
+static int cmp_type_name(const void *a, const void *b)
+{
+    const TypeName *x = *(TypeName *const *)a, *y = *(TypeName *const *)b;
+    if (x->loc->line != y->loc->line)
+        return x->loc->line < y->loc->line ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static void define_num(Index *ix, StrMap *m, const char *what, const char *id, long long num,
@@ -58,7 +78,9 @@ static void define_num(Index *ix, StrMap *m, const char *what, const char *id, l
 
 static void need_identifier(const char *what, const char *name, const Loc *loc)
 {
-    if (name && *name && !is_c_identifier(name))
+    if (!name || is_missing(name))
+        return; /* reported as a missing attribute */
+    if (!is_c_identifier(name) || is_c_keyword(name))
         report(loc, "%s '%s' is not a valid C identifier", what, name);
 }
 
@@ -83,8 +105,18 @@ static void index_members(Index *ix, const char *owner, Param **ps, size_t n)
         anchor(ix, member_key(ix, owner, ps[i]->name), &ps[i]->loc);
 }
 
+static void add_type_name(Vec *v, Arena *a, const char *id, const Loc *loc)
+{
+    TypeName *t = arena_alloc(a, sizeof *t);
+    t->id = id;
+    t->loc = loc;
+    t->seq = v->n;
+    vec_push(v, t);
+}
+
 static void build_index(Index *ix, const Spec *s)
 {
+    Vec type_names = {0};
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
         define(&ix->functions, "function", f->id, &f->loc);
@@ -95,10 +127,8 @@ static void build_index(Index *ix, const Spec *s)
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         Callback *c = s->callbacks[i];
-        /* Callbacks, structs, unions, enums and the capabilities struct share
-         * C's type namespace: a clash is reported there, once. */
         strmap_put(&ix->callbacks, c->id, &c->loc);
-        define(&ix->type_names, "type name", c->id, &c->loc);
+        add_type_name(&type_names, ix->a, c->id, &c->loc);
         anchor(ix, c->id, &c->loc);
         index_members(ix, c->id, c->params, c->n_params);
     }
@@ -122,13 +152,13 @@ static void build_index(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_typedefs; i++) {
         Typedef *t = s->typedefs[i];
         strmap_put(&ix->typedefs, t->id, &t->loc);
-        define(&ix->type_names, "type name", t->id, &t->loc);
+        add_type_name(&type_names, ix->a, t->id, &t->loc);
         anchor(ix, t->id, &t->loc);
         index_members(ix, t->id, t->fields, t->n_fields);
     }
     if (s->capabilities) {
         Capabilities *c = s->capabilities;
-        define(&ix->type_names, "type name", c->id, &c->loc);
+        add_type_name(&type_names, ix->a, c->id, &c->loc);
         anchor(ix, c->id, &c->loc);
         for (size_t i = 0; i < c->n_fields; i++) {
             define(&ix->capabilities, "capability", c->fields[i]->id, &c->fields[i]->loc);
@@ -138,9 +168,6 @@ static void build_index(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_basetypes; i++) {
         BaseType *t = s->basetypes[i];
         define(&ix->basetypes, "base type", t->id, &t->loc);
-        /* Base types are names from C, JNI or JVM TI; they may coincide with
-         * an item that documents them further (jvmtiEventCallbacks). */
-        strmap_put(&ix->type_names, t->id, &t->loc);
         strmap_put(&ix->enum_names, t->id, &t->loc);
         anchor(ix, t->id, &t->loc);
     }
@@ -148,12 +175,10 @@ static void build_index(Index *ix, const Spec *s)
         anchor(ix, s->basetype_groups[i]->id, &s->basetype_groups[i]->loc);
     for (size_t i = 0; i < s->n_constant_groups; i++) {
         ConstantGroup *g = s->constant_groups[i];
-        if (g->kind == CONST_ENUM) {
-            strmap_put(&ix->groups, g->id, &g->loc);
-            define(&ix->type_names, "type name", g->id, &g->loc);
+        /* A duplicate group is reported here, not again as a type name. */
+        if (define(&ix->groups, "constants group", g->id, &g->loc) && g->kind == CONST_ENUM) {
+            add_type_name(&type_names, ix->a, g->id, &g->loc);
             strmap_put(&ix->enum_names, g->id, &g->loc);
-        } else {
-            define(&ix->groups, "constants group", g->id, &g->loc);
         }
         anchor(ix, g->id, &g->loc);
         for (size_t k = 0; k < g->n_constants; k++)
@@ -164,6 +189,14 @@ static void build_index(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_intros; i++)
         if (s->intros[i]->id)
             anchor(ix, s->intros[i]->id, &s->intros[i]->loc);
+    /* By line: a clash is reported at the later definition. */
+    if (type_names.n > 1)
+        qsort(type_names.items, type_names.n, sizeof *type_names.items, cmp_type_name);
+    for (size_t i = 0; i < type_names.n; i++) {
+        const TypeName *t = type_names.items[i];
+        define(&ix->type_names, "type name", t->id, t->loc);
+    }
+    vec_free(&type_names);
     static const Loc generated = {"(documentation)", 0};
     for (const char *const *a = doc_section_anchors; *a; a++)
         anchor(ix, *a, &generated);
@@ -187,7 +220,8 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
                        const char *member, Param **scope, size_t n_scope, bool in_function)
 {
     for (; t; t = t->elem) {
-        if (t->kind == TK_STRUCT && t->name && *t->name && !strmap_get(&ix->type_names, t->name))
+        if (t->kind == TK_STRUCT && t->name && *t->name &&
+            !strmap_get(&ix->type_names, t->name) && !strmap_get(&ix->basetypes, t->name))
             report(&t->loc, "%s '%s' of '%s' uses unknown type '%s'", what, member, owner,
                    t->name);
         if (t->kind == TK_ENUM && t->name && *t->name && !strmap_get(&ix->enum_names, t->name))
@@ -230,7 +264,7 @@ static void check_caprefs(Index *ix, const char *what, const char *id, NameRef *
                           const char *how)
 {
     for (size_t i = 0; i < n; i++)
-        if (*refs[i]->id && !strmap_get(&ix->capabilities, refs[i]->id))
+        if (!is_missing(refs[i]->id) && !strmap_get(&ix->capabilities, refs[i]->id))
             report(&refs[i]->loc, "%s '%s' %s unknown capability '%s'", what, id, how,
                    refs[i]->id);
 }
@@ -245,7 +279,7 @@ static void check_items(Index *ix, const Spec *s)
         check_caprefs(ix, "function", f->id, f->required, f->n_required, "requires");
         check_caprefs(ix, "function", f->id, f->optional, f->n_optional, "names");
         for (size_t k = 0; k < f->n_errors; k++)
-            if (*f->errors[k]->id && !strmap_get(&ix->errors, f->errors[k]->id))
+            if (!is_missing(f->errors[k]->id) && !strmap_get(&ix->errors, f->errors[k]->id))
                 report(&f->errors[k]->loc, "function '%s' lists unknown error '%s'", f->id,
                        f->errors[k]->id);
     }
@@ -309,6 +343,8 @@ static void check_items(Index *ix, const Spec *s)
 static void check_expression(StrMap *earlier, const Constant *c)
 {
     const char *p = c->num;
+    if (is_missing(p))
+        return; /* reported as a missing attribute */
     if (!*p) {
         report(&c->loc, "constant '%s' has an empty num", c->id);
         return;
@@ -346,7 +382,15 @@ static void check_expression(StrMap *earlier, const Constant *c)
                 report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int",
                        c->id, (int)(len > 40 ? 40 : len), start);
         } else {
-            report(&c->loc, "constant '%s': unexpected '%c' in its value '%s'", c->id, *p,
+            /* Show a whole UTF-8 character, not its first byte. */
+            int len = 1;
+            unsigned char lead = (unsigned char)*p;
+            if (lead >= 0xC0)
+                len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+            for (int k = 1; k < len; k++)
+                if (!p[k])
+                    len = k;
+            report(&c->loc, "constant '%s': unexpected '%.*s' in its value '%s'", c->id, len, p,
                    c->num);
             return;
         }
@@ -430,7 +474,7 @@ static void check_links(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_links; i++) {
         const Link *l = s->links[i];
         const char *kind = link_kind_names[l->kind];
-        if (!*l->id)
+        if (is_missing(l->id))
             continue; /* reported as a missing attribute */
         if (l->kind == LINK_EXTERNAL)
             continue;
@@ -444,7 +488,7 @@ static void check_links(Index *ix, const Spec *s)
             continue;
         }
         if (l->kind == LINK_FIELD) {
-            if (!*l->struct_)
+            if (is_missing(l->struct_))
                 continue;
             const char *key = member_key(ix, l->struct_, l->id);
             if (!strmap_get(&ix->typedefs, l->struct_) &&

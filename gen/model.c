@@ -65,6 +65,8 @@ const char *phase_name(Phase p)
     return "";
 }
 
+const char missing_attr[] = "";
+
 void spec_free(Spec *spec)
 {
     if (spec)

@@ -309,4 +309,9 @@ typedef struct Spec {
 
 void spec_free(Spec *spec);
 
+/* What a required attribute reads as when it is missing (already reported);
+ * compare by address: an attribute that is present but empty is "" too. */
+extern const char missing_attr[];
+static inline bool is_missing(const char *s) { return s == missing_attr; }
+
 #endif

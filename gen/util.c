@@ -292,6 +292,32 @@ int read_file(const char *path, Buf *out)
     return 0;
 }
 
+/* Words that cannot name anything in the header: C11 keywords, and C++
+ * keywords, since the header's C++ wrappers use parameter names too. */
+static const char *const keywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept",
+    "const", "const_cast", "consteval", "constexpr", "constinit", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
+    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+    "_Thread_local", NULL,
+};
+
+bool is_c_keyword(const char *s)
+{
+    for (const char *const *k = keywords; *k; k++)
+        if (strcmp(s, *k) == 0)
+            return true;
+    return false;
+}
+
 bool is_c_identifier(const char *s)
 {
     if (!s || !(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))

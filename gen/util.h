@@ -55,6 +55,8 @@ void *strmap_put(StrMap *m, const char *key, void *val);
 int read_file(const char *path, Buf *out);
 
 bool is_c_identifier(const char *s);
+/* A C or C++ keyword (the header is read by both). */
+bool is_c_keyword(const char *s);
 /* Parses a C integer literal (decimal, 0x hex, optional leading '-');
  * false if s is not one or does not fit in a long long. */
 bool parse_c_integer(const char *s, long long *out);
