@@ -15,6 +15,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(XML_CFLAGS)
 
+comma := ,
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
 ifneq ($(SANITIZE),)
 VARIANT := $(notdir $(CC))-san-$(subst $(comma),-,$(SANITIZE))
@@ -24,7 +25,6 @@ else
 VARIANT := $(notdir $(CC))
 BINDIR := bin
 endif
-comma := ,
 OBJDIR := build/$(VARIANT)/obj
 JVMTIGEN := $(BINDIR)/jvmtigen
 
