@@ -9,7 +9,7 @@
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
         error_nums, groups, constants, typedefs, basetypes, capabilities, type_names,
-        enum_names, anchors, intros, elided;
+        enum_names, anchors, elided;
     Arena *a;        /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
@@ -523,7 +523,7 @@ int check_spec(const Spec *s)
     StrMap *maps[] = {&ix.functions, &ix.function_nums, &ix.callbacks, &ix.events,
                       &ix.event_nums, &ix.event_consts, &ix.errors, &ix.error_nums, &ix.groups,
                       &ix.constants, &ix.typedefs, &ix.basetypes, &ix.capabilities,
-                      &ix.type_names, &ix.enum_names, &ix.anchors, &ix.intros, &ix.elided};
+                      &ix.type_names, &ix.enum_names, &ix.anchors, &ix.elided};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);
