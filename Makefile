@@ -68,8 +68,14 @@ UNITS := build/$(VARIANT)/test-units
 $(UNITS): tests/unit/units.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(XML_LIBS)
 
-check: $(JVMTIGEN) $(UNITS)
-	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) CC="$(CC)" SANITIZE="$(SANITIZE)" ./tests/run-all
+# Writes the test driver of the generated trampolines (tests/trampolines).
+GEN_DRIVER := build/$(VARIANT)/gen-driver
+$(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(XML_LIBS)
+
+check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER)
+	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
+	    SANITIZE="$(SANITIZE)" ./tests/run-all
 
 bench: $(JVMTIGEN)
 	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run

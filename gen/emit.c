@@ -6,6 +6,10 @@
 
 const Output outputs[] = {
     {"jvmti.h", emit_header},
+    {"jvmtigen_impl.h", emit_impl_header},
+    {"jvmtigen_tables.h", emit_tables_header},
+    {"jvmtigen_tables.c", emit_tables_source},
+    {"jvmtigen_entry.c", emit_entry},
 };
 const int n_outputs = (int)(sizeof outputs / sizeof *outputs);
 

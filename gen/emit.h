@@ -23,6 +23,10 @@ extern const Output outputs[];
 extern const int n_outputs;
 
 void emit_header(const GenContext *ctx, Buf *out);
+void emit_impl_header(const GenContext *ctx, Buf *out);
+void emit_tables_header(const GenContext *ctx, Buf *out);
+void emit_tables_source(const GenContext *ctx, Buf *out);
+void emit_entry(const GenContext *ctx, Buf *out);
 
 /* The opening comment of a generated C file: the spec's copyright lines and
  * what generated it, or the user's --banner. Ends with a newline. */

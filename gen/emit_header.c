@@ -92,23 +92,9 @@ static int cmp_event_id(const void *a, const void *b)
     return collate_ids((*(Event *const *)a)->id, (*(Event *const *)b)->id);
 }
 
-/* A sorted copy of a model list (the model itself is never reordered). */
-static void **sorted(void *const *items, size_t n, int (*cmp)(const void *, const void *))
-{
-    void **copy = malloc((n + 1) * sizeof *copy);
-    if (!copy) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    if (n)
-        memcpy(copy, items, n * sizeof *copy);
-    qsort(copy, n, sizeof *copy, cmp);
-    return copy;
-}
-
 static void errors_enum(const Spec *s, Buf *o)
 {
-    ErrorDef **es = (ErrorDef **)sorted((void *const *)s->errors, s->n_errors, cmp_error);
+    ErrorDef **es = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, cmp_error);
     buf_puts(o, "\n\n    /* Errors */\n\ntypedef enum {\n");
     for (size_t i = 0; i < s->n_errors; i++)
         buf_printf(o, "    %s = %d,\n", es[i]->id, es[i]->num);
@@ -181,7 +167,7 @@ static void capabilities(const Spec *s, Buf *o)
 
 static void events(const Spec *s, Event **by_num, Buf *o)
 {
-    Event **by_id = (Event **)sorted((void *const *)s->events, s->n_events, cmp_event_id);
+    Event **by_id = (Event **)sorted_copy((void *const *)s->events, s->n_events, cmp_event_id);
     buf_puts(o, "\n\n    /* Event Definitions */\n\n"
                 "typedef void (JNICALL *jvmtiEventReserved)(void);\n\n");
     for (size_t i = 0; i < s->n_events; i++) {
@@ -280,7 +266,7 @@ void emit_header(const GenContext *ctx, Buf *o)
     base_types(s, o);
     constants(s, o);
     errors_enum(s, o);
-    Event **by_num = (Event **)sorted((void *const *)s->events, s->n_events, cmp_event_num);
+    Event **by_num = (Event **)sorted_copy((void *const *)s->events, s->n_events, cmp_event_num);
     events_enum(by_num, s->n_events, o);
     declarations(s, o);
     capabilities(s, o);

@@ -72,3 +72,12 @@ void spec_free(Spec *spec)
     if (spec)
         arena_free(spec->arena); /* the Spec itself lives in its arena */
 }
+
+bool attr_has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p && (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return true;
+    return false;
+}

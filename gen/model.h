@@ -309,6 +309,10 @@ typedef struct Spec {
 
 void spec_free(Spec *spec);
 
+/* Whether a space-separated attribute value (impl="innative notrace")
+ * contains word; NULL contains nothing. */
+bool attr_has_word(const char *list, const char *word);
+
 /* What a required attribute reads as when it is missing (already reported);
  * compare by address: an attribute that is present but empty is "" too. */
 extern const char missing_attr[];

@@ -365,3 +365,16 @@ bool parse_c_integer(const char *s, long long *out)
     *out = neg ? (long long)(0 - v) : (long long)v;
     return true;
 }
+
+void **sorted_copy(void *const *items, size_t n, int (*cmp)(const void *, const void *))
+{
+    void **copy = malloc((n + 1) * sizeof *copy);
+    if (!copy) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    if (n)
+        memcpy(copy, items, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp);
+    return copy;
+}

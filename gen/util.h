@@ -39,6 +39,9 @@ void vec_push(Vec *v, void *item);
 void **vec_freeze(Vec *v, Arena *a, size_t *n_out);
 void vec_free(Vec *v);
 
+/* A sorted copy of a list of pointers (free() it); the list is untouched. */
+void **sorted_copy(void *const *items, size_t n, int (*cmp)(const void *, const void *));
+
 /* String -> pointer map (open addressing); keys are borrowed, not copied. */
 typedef struct StrMap {
     const char **keys;

@@ -1,0 +1,164 @@
+/* jvmtigen_hooks.h: what the generated trampolines need from the VM.
+ *
+ * The trampolines (jvmtigen_entry.c, jvmtigen_trace.c) check everything the
+ * spec lets them check before they call an implementation function. Checks
+ * that only the VM can answer (is this jthread a live thread? this jclass a
+ * class?) go through the macros below. Each macro has a default that works
+ * with jvmtigen's runtime core:
+ *
+ *   - phase, environment validity and capabilities are read inline from the
+ *     runtime's state (a global phase and the head of every environment), so
+ *     a live-phase call costs a few loads and compares;
+ *   - the calling thread's kind is a thread-local the VM sets when a thread
+ *     attaches (jvmtigen_thread_attached) or detaches;
+ *   - object checks call through the function pointers in jvmtigen_vm,
+ *     which a VM fills once with jvmtigen_set_vm_hooks(); unset hooks accept
+ *     any non-NULL handle (NULL is rejected before a hook is called).
+ *
+ * A VM that keeps this state its own way defines JVMTIGEN_HOOKS_CONFIG as
+ * the name of a header (e.g. -DJVMTIGEN_HOOKS_CONFIG='"myvm_jvmti.h"') that
+ * defines any of the JVMTIGEN_* macros first; the generated files never need
+ * editing. */
+#ifndef JVMTIGEN_HOOKS_H
+#define JVMTIGEN_HOOKS_H
+
+#include "jvmti.h"
+
+#ifdef JVMTIGEN_HOOKS_CONFIG
+#include JVMTIGEN_HOOKS_CONFIG
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- portability ---- */
+#if defined(__GNUC__) || defined(__clang__)
+#define JVMTIGEN_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JVMTIGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define JVMTIGEN_TLS __thread
+#define JVMTIGEN_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define JVMTIGEN_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#else
+#define JVMTIGEN_LIKELY(x) (x)
+#define JVMTIGEN_UNLIKELY(x) (x)
+#if defined(_MSC_VER)
+#define JVMTIGEN_TLS __declspec(thread)
+#else
+#define JVMTIGEN_TLS _Thread_local
+#endif
+#define JVMTIGEN_LOAD_RELAXED(p) (*(volatile const int *)(p))
+#define JVMTIGEN_STORE_RELAXED(p, v) (*(volatile int *)(p) = (v))
+#endif
+
+/* ---- the environment as the trampolines see it ----
+ * Every jvmtiEnv the runtime hands out points at a struct that begins with
+ * this head. `magic` is JVMTIGEN_ENV_MAGIC while the environment is valid and
+ * something else once it is disposed. */
+typedef struct jvmtigen_env_head {
+    const struct jvmtiInterface_1_ *functions; /* what jvmtiEnv points to */
+    int magic;
+    jvmtiCapabilities capabilities;            /* the ones it possesses */
+} jvmtigen_env_head;
+
+#define JVMTIGEN_ENV_MAGIC 0x4A564D54 /* "JVMT" */
+
+#define JVMTIGEN_ENV_HEAD(env) ((const jvmtigen_env_head *)(const void *)(env))
+
+#ifndef JVMTIGEN_ENV_VALID
+#define JVMTIGEN_ENV_VALID(env) \
+    ((env) != NULL && JVMTIGEN_LOAD_RELAXED(&JVMTIGEN_ENV_HEAD(env)->magic) == JVMTIGEN_ENV_MAGIC)
+#endif
+
+/* cap is a field name of jvmtiCapabilities. */
+#ifndef JVMTIGEN_HAS_CAPABILITY
+#define JVMTIGEN_HAS_CAPABILITY(env, cap) (JVMTIGEN_ENV_HEAD(env)->capabilities.cap != 0)
+#endif
+
+/* ---- the phase ---- */
+extern int jvmtigen_phase_now; /* a jvmtiPhase; JVMTI_PHASE_ONLOAD at start */
+void jvmtigen_set_phase(jvmtiPhase phase);
+
+#ifndef JVMTIGEN_PHASE
+#define JVMTIGEN_PHASE(env) ((jvmtiPhase)JVMTIGEN_LOAD_RELAXED(&jvmtigen_phase_now))
+#endif
+
+/* ---- the calling thread ---- */
+typedef enum jvmtigen_thread_kind {
+    JVMTIGEN_THREAD_UNKNOWN = 0, /* this thread never said (the thread-local's default) */
+    JVMTIGEN_NO_THREADS,         /* the VM has no threads yet (early OnLoad) */
+    JVMTIGEN_UNATTACHED,         /* a native thread the VM does not know */
+    JVMTIGEN_VM_THREAD,          /* one of the VM's own threads (compiler, GC, ...) */
+    JVMTIGEN_JAVA_THREAD         /* a Java thread, or a native one attached through JNI */
+} jvmtigen_thread_kind;
+
+extern JVMTIGEN_TLS int jvmtigen_thread_kind_tls;
+extern int jvmtigen_vm_has_threads;
+
+/* Called by the VM on the thread that attaches (JAVA or VM kind) or
+ * detaches (UNATTACHED), and once when its first thread exists. */
+void jvmtigen_thread_attached(jvmtigen_thread_kind kind);
+void jvmtigen_vm_threads_started(void);
+
+static inline jvmtigen_thread_kind jvmtigen_current_thread_kind(void)
+{
+    int k = jvmtigen_thread_kind_tls;
+    if (JVMTIGEN_LIKELY(k != JVMTIGEN_THREAD_UNKNOWN))
+        return (jvmtigen_thread_kind)k;
+    return JVMTIGEN_LOAD_RELAXED(&jvmtigen_vm_has_threads) ? JVMTIGEN_UNATTACHED
+                                                          : JVMTIGEN_NO_THREADS;
+}
+
+#ifndef JVMTIGEN_THREAD_KIND
+#define JVMTIGEN_THREAD_KIND() jvmtigen_current_thread_kind()
+#endif
+
+/* ---- checks only the VM can make ----
+ * Each returns JVMTI_ERROR_NONE or the error the trampoline returns. The
+ * handle is never NULL when a hook is called. */
+typedef struct jvmtigen_vm_hooks {
+    /* JVMTI_ERROR_INVALID_THREAD (not a thread) or THREAD_NOT_ALIVE. */
+    jvmtiError (*check_thread)(jvmtiEnv *env, jthread thread);
+    /* JVMTI_ERROR_INVALID_CLASS; of_member: the class of a field (or method),
+     * so a primitive class is invalid too. */
+    jvmtiError (*check_class)(jvmtiEnv *env, jclass klass, int of_member);
+    /* JVMTI_ERROR_INVALID_METHODID. */
+    jvmtiError (*check_method)(jvmtiEnv *env, jmethodID method);
+    /* Only for functions that reject native methods; method already checked. */
+    jboolean (*method_is_native)(jvmtiEnv *env, jmethodID method);
+    /* JVMTI_ERROR_INVALID_FIELDID; klass is the field's class parameter
+     * (already checked), or NULL where the function has none. */
+    jvmtiError (*check_field)(jvmtiEnv *env, jclass klass, jfieldID field);
+    /* JVMTI_ERROR_INVALID_MONITOR. */
+    jvmtiError (*check_monitor)(jvmtiEnv *env, jrawMonitorID monitor);
+} jvmtigen_vm_hooks;
+
+extern jvmtigen_vm_hooks jvmtigen_vm;
+
+/* Installs hooks; a NULL member keeps the default (accept). */
+void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *hooks);
+
+#ifndef JVMTIGEN_CHECK_THREAD
+#define JVMTIGEN_CHECK_THREAD(env, t) jvmtigen_vm.check_thread((env), (t))
+#endif
+#ifndef JVMTIGEN_CHECK_CLASS
+#define JVMTIGEN_CHECK_CLASS(env, k, of_member) jvmtigen_vm.check_class((env), (k), (of_member))
+#endif
+#ifndef JVMTIGEN_CHECK_METHOD
+#define JVMTIGEN_CHECK_METHOD(env, m) jvmtigen_vm.check_method((env), (m))
+#endif
+#ifndef JVMTIGEN_METHOD_IS_NATIVE
+#define JVMTIGEN_METHOD_IS_NATIVE(env, m) jvmtigen_vm.method_is_native((env), (m))
+#endif
+#ifndef JVMTIGEN_CHECK_FIELD
+#define JVMTIGEN_CHECK_FIELD(env, k, f) jvmtigen_vm.check_field((env), (k), (f))
+#endif
+#ifndef JVMTIGEN_CHECK_MONITOR
+#define JVMTIGEN_CHECK_MONITOR(env, m) jvmtigen_vm.check_monitor((env), (m))
+#endif
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* JVMTIGEN_HOOKS_H */
