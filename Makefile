@@ -31,7 +31,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate check bench clean distclean
+.PHONY: all objs generate check coverage bench clean distclean
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate
@@ -76,6 +76,12 @@ $(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GE
 check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER)
 	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
 	    SANITIZE="$(SANITIZE)" ./tests/run-all
+
+# Line coverage of the generated trampolines under their generated driver.
+COVERAGE_SPEC ?= $(if $(wildcard $(SPEC)),$(SPEC),../shared/spec/jdk25/jvmti.xml)
+coverage: $(JVMTIGEN) $(GEN_DRIVER)
+	@JVMTIGEN=$(JVMTIGEN) GEN_DRIVER=$(GEN_DRIVER) \
+	    ./tests/trampolines/coverage $(COVERAGE_SPEC) build/$(VARIANT)/coverage
 
 bench: $(JVMTIGEN)
 	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run

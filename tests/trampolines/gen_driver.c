@@ -277,6 +277,10 @@ static void test_function(const Function *f)
     else
         buf_puts(&o, "    expect_hooks(NULL, 0);\n");
     buf_free(&hooks);
+    /* A successful result comes back as it is (and, traced, with the values
+     * the outputs hold). */
+    buf_printf(&o, "    %s impl_result = JVMTI_ERROR_NONE; e = ENV;\n"
+                   "    expect_impl(\"implementation succeeds\", %s);\n", base.data, call.data);
 
     /* Phases and calling threads: accepted or refused, one by one. */
     for (int ph = 0; ph < N_PH; ph++) {

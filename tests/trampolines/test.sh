@@ -90,6 +90,15 @@ for name in jdk17 jdk25 mainline; do
         not_ok "trampolines: tables test does not build"; head -20 "$d/tables.log"
     fi
 
+    # Coverage (gcc's gcov; the sanitizer run leaves it to the plain one).
+    if [ -z "${SANITIZE:-}" ] && command -v gcov >/dev/null; then
+        if cov=$(tests/trampolines/coverage "$spec" "$d/cov" 2>&1); then
+            ok "trampolines: $(tail -1 <<<"$cov") (goal: 95%)"
+        else
+            not_ok "trampolines: coverage below 95% or not measured"; tail -5 <<<"$cov"
+        fi
+    fi
+
     # Mutants: the driver must catch each.
     mutate() { # DESCRIPTION PYTHON-EXPRESSION-ON-s
         local m="$d/mutant"; mkdir -p "$m"; cp "$d"/out/* "$m/"
