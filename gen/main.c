@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "check.h"
 #include "emit.h"
+#include "fill.h"
 #include "load.h"
 #include "output.h"
 
@@ -28,17 +29,23 @@ typedef struct Options {
     int md;       /* -MD: depfile in the output directory */
     int verbose;
     int quiet;
+    int fill;     /* the fill command: SPEC FILE */
+    const char *file;
 } Options;
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
     "       jvmtigen check [OPTIONS] SPEC\n"
+    "       jvmtigen fill [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
     "\n"
     "Commands:\n"
     "  generate    (the default) check SPEC and write every output into DIR\n"
     "  check       check SPEC and write nothing\n"
+    "  fill        start FILE, the C file of jvmti_impl_ functions, with a stub for\n"
+    "              each; later runs add the stubs it lacks and flag changed\n"
+    "              signatures, and keep all that you wrote\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -53,7 +60,8 @@ static const char usage_text[] =
     "  -h, --help                show this help\n"
     "      --version             show jvmtigen's version\n"
     "\n"
-    "Outputs: jvmti.h\n"
+    "Outputs: jvmti.h, jvmtigen_impl.h, jvmtigen_entry.c, jvmtigen_tables.h,\n"
+    "         jvmtigen_tables.c\n"
     "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -104,18 +112,28 @@ static int parse_options(int argc, char **argv, Options *o)
             o->quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
-        } else if (strcmp(a, "--") == 0 && i + 1 < argc && !o->spec && i + 2 == argc) {
+        } else if (strcmp(a, "--") == 0 && i + 1 < argc && !o->spec &&
+                   i + 2 + o->fill == argc) {
             o->spec = argv[++i];
+            if (o->fill)
+                o->file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
+        } else if (o->fill && o->spec && !o->file) {
+            o->file = a;
         } else if (o->spec) {
-            return usage_error("more than one spec given ('%s')", a);
+            return usage_error(o->fill ? "fill takes one SPEC and one FILE ('%s' is a third)"
+                                       : "more than one spec given ('%s')", a);
         } else {
             o->spec = a;
         }
     }
     if (!o->spec)
         return usage_error("%s", "no spec given");
+    if (o->fill && !o->file)
+        return usage_error("%s", "fill needs a FILE after the SPEC");
+    if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
+        return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -153,6 +171,24 @@ static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *de
     int errors = diag_error_count();
     diag_flush();
     return errors ? EXIT_INVALID : EXIT_OK;
+}
+
+static int fill(const Options *o)
+{
+    Vec deps = {0};
+    xmlDocPtr doc = NULL;
+    Spec *spec = NULL;
+    int rc = load_and_check(o, &spec, &doc, &deps);
+    if (rc == EXIT_OK) {
+        FillOptions fo = {.spec_path = o->spec, .file = o->file, .version = o->version,
+                          .verbose = o->verbose, .quiet = o->quiet};
+        rc = fill_file(spec, &fo);
+    }
+    spec_free(spec);
+    if (doc)
+        xmlFreeDoc(doc);
+    free_strings(&deps);
+    return rc;
 }
 
 static int generate(const Options *o, int write_outputs)
@@ -253,11 +289,15 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     int first = 1, write_outputs = 1;
+    Options o = {0};
     if (argc >= 2 && strcmp(argv[1], "generate") == 0) {
         first = 2;
     } else if (argc >= 2 && strcmp(argv[1], "check") == 0) {
         first = 2;
         write_outputs = 0;
+    } else if (argc >= 2 && strcmp(argv[1], "fill") == 0) {
+        first = 2;
+        o.fill = 1;
     }
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -265,11 +305,12 @@ int main(int argc, char **argv)
             return EXIT_OK;
         }
     }
-    Options o = {.outdir = "out"};
     int rc = parse_options(argc - first, argv + first, &o);
+    if (!o.outdir)
+        o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
-        rc = generate(&o, write_outputs);
+        rc = o.fill ? fill(&o) : generate(&o, write_outputs);
     }
     diag_reset();
     xsltCleanupGlobals();

@@ -63,12 +63,13 @@ check "cli: a --banner that is already a comment is kept as it is" \
 # -MD: a make rule naming the spec and its external DTD.
 d=$(scratch cli-md)
 "$JVMTIGEN" -q -MD -o "$d/out" "$VALID"
-check "cli: -MD lists the spec and its DTD as dependencies of jvmti.h" \
-    bash -c "grep -q '^$d/out/jvmti.h:' '$d/out/jvmtigen.d' && grep -q ' $VALID' '$d/out/jvmtigen.d' \
+check "cli: -MD lists the spec and its DTD as dependencies of every output" \
+    bash -c "grep -q '^$d/out/jvmti.h ' '$d/out/jvmtigen.d' && grep -q '^ $d/out/jvmtigen_entry.c:' '$d/out/jvmtigen.d' \
+             && grep -q ' $VALID' '$d/out/jvmtigen.d' \
              && grep -q 'spec/jvmti.dtd' '$d/out/jvmtigen.d'"
 check "cli: the dependency file is valid make" make -n -f "$d/out/jvmtigen.d" "$d/out/jvmti.h"
 "$JVMTIGEN" -q --depfile "$d/deps.mk" -o "$d/out3" "$VALID"
-check "cli: --depfile writes the rule where asked" grep -q "^$d/out3/jvmti.h:" "$d/deps.mk"
+check "cli: --depfile writes the rule where asked" grep -q "^$d/out3/jvmti.h " "$d/deps.mk"
 
 # -v says what happened; -q says nothing on success.
 d=$(scratch cli-verbose)

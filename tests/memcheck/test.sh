@@ -26,3 +26,14 @@ for f in tests/checks/fixtures/*.expected; do
     vg "the check errors of $(basename "$f" .expected) are clean" 1 -o "$d/c" "${f%.expected}.xml"
     break # one is enough here; the checks suite runs them all
 done
+# fill: a skeleton, a merge with every kind of warning, a refused file.
+d=$(scratch vg-fill)
+vg "fill writing a skeleton is clean" 0 fill -q "$SHARED_SPECS/jdk17/jvmti.xml" "$d/impl.c"
+sed -e 's/jint depth/jlong depth/' -e '/^\/\* jvmtigen stub: GetThreadState /,/^}$/d' "$d/impl.c" >"$d/edited.c"
+printf '\nint jvmti_impl_NoSuchFunction(void) { return 0; }\n' >>"$d/edited.c"
+vg "fill merging (stubs, flagged signatures, unknown functions) is clean" 0 \
+    fill "$SHARED_SPECS/jdk25/jvmti.xml" "$d/edited.c"
+sed -i 's/jlong depth/jint depth/' "$d/edited.c"
+vg "fill taking its comment away again is clean" 0 fill -q "$SHARED_SPECS/jdk25/jvmti.xml" "$d/edited.c"
+printf 'int f(void) {\n' >"$d/bad.c"
+vg "fill refusing an unbalanced file is clean" 1 fill "$SHARED_SPECS/jdk17/jvmti.xml" "$d/bad.c"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../gen/cscan.h"
 #include "../../gen/ctype.h"
 #include "../../gen/facts.h"
 #include "../../gen/util.h"
@@ -148,6 +149,101 @@ static void test_containers(void)
     arena_free(a);
 }
 
+/* "name@line name@line ..." of the definitions cscan finds, or "error@line: what". */
+static void scan_summary(const char *text, Buf *out)
+{
+    CScan s;
+    buf_reset(out);
+    if (!cscan(&s, text, strlen(text))) {
+        buf_printf(out, "error@%d: %s", s.error_line, s.error);
+    } else {
+        for (size_t i = 0; i < s.n_defs; i++) {
+            const CTok *t = &s.toks[s.defs[i].name];
+            buf_printf(out, "%s%.*s@%d", i ? " " : "", (int)t->len, text + t->off, t->line);
+        }
+    }
+    cscan_free(&s);
+}
+
+/* The signature key of the only definition in text. */
+static void key_of(const char *text, Buf *out)
+{
+    CScan s;
+    buf_reset(out);
+    if (cscan(&s, text, strlen(text)) && s.n_defs == 1)
+        cscan_signature_key(&s, &s.defs[0], out);
+    else
+        buf_puts(out, "(no single definition)");
+    cscan_free(&s);
+}
+
+static void test_cscan(void)
+{
+    Buf b, k;
+    buf_init(&b);
+    buf_init(&k);
+    scan_summary("#include \"x.h\"\n"
+                 "#define OPEN { \\\n"
+                 "    int f(void) {\n"
+                 "int proto(int a);\n"
+                 "static int helper(void) { return '}' + sizeof \"{\"; } /* } */\n"
+                 "// int fake(void) { \\\n"
+                 "   still the comment {\n"
+                 "jvmtiError\n"
+                 "jvmti_impl_A (jvmtiEnv *env, /* ) { */ jint x)\n"
+                 "{\n"
+                 "    if (x) { return 0; }\n"
+                 "    return 1'000;\n"
+                 "}\n"
+                 "struct S { int a; } s = { 1 };\n"
+                 "int tab[] = { 1, 2 };\n"
+                 "static void attr(void) __attribute__((unused)) {}\n"
+                 "extern \"C\" {\n"
+                 "int inside(void) { return 0; }\n"
+                 "}\n",
+                 &b);
+    EXPECT(strcmp(b.data, "helper@5 jvmti_impl_A@9 attr@16 inside@18") == 0,
+           "cscan: definitions past directives, comments, literals, prototypes (got %s)", b.data);
+    scan_summary("int f(void) {\n  /* never closed }\n", &b);
+    EXPECT(strcmp(b.data, "error@2: unterminated comment") == 0, "cscan: unterminated comment (got %s)",
+           b.data);
+    scan_summary("int f(void) {\n}\n\nchar *s = \"no end;\n", &b);
+    EXPECT(strcmp(b.data, "error@4: unterminated string literal") == 0,
+           "cscan: unterminated string (got %s)", b.data);
+    scan_summary("char c = 'x;\n", &b);
+    EXPECT(strcmp(b.data, "error@1: unterminated character constant") == 0,
+           "cscan: unterminated character constant (got %s)", b.data);
+    scan_summary("int f(void) {\n  return 0;\n}\n}\n", &b);
+    EXPECT(strcmp(b.data, "error@4: '}' without a matching '{'") == 0,
+           "cscan: a stray '}' (got %s)", b.data);
+    scan_summary("int f(void)\n{\n  if (1) {\n}\nint g(void) { return 0; }\n", &b);
+    EXPECT(strcmp(b.data, "error@2: '{' without a matching '}'") == 0,
+           "cscan: an unclosed body is reported at its '{' (got %s)", b.data);
+    scan_summary("#if 1 /* a comment\n   over lines */\nint f(void) { return 0; }\n#endif\n", &b);
+    EXPECT(strcmp(b.data, "f@3") == 0, "cscan: a comment inside a directive (got %s)", b.data);
+
+    Buf k2;
+    buf_init(&k2);
+    key_of("jvmtiError jvmti_impl_X(jvmtiEnv *env, const jthread* list, jint) {}", &k);
+    key_of("extern jvmtiError\njvmti_impl_X ( jvmtiEnv* /* c */ e ,\n  const jthread *  // x\n"
+           "  other_name, jint\n)\n{\n}\n", &k2);
+    EXPECT(strcmp(k.data, "jvmtiError ( jvmtiEnv * , const jthread * , jint )") == 0 &&
+               strcmp(k.data, k2.data) == 0,
+           "cscan: signature keys ignore names, comments, layout, extern (got '%s' and '%s')",
+           k.data, k2.data);
+    key_of("jvmtiError jvmti_impl_X(jvmtiEnv *env, jlong depth) {}", &k2);
+    key_of("jvmtiError jvmti_impl_X(jvmtiEnv *env, jint depth) {}", &k);
+    EXPECT(strcmp(k.data, k2.data) != 0, "cscan: a changed parameter type changes the key");
+    key_of("static jvmtiError jvmti_impl_X(jvmtiEnv *env, jint depth) {}", &k2);
+    EXPECT(strcmp(k.data, k2.data) != 0, "cscan: a changed return type changes the key");
+    key_of("void f(unsigned int, char * const, void (*cb)(int), ...) {}", &k);
+    EXPECT(strcmp(k.data, "void ( unsigned int , char * const , void ( * cb ) ( int ) , ... )") == 0,
+           "cscan: type keywords and a function pointer's parts are not names (got %s)", k.data);
+    buf_free(&k2);
+    buf_free(&k);
+    buf_free(&b);
+}
+
 int main(void)
 {
     test_collation();
@@ -155,5 +251,6 @@ int main(void)
     test_integers();
     test_ctype();
     test_containers();
+    test_cscan();
     return failures != 0;
 }
