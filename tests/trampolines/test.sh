@@ -123,3 +123,17 @@ for name in jdk17 jdk25 mainline; do
     mutate "trace switch ignored" \
         "s.replace('if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[17]))', 'if (0)', 1)"
 done
+
+# hide: a function the JDK leaves out of the table (no real spec uses it yet).
+d=$(scratch tramp-hide)
+sed -e 's/<function id="GetStrokes" num="2"/<function id="GetStrokes" num="2" hide="yes"/' \
+    -e "s|SYSTEM \"[^\"]*jvmti.dtd\"|SYSTEM \"$PWD/spec/jvmti.dtd\"|" \
+    tests/checks/fixtures/valid.xml >"$d/hide.xml"
+if "$JVMTIGEN" -q -o "$d/out" "$d/hide.xml"; then
+    check "trampolines: hide: slot 2 is reserved in the table" grep -q '\.reserved2 = NULL' "$d/out/jvmtigen_entry.c"
+    check "trampolines: hide: no trampoline and no implementation function" \
+        bash -c "! grep -q GetStrokes '$d/out/jvmtigen_entry.c' '$d/out/jvmtigen_impl.h'"
+    check "trampolines: hide: the other functions stay" grep -q '\.SetStrokes = jvmtigen_entry_SetStrokes' "$d/out/jvmtigen_entry.c"
+else
+    not_ok "trampolines: hide: generation failed"
+fi
