@@ -28,11 +28,11 @@ static void ret_if(Buf *o, const char *err, const char *fmt, const char *a, cons
 }
 
 /* Returns the hook's error if it is not JVMTI_ERROR_NONE. */
-static void hook_call(Buf *o, const char *call)
+static void hook_call(Buf *o, const char *in, const char *call)
 {
-    buf_printf(o, "    jvmtigen_err = %s;\n"
-                  "    if (JVMTIGEN_UNLIKELY(jvmtigen_err != JVMTI_ERROR_NONE))\n"
-                  "        return jvmtigen_err;\n", call);
+    buf_printf(o, "%s    jvmtigen_err = %s;\n"
+                  "%s    if (JVMTIGEN_UNLIKELY(jvmtigen_err != JVMTI_ERROR_NONE))\n"
+                  "%s        return jvmtigen_err;\n", in, call, in, in);
 }
 
 static void phase_check(Buf *o, PhaseRule rule)
@@ -100,19 +100,18 @@ static void guard_code(Buf *o, const Guard *g)
     case G_MONITOR:
         ret_if(o, "JVMTI_ERROR_INVALID_MONITOR", "%s == NULL", p, NULL);
         buf_printf(&call, "JVMTIGEN_CHECK_MONITOR(env, %s)", p);
-        hook_call(o, call.data);
+        hook_call(o, "", call.data);
         break;
     case G_THREAD:
         buf_printf(&call, "JVMTIGEN_CHECK_THREAD(env, %s)", p);
         if (g->null_is_current) {
             /* NULL is the calling thread, which the attach check vouched for. */
             buf_printf(o, "    if (%s != NULL) {\n", p);
-            buf_printf(o, "        jvmtigen_err = %s;\n"
-                          "        if (JVMTIGEN_UNLIKELY(jvmtigen_err != JVMTI_ERROR_NONE))\n"
-                          "            return jvmtigen_err;\n    }\n", call.data);
+            hook_call(o, "    ", call.data);
+            buf_puts(o, "    }\n");
         } else {
             ret_if(o, "JVMTI_ERROR_INVALID_THREAD", "%s == NULL", p, NULL);
-            hook_call(o, call.data);
+            hook_call(o, "", call.data);
         }
         break;
     case G_DEPTH:
@@ -121,12 +120,12 @@ static void guard_code(Buf *o, const Guard *g)
     case G_CLASS:
         ret_if(o, "JVMTI_ERROR_INVALID_CLASS", "%s == NULL", p, NULL);
         buf_printf(&call, "JVMTIGEN_CHECK_CLASS(env, %s, %d)", p, g->class_of_member);
-        hook_call(o, call.data);
+        hook_call(o, "", call.data);
         break;
     case G_METHOD:
         ret_if(o, "JVMTI_ERROR_INVALID_METHODID", "%s == NULL", p, NULL);
         buf_printf(&call, "JVMTIGEN_CHECK_METHOD(env, %s)", p);
-        hook_call(o, call.data);
+        hook_call(o, "", call.data);
         break;
     case G_NATIVE:
         ret_if(o, "JVMTI_ERROR_NATIVE_METHOD", "JVMTIGEN_METHOD_IS_NATIVE(env, %s)", p, NULL);
@@ -135,7 +134,7 @@ static void guard_code(Buf *o, const Guard *g)
         ret_if(o, "JVMTI_ERROR_INVALID_FIELDID", "%s == NULL", p, NULL);
         buf_printf(&call, "JVMTIGEN_CHECK_FIELD(env, %s, %s)", g->klass ? g->klass->name : "NULL",
                    p);
-        hook_call(o, call.data);
+        hook_call(o, "", call.data);
         break;
     case G_MIN: {
         char min[32];
@@ -246,23 +245,20 @@ static void trace_in(Buf *o, const Spec *s, const Param *p)
 static void trace_out(Buf *o, const Spec *s, const Param *p)
 {
     const Type *t = p->type, *e = t->elem;
-    Buf name, expr;
+    Buf deref;
     if (t->kind == TK_OUTPTR && (e->kind == TK_STRUCT || e->kind == TK_JVALUE ||
                                  e->kind == TK_PTRTYPE || type_kinds[e->kind].wrapper))
         return;
     if (t->kind != TK_OUTPTR && !(t->kind == TK_ALLOCBUF && e->kind == TK_CHAR))
         return;
-    buf_init(&name);
-    buf_init(&expr);
-    buf_printf(&name, "*%s", p->name);
-    buf_printf(&expr, "*%s", p->name);
+    buf_init(&deref); /* "*p": the value's name in the trace and the C that reads it */
+    buf_printf(&deref, "*%s", p->name);
     buf_printf(o, "        if (%s != NULL)\n        ", p->name);
     if (t->kind == TK_ALLOCBUF)
-        buf_printf(o, "    jvmtigen_trace_str(&jvmtigen_tc, \"%s\", %s);\n", name.data, expr.data);
+        buf_printf(o, "    jvmtigen_trace_str(&jvmtigen_tc, \"%s\", %s);\n", deref.data, deref.data);
     else
-        trace_leaf(o, s, e, name.data, expr.data);
-    buf_free(&name);
-    buf_free(&expr);
+        trace_leaf(o, s, e, deref.data, deref.data);
+    buf_free(&deref);
 }
 
 static void traced(Buf *o, const Spec *s, const Function *f)
@@ -301,18 +297,17 @@ static void traced(Buf *o, const Spec *s, const Function *f)
 static void table(Buf *o, const Spec *s, const char *name, const char *prefix, bool trace)
 {
     int max = max_table_num(s);
+    const Function **slot = table_slots(s);
     buf_printf(o, "\nconst struct jvmtiInterface_1_ %s = {\n", name);
     for (int num = 1; num <= max; num++) {
-        const Function *f = NULL;
-        for (size_t i = 0; i < s->n_functions && !f; i++)
-            if (function_in_table(s->functions[i]) && s->functions[i]->num == num)
-                f = s->functions[i];
+        const Function *f = slot[num];
         if (!f)
             buf_printf(o, "    /* %3d */ .reserved%d = NULL,\n", num, num);
         else
             buf_printf(o, "    /* %3d */ .%s = %s%s,\n", num, f->id,
                        trace && !function_traceable(f) ? "jvmtigen_entry_" : prefix, f->id);
     }
+    free(slot);
     buf_puts(o, "};\n");
 }
 
@@ -328,9 +323,7 @@ void emit_entry(const GenContext *ctx, Buf *o)
         const Category *cat = s->categories[c];
         if (!category_in_table(cat))
             continue;
-        buf_puts(o, "\n/* ---- ");
-        comment_text_append(o, cat->label);
-        buf_puts(o, " ---- */\n");
+        category_banner_append(o, cat);
         for (size_t i = 0; i < cat->n_functions; i++)
             if (function_in_table(cat->functions[i]))
                 trampoline(o, cat->functions[i]);

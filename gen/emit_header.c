@@ -7,6 +7,7 @@
 
 #include "ctype.h"
 #include "emit.h"
+#include "impl.h"
 
 static void versions(const GenContext *ctx, Buf *o)
 {
@@ -75,18 +76,6 @@ static void constants(const Spec *s, Buf *o)
     }
 }
 
-static int cmp_error(const void *a, const void *b)
-{
-    const ErrorDef *x = *(ErrorDef *const *)a, *y = *(ErrorDef *const *)b;
-    return (x->num > y->num) - (x->num < y->num);
-}
-
-static int cmp_event_num(const void *a, const void *b)
-{
-    const Event *x = *(Event *const *)a, *y = *(Event *const *)b;
-    return (x->num > y->num) - (x->num < y->num);
-}
-
 static int cmp_event_id(const void *a, const void *b)
 {
     return collate_ids((*(Event *const *)a)->id, (*(Event *const *)b)->id);
@@ -94,7 +83,7 @@ static int cmp_event_id(const void *a, const void *b)
 
 static void errors_enum(const Spec *s, Buf *o)
 {
-    ErrorDef **es = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, cmp_error);
+    ErrorDef **es = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, error_num_cmp);
     buf_puts(o, "\n\n    /* Errors */\n\ntypedef enum {\n");
     for (size_t i = 0; i < s->n_errors; i++)
         buf_printf(o, "    %s = %d,\n", es[i]->id, es[i]->num);
@@ -203,18 +192,10 @@ static void events(const Spec *s, Event **by_num, Buf *o)
 
 static void function_table(const Spec *s, Buf *o)
 {
-    int max = 1;
-    for (size_t i = 0; i < s->n_functions; i++)
-        if (!s->functions[i]->hide && s->functions[i]->num > max)
-            max = s->functions[i]->num;
-    const Function **slot = calloc((size_t)max + 1, sizeof *slot);
-    if (!slot) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    for (size_t i = 0; i < s->n_functions; i++)
-        if (!s->functions[i]->hide)
-            slot[s->functions[i]->num] = s->functions[i];
+    int max = max_table_num(s);
+    if (max < 1)
+        max = 1; /* the JDK's struct always has a slot 1 */
+    const Function **slot = table_slots(s);
 
     buf_puts(o, "\n\n    /* Function Interface */\n\ntypedef struct jvmtiInterface_1_ {\n\n");
     for (int num = 1; num <= max; num++) {
@@ -244,7 +225,7 @@ static void function_table(const Spec *s, Buf *o)
         const Category *cat = s->categories[c];
         for (size_t i = 0; i < cat->n_functions; i++) {
             const Function *f = cat->functions[i];
-            if (f->hide)
+            if (!function_in_table(f))
                 continue;
             buf_printf(o, "\n  jvmtiError %s(", f->id);
             cparams_append(o, f->params, f->n_params, ",\n            ");
@@ -266,7 +247,7 @@ void emit_header(const GenContext *ctx, Buf *o)
     base_types(s, o);
     constants(s, o);
     errors_enum(s, o);
-    Event **by_num = (Event **)sorted_copy((void *const *)s->events, s->n_events, cmp_event_num);
+    Event **by_num = (Event **)sorted_copy((void *const *)s->events, s->n_events, event_num_cmp);
     events_enum(by_num, s->n_events, o);
     declarations(s, o);
     capabilities(s, o);

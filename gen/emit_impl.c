@@ -16,9 +16,7 @@ void emit_impl_header(const GenContext *ctx, Buf *o)
         const Category *cat = s->categories[c];
         if (!category_in_table(cat))
             continue;
-        buf_puts(o, "\n/* ---- ");
-        comment_text_append(o, cat->label);
-        buf_puts(o, " ---- */\n");
+        category_banner_append(o, cat);
         for (size_t i = 0; i < cat->n_functions; i++) {
             const Function *f = cat->functions[i];
             if (!function_in_table(f))

@@ -126,18 +126,6 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
         "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_TABLES_H */\n");
 }
 
-static int cmp_error(const void *a, const void *b)
-{
-    const ErrorDef *x = *(ErrorDef *const *)a, *y = *(ErrorDef *const *)b;
-    return (x->num > y->num) - (x->num < y->num);
-}
-
-static int cmp_event(const void *a, const void *b)
-{
-    const Event *x = *(Event *const *)a, *y = *(Event *const *)b;
-    return (x->num > y->num) - (x->num < y->num);
-}
-
 static void group(Buf *o, const char *id, bool bits, const char *const *names, size_t n)
 {
     buf_printf(o, "static const jvmtigen_constant constants_%s[] = {\n", id);
@@ -230,17 +218,6 @@ static void capabilities_table(const Spec *s, Buf *o)
                 "    return -1;\n}\n\n");
 }
 
-static PhaseRule event_rule(const Event *e)
-{
-    switch (e->phase) {
-    case PHASE_START: return RULE_START;
-    case PHASE_ONLOAD: return RULE_ONLOAD;
-    case PHASE_ONLOAD_ONLY: return RULE_ONLOAD_ONLY;
-    case PHASE_ANY: return RULE_ANY;
-    default: return RULE_LIVE;
-    }
-}
-
 static void events_table(const Spec *s, Buf *o, Event **events)
 {
     buf_puts(o, "const jvmtigen_event_info jvmtigen_events[JVMTIGEN_EVENT_COUNT] = {\n");
@@ -249,7 +226,7 @@ static void events_table(const Spec *s, Buf *o, Event **events)
         int cap = e->n_required ? capability_index(s, e->required[0]->id) : -1;
         buf_printf(o, "    [%s - JVMTI_MIN_EVENT_TYPE_VAL] = {\"%s\", \"%s\", %d, %d, %d, %s, \"%s\"},\n",
                    e->const_name, e->id, e->const_name, e->num, e->filtered == FILTER_THREAD, cap,
-                   rule_names[event_rule(e)], e->since);
+                   rule_names[phase_rule_of(e->phase)], e->since);
     }
     buf_puts(o, "};\n\n"
         "const jvmtigen_event_info *jvmtigen_event(jvmtiEvent e)\n"
@@ -308,8 +285,8 @@ void emit_tables_source(const GenContext *ctx, Buf *o)
                 "    }\n"
                 "    return 0;\n"
                 "}\n\n");
-    ErrorDef **errors = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, cmp_error);
-    Event **events = (Event **)sorted_copy((void *const *)s->events, s->n_events, cmp_event);
+    ErrorDef **errors = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, error_num_cmp);
+    Event **events = (Event **)sorted_copy((void *const *)s->events, s->n_events, event_num_cmp);
     constants(s, o, errors, events);
     errors_table(s, o, errors);
     capabilities_table(s, o);

@@ -16,12 +16,6 @@
 #include "impl.h"
 #include "output.h"
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 void fill_stub_append(Buf *b, const Function *f)
 {
     buf_puts(b, FILL_STUB_MARKER);
@@ -459,16 +453,8 @@ static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 int fill_file(const Spec *spec, const FillOptions *o)
 {
-    Merge m = {.spec = spec, .o = o, .spec_name = base_name(o->spec_path)};
-    const char *vtext = o->version ? o->version : spec->latest_version;
-    if (!vtext) {
-        Loc l = {o->spec_path, 0};
-        error_at(&l, "no <change version=...> says which JVM TI version this is; "
-                     "pass --jvmti-version");
-        diag_flush();
-        return 1;
-    }
-    version_parse(vtext, &m.version);
+    Merge m = {.spec = spec, .o = o, .spec_name = path_base_name(o->spec_path),
+               .version = o->version};
 
     Buf old, out;
     buf_init(&old);

@@ -12,12 +12,13 @@
 #ifndef JVMTIGEN_FILL_H
 #define JVMTIGEN_FILL_H
 
+#include "facts.h"
 #include "model.h"
 
 typedef struct FillOptions {
     const char *spec_path;  /* for messages and the skeleton's comment */
     const char *file;       /* the C file to create or merge */
-    const char *version;    /* --jvmti-version, or NULL for spec->latest_version */
+    JvmtiVersion version;   /* for the skeleton's comment and signature notes */
     int verbose;
     int quiet;              /* no summary line */
 } FillOptions;
@@ -29,8 +30,7 @@ typedef struct FillOptions {
 
 /* Creates or merges o->file from a checked spec. Diagnostics are queued and
  * flushed. Returns an exit status: 0 done (warnings allowed), 1 the file
- * cannot be scanned, has duplicate definitions, or no version is known,
- * 3 an I/O error. */
+ * cannot be scanned or has duplicate definitions, 3 an I/O error. */
 int fill_file(const Spec *spec, const FillOptions *o);
 
 /* One stub (marker comment, definition), ending with a newline. */

@@ -6,9 +6,11 @@
 
 #include "ctype.h"
 
-PhaseRule phase_rule(const Function *f)
+PhaseRule phase_rule(const Function *f) { return phase_rule_of(f->phase); }
+
+PhaseRule phase_rule_of(Phase p)
 {
-    switch (f->phase) {
+    switch (p) {
     case PHASE_START: return RULE_START;
     case PHASE_ONLOAD: return RULE_ONLOAD;
     case PHASE_ONLOAD_ONLY: return RULE_ONLOAD_ONLY;

@@ -37,6 +37,8 @@ typedef enum PhaseRule {
     RULE_ANY          /* no check */
 } PhaseRule;
 PhaseRule phase_rule(const Function *f);
+/* The same for any phase attribute (an event's: absent means live too). */
+PhaseRule phase_rule_of(Phase p);
 
 /* What the calling thread must be (G_ATTACHED). */
 typedef enum AttachRule {

@@ -1,5 +1,6 @@
 #include "impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ctype.h"
@@ -22,6 +23,26 @@ int max_table_num(const Spec *s)
         if (function_in_table(s->functions[i]) && s->functions[i]->num > max)
             max = s->functions[i]->num;
     return max;
+}
+
+const Function **table_slots(const Spec *s)
+{
+    const Function **slot = calloc((size_t)max_table_num(s) + 2, sizeof *slot);
+    if (!slot) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    for (size_t i = 0; i < s->n_functions; i++)
+        if (function_in_table(s->functions[i]))
+            slot[s->functions[i]->num] = s->functions[i];
+    return slot;
+}
+
+void category_banner_append(Buf *b, const Category *c)
+{
+    buf_puts(b, "\n/* ---- ");
+    comment_text_append(b, c->label);
+    buf_puts(b, " ---- */\n");
 }
 
 bool function_traceable(const Function *f) { return !attr_has_word(f->impl, "notrace"); }

@@ -17,6 +17,11 @@ bool function_in_table(const Function *f);
 bool category_in_table(const Category *c);
 /* The highest slot number of the table (0 if there is no function). */
 int max_table_num(const Spec *s);
+/* The table's functions by slot, [0..max_table_num+1] (NULL: reserved);
+ * free() it. */
+const Function **table_slots(const Spec *s);
+/* The comment line that opens a category's functions ("---- LABEL ----"). */
+void category_banner_append(Buf *b, const Category *c);
 /* Whether calls may be traced (the spec's impl="... notrace" says not). */
 bool function_traceable(const Function *f);
 

@@ -143,12 +143,6 @@ static int parse_options(int argc, char **argv, Options *o)
     return 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 static void free_strings(Vec *v)
 {
     for (size_t i = 0; i < v->n; i++)
@@ -173,17 +167,35 @@ static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *de
     return errors ? EXIT_INVALID : EXIT_OK;
 }
 
+/* The version outputs are made for: --jvmti-version, else the spec's
+ * latest change. False (with a diagnostic queued) if neither is known. */
+static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
+{
+    const char *vtext = o->version ? o->version : spec->latest_version;
+    if (!vtext) {
+        Loc l = {o->spec, 0};
+        error_at(&l, "no <change version=...> says which JVM TI version this is; "
+                     "pass --jvmti-version");
+        return false;
+    }
+    version_parse(vtext, v);
+    return true;
+}
+
 static int fill(const Options *o)
 {
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
     int rc = load_and_check(o, &spec, &doc, &deps);
-    if (rc == EXIT_OK) {
-        FillOptions fo = {.spec_path = o->spec, .file = o->file, .version = o->version,
-                          .verbose = o->verbose, .quiet = o->quiet};
-        rc = fill_file(spec, &fo);
+    FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
+                      .quiet = o->quiet};
+    if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
+        diag_flush();
+        rc = EXIT_INVALID;
     }
+    if (rc == EXIT_OK)
+        rc = fill_file(spec, &fo);
     spec_free(spec);
     if (doc)
         xmlFreeDoc(doc);
@@ -208,18 +220,13 @@ static int generate(const Options *o, int write_outputs)
     if (rc != EXIT_OK || !write_outputs)
         goto done;
 
-    GenContext ctx = {.spec = spec, .spec_name = base_name(o->spec),
+    GenContext ctx = {.spec = spec, .spec_name = path_base_name(o->spec),
                       .banner = o->banner_file ? banner.data : NULL};
-    const char *vtext = o->version ? o->version : spec->latest_version;
-    if (!vtext) {
-        Loc l = {o->spec, 0};
-        error_at(&l, "no <change version=...> says which JVM TI version this is; "
-                     "pass --jvmti-version");
+    if (!resolve_version(o, spec, &ctx.version)) {
         diag_flush();
         rc = EXIT_INVALID;
         goto done;
     }
-    version_parse(vtext, &ctx.version);
 
     /* Everything is generated in memory first: a failure writes nothing. */
     Buf *bufs = calloc((size_t)n_outputs, sizeof *bufs);

@@ -81,3 +81,15 @@ bool attr_has_word(const char *list, const char *word)
             return true;
     return false;
 }
+
+int error_num_cmp(const void *a, const void *b)
+{
+    const ErrorDef *x = *(ErrorDef *const *)a, *y = *(ErrorDef *const *)b;
+    return (x->num > y->num) - (x->num < y->num);
+}
+
+int event_num_cmp(const void *a, const void *b)
+{
+    const Event *x = *(Event *const *)a, *y = *(Event *const *)b;
+    return (x->num > y->num) - (x->num < y->num);
+}

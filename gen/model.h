@@ -309,6 +309,10 @@ typedef struct Spec {
 
 void spec_free(Spec *spec);
 
+/* qsort comparators of ErrorDef* and Event* by number. */
+int error_num_cmp(const void *a, const void *b);
+int event_num_cmp(const void *a, const void *b);
+
 /* Whether a space-separated attribute value (impl="innative notrace")
  * contains word; NULL contains nothing. */
 bool attr_has_word(const char *list, const char *word);

@@ -378,3 +378,9 @@ void **sorted_copy(void *const *items, size_t n, int (*cmp)(const void *, const 
     qsort(copy, n, sizeof *copy, cmp);
     return copy;
 }
+
+const char *path_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}

@@ -48,13 +48,11 @@ static jvmtiError accept_monitor(jvmtiEnv *env, jrawMonitorID monitor)
     return JVMTI_ERROR_NONE;
 }
 
-static const jvmtigen_vm_hooks defaults = {
-    accept_thread, accept_class, accept_method, never_native, accept_field, accept_monitor,
-};
+#define DEFAULT_HOOKS \
+    {accept_thread, accept_class, accept_method, never_native, accept_field, accept_monitor}
 
-jvmtigen_vm_hooks jvmtigen_vm = {
-    accept_thread, accept_class, accept_method, never_native, accept_field, accept_monitor,
-};
+static const jvmtigen_vm_hooks defaults = DEFAULT_HOOKS;
+jvmtigen_vm_hooks jvmtigen_vm = DEFAULT_HOOKS;
 
 void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *h)
 {

@@ -33,17 +33,6 @@
 
 static const Spec *spec;
 
-static bool word_in(const char *list, const char *w)
-{
-    if (!list)
-        return false;
-    size_t n = strlen(w);
-    for (const char *p = list; (p = strstr(p, w)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
-            return true;
-    return false;
-}
-
 static bool is_pointer_kind(TypeKind k) { return type_kinds[k].wrapper; }
 
 static const char *ctype(const Type *t)
@@ -203,7 +192,7 @@ static bool same_target(const char *a, const char *b)
 static void test_function(const Function *f)
 {
     int np = n_call_params(f);
-    bool traceable = !word_in(f->impl, "notrace");
+    bool traceable = !attr_has_word(f->impl, "notrace");
     int base_phase = phase_ok(f, PH_LIVE) ? PH_LIVE : PH_ONLOAD;
     Buf base, call, o;
     buf_init(&base);
@@ -246,7 +235,7 @@ static void test_function(const Function *f)
         switch (t->kind) {
         case TK_JRAWMONITORID: buf_printf(&hooks, "{'m', a%d, 0, 0}, ", a); nh++; break;
         case TK_JTHREAD:
-            if (!word_in(t->impl, "noconvert")) {
+            if (!attr_has_word(t->impl, "noconvert")) {
                 buf_printf(&hooks, "{'t', a%d, 0, 0}, ", a);
                 nh++;
             }
@@ -255,7 +244,7 @@ static void test_function(const Function *f)
         case TK_JMETHODID:
             buf_printf(&hooks, "{'M', a%d, 0, 0}, ", a);
             nh++;
-            if (word_in(t->native, "error")) {
+            if (attr_has_word(t->native, "error")) {
                 buf_printf(&hooks, "{'n', a%d, 0, 0}, ", a);
                 nh++;
             }
@@ -332,7 +321,7 @@ static void test_function(const Function *f)
         const char *n = p->name;
         if (is_pointer_kind(t->kind)) {
             snprintf(code, sizeof code, "a%d = NULL;", a);
-            if (t->nullok || word_in(t->impl, "nonullcheck"))
+            if (t->nullok || attr_has_word(t->impl, "nonullcheck"))
                 add(pass, &npass, NULL, code, "%s NULL allowed", n);
             else
                 add(inj, &ni, "JVMTI_ERROR_NULL_POINTER", code, "%s NULL", n);
@@ -347,7 +336,7 @@ static void test_function(const Function *f)
             break;
         case TK_JTHREAD:
             snprintf(code, sizeof code, "a%d = NULL;", a);
-            if (word_in(t->impl, "noconvert")) {
+            if (attr_has_word(t->impl, "noconvert")) {
                 add(pass, &npass, NULL, code, "%s NULL passed on unchecked", n);
                 add(pass, &npass, NULL, "thread_result = JVMTI_ERROR_INVALID_THREAD;",
                     "%s never checked", n);
@@ -379,7 +368,7 @@ static void test_function(const Function *f)
             add(inj, &ni, "JVMTI_ERROR_INVALID_METHODID", code, "%s NULL", n);
             add(inj, &ni, "JVMTI_ERROR_INVALID_METHODID",
                 "method_result = JVMTI_ERROR_INVALID_METHODID;", "%s not a method", n);
-            if (word_in(t->native, "error"))
+            if (attr_has_word(t->native, "error"))
                 add(inj, &ni, "JVMTI_ERROR_NATIVE_METHOD", "native_result = JNI_TRUE;", "%s native", n);
             else
                 add(pass, &npass, NULL, "native_result = JNI_TRUE;", "%s native allowed", n);
