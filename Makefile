@@ -21,9 +21,11 @@ ifneq ($(SANITIZE),)
 VARIANT := $(notdir $(CC))-san-$(subst $(comma),-,$(SANITIZE))
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 BINDIR := build/$(VARIANT)/bin
+LIBDIR := build/$(VARIANT)/lib
 else
 VARIANT := $(notdir $(CC))
 BINDIR := bin
+LIBDIR := lib
 endif
 OBJDIR := build/$(VARIANT)/obj
 JVMTIGEN := $(BINDIR)/jvmtigen
@@ -31,10 +33,10 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate check coverage bench clean distclean
+.PHONY: all objs generate runtime check coverage bench clean distclean
 .DELETE_ON_ERROR:
 
-all: $(JVMTIGEN) generate
+all: $(JVMTIGEN) generate runtime
 
 $(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
@@ -63,6 +65,52 @@ generate:
 	@echo "      generate from another spec with: make SPEC=path/to/jvmti.xml"
 endif
 
+# ---- the runtime core (runtime/) with the generated C (out/): libjvmtirt,
+# and bin/jvmti-host, the small VM that runs agents on it (host/) ----
+JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard \
+    /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
+RT_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
+    $(CFLAGS) -fPIC -pthread -I$(OUT) -Iruntime -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
+RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
+RTDIR := build/$(VARIANT)/rt
+RT_OBJS := $(patsubst runtime/%.c,$(RTDIR)/%.o,$(wildcard runtime/*.c)) \
+    $(RT_GENERATED:%=$(RTDIR)/%.o)
+HOST_OBJS := $(patsubst host/%.c,$(RTDIR)/host-%.o,$(wildcard host/*.c))
+RT_LIB := $(LIBDIR)/libjvmtirt.a
+RT_SO := $(LIBDIR)/libjvmtirt.so
+JVMTI_HOST := $(BINDIR)/jvmti-host
+
+ifneq ($(wildcard $(SPEC)),)
+runtime: $(RT_LIB) $(RT_SO) $(JVMTI_HOST)
+else
+runtime:
+endif
+
+# The generated files come with jvmti.h (one jvmtigen run writes them all).
+$(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
+    $(OUT)/jvmtigen_tables.h: $(OUT)/jvmti.h ;
+
+$(RTDIR)/%.o: runtime/%.c $(OUT)/jvmti.h | $(RTDIR)
+	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(RTDIR)/%.o: $(OUT)/%.c | $(RTDIR)
+	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(RTDIR)/host-%.o: host/%.c $(OUT)/jvmti.h | $(RTDIR)
+	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(RT_LIB): $(RT_OBJS) | $(LIBDIR)
+	rm -f $@
+	ar rcs $@ $(RT_OBJS)
+$(RT_SO): $(RT_OBJS) | $(LIBDIR)
+	$(CC) -shared -Wl,-soname,libjvmtirt.so.0 $(SAN_FLAGS) $(LDFLAGS) -o $@.0 $(RT_OBJS) -pthread
+	ln -sf libjvmtirt.so.0 $@
+$(JVMTI_HOST): $(HOST_OBJS) $(RT_LIB) | $(BINDIR)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(HOST_OBJS) $(RT_LIB) -ldl -pthread
+
+$(RTDIR) $(LIBDIR):
+	mkdir -p $@
+
+-include $(RT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
+
 # Unit tests link the generator's objects, all but main.
 UNITS := build/$(VARIANT)/test-units
 $(UNITS): tests/unit/units.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
@@ -73,9 +121,10 @@ GEN_DRIVER := build/$(VARIANT)/gen-driver
 $(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(XML_LIBS)
 
-check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER)
+check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
 	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
-	    SANITIZE="$(SANITIZE)" ./tests/run-all
+	    SANITIZE="$(SANITIZE)" RT_LIB=$(RT_LIB) RT_SO=$(RT_SO) JVMTI_HOST=$(JVMTI_HOST) \
+	    RT_OUT=$(OUT) JNI_INCLUDE=$(JNI_INCLUDE) ./tests/run-all
 
 # Line coverage of the generated trampolines under their generated driver.
 COVERAGE_SPEC ?= $(if $(wildcard $(SPEC)),$(SPEC),../shared/spec/jdk25/jvmti.xml)
@@ -87,6 +136,6 @@ bench: $(JVMTIGEN)
 	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run
 
 clean:
-	rm -rf build bin $(OUT)
+	rm -rf build bin lib $(OUT)
 
 distclean: clean

@@ -10,6 +10,9 @@ const Output outputs[] = {
     {"jvmtigen_tables.h", emit_tables_header},
     {"jvmtigen_tables.c", emit_tables_source},
     {"jvmtigen_entry.c", emit_entry},
+    {"jvmtigen_post.h", emit_post_header},
+    {"jvmtigen_post.c", emit_post_source},
+    {"jvmtigen_defaults.c", emit_defaults},
 };
 const int n_outputs = (int)(sizeof outputs / sizeof *outputs);
 

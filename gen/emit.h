@@ -27,6 +27,9 @@ void emit_impl_header(const GenContext *ctx, Buf *out);
 void emit_tables_header(const GenContext *ctx, Buf *out);
 void emit_tables_source(const GenContext *ctx, Buf *out);
 void emit_entry(const GenContext *ctx, Buf *out);
+void emit_post_header(const GenContext *ctx, Buf *out);
+void emit_post_source(const GenContext *ctx, Buf *out);
+void emit_defaults(const GenContext *ctx, Buf *out);
 
 /* The opening comment of a generated C file: the spec's copyright lines and
  * what generated it, or the user's --banner. Ends with a newline. */

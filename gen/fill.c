@@ -3,6 +3,8 @@
 
 #include "fill.h"
 
+#include "core.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +36,15 @@ void fill_stub_append(Buf *b, const Function *f)
     buf_puts(b, "    return JVMTI_ERROR_NOT_AVAILABLE;\n}\n");
 }
 
+/* Whether FILE should define f: every function of the table, but with
+ * --core not those jvmtigen's runtime core implements. */
+static bool wanted(const FillOptions *o, const Function *f)
+{
+    return function_in_table(f) && !(o->core && core_implements(f->id));
+}
+
 static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name,
-                            const JvmtiVersion *v)
+                            const JvmtiVersion *v, const FillOptions *o)
 {
     buf_puts(b, "/*\n * JVM TI implementation functions, one per function of ");
     comment_text_append(b, spec_name);
@@ -50,8 +59,11 @@ static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name,
              " * signature no longer matches the spec's (which it takes away again once\n"
              " * the signature matches). It never changes what you wrote.\n"
              " */\n\n#include \"jvmtigen_impl.h\"\n");
+    if (o->core)
+        buf_puts(b, "\n/* The functions jvmtigen's runtime core implements (environments,\n"
+                    " * capabilities, events, raw monitors, memory, ...) are not here. */\n");
     for (size_t i = 0; i < spec->n_functions; i++) {
-        if (!function_in_table(spec->functions[i]))
+        if (!wanted(o, spec->functions[i]))
             continue;
         buf_putc(b, '\n');
         fill_stub_append(b, spec->functions[i]);
@@ -395,6 +407,11 @@ static int merge(Merge *m, Buf *out)
             m->unknown++;
             continue;
         }
+        if (!wanted(m->o, e->f)) {
+            Loc loc = {m->o->file, defs[i].line};
+            warn_at(&loc, IMPL_PREFIX "%s: the runtime core implements %s; linking both "
+                    "fails (drop this one, or run fill without --core)", defs[i].id, defs[i].id);
+        }
         e->def = &defs[i];
         review_signature(m, &defs[i], e->f);
     }
@@ -405,7 +422,7 @@ static int merge(Merge *m, Buf *out)
     size_t group_pos = (size_t)-1;
     for (size_t i = 0; i < spec->n_functions && rc == 0; i++) {
         const Entry *e = &entries[i];
-        if (!function_in_table(e->f))
+        if (!wanted(m->o, e->f) && !e->def)
             continue;
         if (e->def) {
             last = e;
@@ -473,9 +490,9 @@ int fill_file(const Spec *spec, const FillOptions *o)
         created = true;
     }
     if (created) {
-        skeleton_append(&out, spec, m.spec_name, &m.version);
+        skeleton_append(&out, spec, m.spec_name, &m.version, o);
         for (size_t i = 0; i < spec->n_functions; i++)
-            m.stubs += function_in_table(spec->functions[i]);
+            m.stubs += wanted(o, spec->functions[i]);
     } else {
         m.t = old.data;
         m.n = old.len;

@@ -21,6 +21,7 @@ typedef struct FillOptions {
     JvmtiVersion version;   /* for the skeleton's comment and signature notes */
     int verbose;
     int quiet;              /* no summary line */
+    int core;               /* --core: leave out what the runtime core implements */
 } FillOptions;
 
 /* The marker comment opening each stub, up to the function's name. */

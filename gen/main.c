@@ -30,13 +30,14 @@ typedef struct Options {
     int verbose;
     int quiet;
     int fill;     /* the fill command: SPEC FILE */
+    int core;     /* fill --core */
     const char *file;
 } Options;
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
     "       jvmtigen check [OPTIONS] SPEC\n"
-    "       jvmtigen fill [--jvmti-version V] [-q] [-v] SPEC FILE\n"
+    "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
     "\n"
@@ -45,7 +46,8 @@ static const char usage_text[] =
     "  check       check SPEC and write nothing\n"
     "  fill        start FILE, the C file of jvmti_impl_ functions, with a stub for\n"
     "              each; later runs add the stubs it lacks and flag changed\n"
-    "              signatures, and keep all that you wrote\n"
+    "              signatures, and keep all that you wrote; with --core, leave out\n"
+    "              the functions jvmtigen's runtime core (libjvmtirt) implements\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -61,7 +63,7 @@ static const char usage_text[] =
     "      --version             show jvmtigen's version\n"
     "\n"
     "Outputs: jvmti.h, jvmtigen_impl.h, jvmtigen_entry.c, jvmtigen_tables.h,\n"
-    "         jvmtigen_tables.c\n"
+    "         jvmtigen_tables.c, jvmtigen_post.h, jvmtigen_post.c, jvmtigen_defaults.c\n"
     "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -108,6 +110,8 @@ static int parse_options(int argc, char **argv, Options *o)
                 return err;
         } else if (strcmp(a, "-MD") == 0) {
             o->md = 1;
+        } else if (strcmp(a, "--core") == 0 && o->fill) {
+            o->core = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -189,7 +193,7 @@ static int fill(const Options *o)
     Spec *spec = NULL;
     int rc = load_and_check(o, &spec, &doc, &deps);
     FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
-                      .quiet = o->quiet};
+                      .quiet = o->quiet, .core = o->core};
     if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
         diag_flush();
         rc = EXIT_INVALID;

@@ -373,3 +373,23 @@ run_gen fill --jvmti-version 21 "$S17" "$d/v21.c"
 check "fill: --jvmti-version names the version in the skeleton" \
     grep -q 'from jvmti.xml (JVM TI 21.0.0)' "$d/v21.c"
 check "fill: --help mentions fill" bash -c "'$JVMTIGEN' --help | grep -q '^  fill '"
+
+# ---- --core: a VM's file when it links jvmtigen's runtime core ----
+x=$d/core.c
+run_gen fill --core "$S17" "$x"
+check "fill --core: starts the file" test -s "$x"
+check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
+    bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
+check "fill --core: a stub for what the VM must do (GetThreadState, GetLoadedClasses)" \
+    bash -c "grep -q 'jvmti_impl_GetThreadState(' '$x' && grep -q 'jvmti_impl_GetLoadedClasses(' '$x'"
+check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
+# 35 functions of the core list exist in JDK 17's table too.
+all=$(grep -c '^/\* jvmtigen stub: ' "$d/skeleton17.c")
+core=$(grep -c '^/\* jvmtigen stub: ' "$x")
+check "fill --core: 35 stubs fewer than without ($all vs $core)" test $((all - core)) = 35
+printf '\njvmtiError jvmti_impl_GetPhase(jvmtiEnv *env, jvmtiPhase *phase_ptr)\n{\n    return 0;\n}\n' >>"$x"
+run_gen fill --core "$S17" "$x"
+check "fill --core: warns about a definition the core already has" \
+    bash -c "grep -q 'warning: jvmti_impl_GetPhase: the runtime core implements GetPhase' <<<\"\$1\"" _ "$GEN_ERR"
+run_gen fill --core -o x "$S17" "$d/never2.c"
+check "fill --core: still refuses generate's options" gen_said 2 "jvmtigen: error: fill takes no -o, --banner, --depfile or -MD"

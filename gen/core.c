@@ -1,0 +1,54 @@
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Sorted (strcmp) for bsearch. */
+static const char *const core_functions[] = {
+    "AddCapabilities",
+    "Allocate",
+    "CreateRawMonitor",
+    "Deallocate",
+    "DestroyRawMonitor",
+    "DisposeEnvironment",
+    "GenerateEvents",
+    "GetAvailableProcessors",
+    "GetCapabilities",
+    "GetCurrentThreadCpuTime",
+    "GetCurrentThreadCpuTimerInfo",
+    "GetEnvironmentLocalStorage",
+    "GetErrorName",
+    "GetExtensionEvents",
+    "GetExtensionFunctions",
+    "GetJLocationFormat",
+    "GetPhase",
+    "GetPotentialCapabilities",
+    "GetSystemProperties",
+    "GetSystemProperty",
+    "GetTime",
+    "GetTimerInfo",
+    "GetVersionNumber",
+    "RawMonitorEnter",
+    "RawMonitorExit",
+    "RawMonitorNotify",
+    "RawMonitorNotifyAll",
+    "RawMonitorWait",
+    "RelinquishCapabilities",
+    "SetEnvironmentLocalStorage",
+    "SetEventCallbacks",
+    "SetEventNotificationMode",
+    "SetExtensionEventCallback",
+    "SetSystemProperty",
+    "SetVerboseFlag",
+};
+
+static int cmp(const void *key, const void *item)
+{
+    return strcmp((const char *)key, *(const char *const *)item);
+}
+
+bool core_implements(const char *function_id)
+{
+    return bsearch(function_id, core_functions, sizeof core_functions / sizeof *core_functions,
+                   sizeof *core_functions, cmp) != NULL;
+}
