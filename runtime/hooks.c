@@ -51,7 +51,7 @@ static jvmtiError accept_monitor(jvmtiEnv *env, jrawMonitorID monitor)
 #define DEFAULT_HOOKS \
     {accept_thread, accept_class, accept_method, never_native, accept_field, accept_monitor}
 
-static const jvmtigen_vm_hooks defaults = DEFAULT_HOOKS;
+static jvmtigen_vm_hooks defaults = DEFAULT_HOOKS;
 jvmtigen_vm_hooks jvmtigen_vm = DEFAULT_HOOKS;
 
 void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *h)
@@ -64,4 +64,21 @@ void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *h)
     TAKE(check_field);
     TAKE(check_monitor);
 #undef TAKE
+}
+
+void jvmtigen_set_default_vm_hooks(const jvmtigen_vm_hooks *h)
+{
+#define SWAP(member)                                            \
+    if (h->member) {                                            \
+        if (jvmtigen_vm.member == defaults.member)              \
+            jvmtigen_vm.member = h->member;                     \
+        defaults.member = h->member;                            \
+    }
+    SWAP(check_thread);
+    SWAP(check_class);
+    SWAP(check_method);
+    SWAP(method_is_native);
+    SWAP(check_field);
+    SWAP(check_monitor);
+#undef SWAP
 }

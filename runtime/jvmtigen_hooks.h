@@ -36,7 +36,10 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 #define JVMTIGEN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JVMTIGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define JVMTIGEN_TLS __thread
+/* initial-exec: a thread-local read is one instruction, not a call to
+ * __tls_get_addr, also in the shared library (which a VM links, or loads
+ * early enough for glibc's static TLS reserve). */
+#define JVMTIGEN_TLS __thread __attribute__((tls_model("initial-exec")))
 #define JVMTIGEN_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define JVMTIGEN_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #else
@@ -137,6 +140,10 @@ extern jvmtigen_vm_hooks jvmtigen_vm;
 
 /* Installs hooks; a NULL member keeps the default (accept). */
 void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *hooks);
+/* Replaces the defaults themselves (non-NULL members only): how the runtime
+ * core supplies checks it can answer, such as raw monitor validity, that a
+ * VM's jvmtigen_set_vm_hooks() then keeps unless it overrides them. */
+void jvmtigen_set_default_vm_hooks(const jvmtigen_vm_hooks *hooks);
 
 #ifndef JVMTIGEN_CHECK_THREAD
 #define JVMTIGEN_CHECK_THREAD(env, t) jvmtigen_vm.check_thread((env), (t))

@@ -1,0 +1,50 @@
+/* jvmti-host: a small program that plays the VM around jvmtigen's runtime
+ * core, to run real JVM TI agents. Its "Java objects" are C structs with a
+ * kind; references are their addresses. */
+#ifndef JVMTI_HOST_H
+#define JVMTI_HOST_H
+
+#include <pthread.h>
+
+#include "jni.h"
+
+typedef enum host_kind { HOST_THREAD = 0x54485244, HOST_CLASS, HOST_STRING } host_kind;
+
+typedef struct host_object {
+    host_kind kind;
+} host_object;
+
+typedef struct host_class {
+    host_object obj;
+    const char *name; /* "java/lang/Thread" */
+} host_class;
+
+/* A thread, and the JNIEnv it uses. */
+typedef struct host_thread {
+    host_object obj;
+    const struct JNINativeInterface_ *jni; /* &jni is the thread's JNIEnv* */
+    jthrowable pending;                   /* the "exception" JNI calls report */
+    char name[32];
+    int alive;                            /* started and not ended */
+    int index;
+    pthread_t pthread;
+} host_thread;
+
+extern JavaVM host_vm;
+extern host_class host_classes[];
+extern const int host_n_classes;
+
+/* The JNIEnv of the calling thread, or NULL if it is not attached. */
+JNIEnv *host_current_jni(void);
+host_thread *host_thread_of(jobject ref); /* NULL if not a thread */
+host_thread *host_thread_of_env(JNIEnv *jni);
+
+/* Makes t a running VM thread on the calling OS thread; posts ThreadStart
+ * (post=1) once the VM is live. */
+void host_thread_begin(host_thread *t, const char *name, int post);
+void host_thread_finish(host_thread *t, int post);
+
+/* The minimal JNI function table (jni.c). */
+extern const struct JNINativeInterface_ *host_jni_functions(void);
+
+#endif

@@ -1,0 +1,294 @@
+/* jvmti-host: plays the VM around jvmtigen's runtime core, to run real
+ * JVM TI agents and to show how a VM wires the core in:
+ *
+ *   jvmtirt_init        what the VM can do (capabilities, hooks)
+ *   JavaVM->GetEnv      -> jvmtirt_get_env for JVMTI versions
+ *   the phases          OnLoad, primordial, start, live, dead
+ *   threads             jvmtirt_thread_start / _end on each thread
+ *   events              jvmtigen_post_VMStart(...) and friends
+ *
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]
+ * There is no Java here: CLASS is accepted like java's main class and
+ * ignored. */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "jvmtigen_impl.h"
+#include "jvmtigen_post.h"
+#include "jvmtirt.h"
+
+/* ---- objects ---- */
+
+host_class host_classes[] = {
+    {{HOST_CLASS}, "java/lang/Object"}, {{HOST_CLASS}, "java/lang/Class"},
+    {{HOST_CLASS}, "java/lang/String"}, {{HOST_CLASS}, "java/lang/Thread"},
+};
+const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
+
+static JVMTIGEN_TLS host_thread *current;
+
+JNIEnv *host_current_jni(void) { return current ? (JNIEnv *)&current->jni : NULL; }
+
+host_thread *host_thread_of(jobject ref)
+{
+    host_object *o = (host_object *)ref;
+    return o && o->kind == HOST_THREAD ? (host_thread *)o : NULL;
+}
+
+host_thread *host_thread_of_env(JNIEnv *jni)
+{
+    return (host_thread *)(void *)((char *)jni - offsetof(host_thread, jni));
+}
+
+static jthread jthread_of(host_thread *t) { return (jthread)&t->obj; }
+
+void host_thread_begin(host_thread *t, const char *name, int post)
+{
+    t->obj.kind = HOST_THREAD;
+    t->jni = host_jni_functions();
+    snprintf(t->name, sizeof t->name, "%s", name);
+    __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
+    current = t;
+    jvmtirt_thread_start((uintptr_t)t, JVMTIGEN_JAVA_THREAD);
+    if (post)
+        jvmtigen_post_ThreadStart((JNIEnv *)&t->jni, jthread_of(t));
+}
+
+void host_thread_finish(host_thread *t, int post)
+{
+    if (post)
+        jvmtigen_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
+    jvmtirt_thread_end();
+    __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
+    current = NULL;
+}
+
+/* ---- the VM hooks: which handles are real ---- */
+
+static jvmtiError check_thread(jvmtiEnv *env, jthread thread)
+{
+    (void)env;
+    host_thread *t = host_thread_of(thread);
+    if (!t)
+        return JVMTI_ERROR_INVALID_THREAD;
+    return __atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) ? JVMTI_ERROR_NONE
+                                                        : JVMTI_ERROR_THREAD_NOT_ALIVE;
+}
+
+static jvmtiError check_class(jvmtiEnv *env, jclass klass, int of_member)
+{
+    (void)env, (void)of_member;
+    return ((host_object *)klass)->kind == HOST_CLASS ? JVMTI_ERROR_NONE
+                                                      : JVMTI_ERROR_INVALID_CLASS;
+}
+
+static uintptr_t thread_id(jthread thread) { return (uintptr_t)host_thread_of(thread); }
+
+/* The JVM TI functions the host knows enough to implement itself; every
+ * other VM function keeps the library's NOT_AVAILABLE default. */
+jvmtiError jvmti_impl_GetCurrentThread(jvmtiEnv *env, jthread *thread_ptr)
+{
+    (void)env;
+    *thread_ptr = current ? jthread_of(current) : NULL;
+    return JVMTI_ERROR_NONE;
+}
+
+/* ---- the JavaVM ---- */
+
+static jint JNICALL get_env(JavaVM *vm, void **penv, jint version)
+{
+    (void)vm;
+    if ((version & JVMTI_VERSION_MASK_INTERFACE_TYPE) == JVMTI_VERSION_INTERFACE_JVMTI)
+        return jvmtirt_get_env(penv, version);
+    *penv = NULL;
+    switch (version) {
+    case JNI_VERSION_1_1: case JNI_VERSION_1_2: case JNI_VERSION_1_4: case JNI_VERSION_1_6:
+    case JNI_VERSION_1_8: case JNI_VERSION_9: case JNI_VERSION_10:
+        *penv = host_current_jni();
+        return *penv ? JNI_OK : JNI_EDETACHED;
+    }
+    return JNI_EVERSION;
+}
+
+static jint JNICALL destroy_vm(JavaVM *vm)
+{
+    (void)vm;
+    return JNI_ERR; /* the host decides when it ends */
+}
+
+static jint JNICALL attach(JavaVM *vm, void **penv, void *args)
+{
+    (void)vm, (void)args;
+    if (!current) {
+        host_thread *t = calloc(1, sizeof *t); /* lives until the host exits */
+        if (!t)
+            return JNI_ENOMEM;
+        host_thread_begin(t, "attached", 1);
+    }
+    *penv = host_current_jni();
+    return JNI_OK;
+}
+
+static jint JNICALL detach(JavaVM *vm)
+{
+    (void)vm;
+    if (current)
+        host_thread_finish(current, 1);
+    return JNI_OK;
+}
+
+static const struct JNIInvokeInterface_ invoke = {
+    .DestroyJavaVM = destroy_vm,
+    .AttachCurrentThread = attach,
+    .DetachCurrentThread = detach,
+    .GetEnv = get_env,
+    .AttachCurrentThreadAsDaemon = attach,
+};
+JavaVM host_vm = &invoke;
+
+/* ---- agents ---- */
+
+typedef jint (JNICALL *agent_onload_fn)(JavaVM *, char *, void *);
+typedef void (JNICALL *agent_onunload_fn)(JavaVM *);
+
+typedef struct agent {
+    char *path, *options;
+    void *handle;
+} agent;
+
+static int load_agent(agent *a)
+{
+    a->handle = dlopen(a->path, RTLD_NOW | RTLD_LOCAL);
+    if (!a->handle) {
+        fprintf(stderr, "jvmti-host: cannot load agent %s: %s\n", a->path, dlerror());
+        return 0;
+    }
+    agent_onload_fn onload = (agent_onload_fn)(uintptr_t)dlsym(a->handle, "Agent_OnLoad");
+    if (!onload) {
+        fprintf(stderr, "jvmti-host: %s has no Agent_OnLoad\n", a->path);
+        return 0;
+    }
+    jint rc = onload(&host_vm, a->options, NULL);
+    if (rc != JNI_OK) {
+        fprintf(stderr, "jvmti-host: Agent_OnLoad of %s returned %d\n", a->path, (int)rc);
+        return 0;
+    }
+    return 1;
+}
+
+static void unload_agent(agent *a)
+{
+    agent_onunload_fn onunload =
+        (agent_onunload_fn)(uintptr_t)dlsym(a->handle, "Agent_OnUnload");
+    if (onunload)
+        onunload(&host_vm);
+    dlclose(a->handle);
+}
+
+/* ---- the program's threads ---- */
+
+static void *thread_main(void *arg)
+{
+    host_thread *t = arg;
+    host_thread_begin(t, t->name, 1);
+    /* A thread's "work": a few calls that agents can observe. */
+    host_thread_finish(t, 1);
+    return NULL;
+}
+
+static void usage(void)
+{
+    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]\n"
+          "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
+          "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n",
+          stderr);
+}
+
+int main(int argc, char **argv)
+{
+    agent *agents = calloc((size_t)argc, sizeof *agents);
+    int n_agents = 0, n_threads = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "-agentpath:", 11) == 0) {
+            agent *ag = &agents[n_agents++];
+            ag->path = strdup(a + 11);
+            char *eq = strchr(ag->path, '=');
+            if (eq) {
+                *eq = '\0';
+                ag->options = eq + 1;
+            }
+        } else if (strncmp(a, "-threads:", 9) == 0) {
+            n_threads = atoi(a + 9);
+            if (n_threads < 0 || n_threads > 1000) {
+                usage();
+                return 2;
+            }
+        } else if (a[0] == '-') {
+            usage();
+            return 2;
+        } /* else: the main class, ignored */
+    }
+
+    jvmtirt_config config = {.thread_id = thread_id};
+    config.potential.can_get_current_thread_cpu_time = 1;
+    config.potential.can_generate_compiled_method_load_events = 1;
+    config.potential.can_signal_thread = 1;
+    config.onload_only.can_signal_thread = 1;
+    jvmtirt_init(&config);
+    jvmtigen_vm_hooks hooks = {.check_thread = check_thread, .check_class = check_class};
+    jvmtigen_set_vm_hooks(&hooks);
+    jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
+    jvmtirt_property_define("java.vm.vendor", "jvmtigen", 0);
+    jvmtirt_property_define("java.class.path", ".", 1);
+
+    /* OnLoad: agents start before the VM has any thread. */
+    int rc = 0;
+    for (int i = 0; i < n_agents; i++)
+        if (!load_agent(&agents[i])) {
+            rc = 1;
+            n_agents = i + (agents[i].handle != NULL);
+            break;
+        }
+
+    host_thread main_thread = {0};
+    /* Thread objects outlive their threads: agents may keep references. */
+    host_thread *workers = calloc((size_t)n_threads + 1, sizeof *workers);
+    if (rc == 0) {
+        jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
+        host_thread_begin(&main_thread, "main", 0);
+        JNIEnv *jni = host_current_jni();
+        jvmtirt_set_phase(JVMTI_PHASE_START);
+        jvmtigen_post_VMStart(jni);
+        jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+        jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
+
+        pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
+        for (int i = 0; i < n_threads; i++) {
+            snprintf(workers[i].name, sizeof workers[i].name, "worker-%d", i);
+            workers[i].index = i;
+            pthread_create(&ids[i], NULL, thread_main, &workers[i]);
+        }
+        for (int i = 0; i < n_threads; i++)
+            pthread_join(ids[i], NULL);
+        free(ids);
+
+        jvmtigen_post_VMDeath(jni);
+        jvmtirt_set_phase(JVMTI_PHASE_DEAD);
+        host_thread_finish(&main_thread, 0);
+    }
+    for (int i = 0; i < n_agents; i++)
+        if (agents[i].handle)
+            unload_agent(&agents[i]);
+    jvmtirt_shutdown();
+    free(workers);
+    for (int i = 0; i < argc; i++)
+        free(agents[i].path);
+    free(agents);
+    return rc;
+}

@@ -1,0 +1,242 @@
+/* Environments: creation through GetEnv, disposal, environment-local
+ * storage, the phase, and the core's set-up and tear-down.
+ *
+ * Disposal while events are posted: DisposeEnvironment marks the
+ * environment dead, unlinks it from the list and queues it; it is freed
+ * only when no posting cursor is open. A cursor raises rt.posting before it
+ * reads the list, and the reclaimer reads rt.posting after the unlink (both
+ * sequentially consistent), so a cursor either sees the environment unlinked
+ * or holds the count up until it is done with it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvmtigen_impl.h"
+#include "jvmtigen_trace.h"
+#include "rt.h"
+
+struct rt_state rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+char *rt_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static jvmtiError check_raw_monitor(jvmtiEnv *env, jrawMonitorID monitor);
+
+void jvmtirt_init(const jvmtirt_config *config)
+{
+    pthread_mutex_lock(&rt.lock);
+    rt.config = *config;
+    if (rt.config.jlocation_format == 0)
+        rt.config.jlocation_format = JVMTI_JLOCATION_JVMBCI;
+    /* The VM cannot offer what it does not have. */
+    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
+        if (!jvmtigen_capability_get(&rt.config.potential, b)) {
+            jvmtigen_capability_set(&rt.config.onload_only, b, 0);
+            jvmtigen_capability_set(&rt.config.solo, b, 0);
+        }
+    }
+    rt.table = jvmtigen_trace_configure_from_env() != 0 ? &jvmtigen_traced_functions
+                                                        : &jvmtigen_functions;
+    pthread_mutex_unlock(&rt.lock);
+    rt_monitors_init();
+    jvmtigen_vm_hooks h = {0};
+    h.check_monitor = check_raw_monitor;
+    jvmtigen_set_default_vm_hooks(&h);
+    jvmtigen_set_phase(JVMTI_PHASE_ONLOAD);
+}
+
+static void free_env(rt_env *e)
+{
+    for (rt_thread *t = rt.threads; t; t = t->next) {
+        rt_thread_events **link = &t->events;
+        while (*link) {
+            rt_thread_events *n = *link;
+            if (n->env == e) {
+                *link = n->next;
+                free(n);
+            } else {
+                link = &n->next;
+            }
+        }
+    }
+    free(e->ext_callbacks);
+    free(e);
+}
+
+void jvmtirt_shutdown(void)
+{
+    pthread_mutex_lock(&rt.lock);
+    for (rt_env *e = rt.envs, *next; e; e = next) {
+        next = e->next;
+        free_env(e);
+    }
+    for (rt_env *e = rt.pending, *next; e; e = next) {
+        next = e->pending_next;
+        free_env(e);
+    }
+    rt.envs = rt.pending = NULL;
+    rt.n_pending = 0;
+    rt.n_envs = 0;
+    for (rt_thread *t = rt.threads, *next; t; t = next) {
+        next = t->next;
+        free(t);
+    }
+    rt.threads = NULL;
+    rt.n_threads = 0;
+    memset(rt.solo_holder, 0, sizeof rt.solo_holder);
+    rt_free_properties_and_extensions();
+    STORE(&jvmtigen_events_on, 0);
+    pthread_mutex_unlock(&rt.lock);
+    rt_self = NULL;
+    rt_monitors_shutdown();
+}
+
+/* The versions GetEnv accepts: what JDKs have shipped as JVMTI_VERSION_*
+ * (1.0, 1.1, 1.2, 9, 11) and, from 13 on, any minor of any feature
+ * release up to this runtime's own. Micro versions are not looked at. */
+int jvmtirt_version_supported(jint version)
+{
+    if ((version & JVMTI_VERSION_MASK_INTERFACE_TYPE) != JVMTI_VERSION_INTERFACE_JVMTI)
+        return 0;
+    int major = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+    int minor = (version & JVMTI_VERSION_MASK_MINOR) >> JVMTI_VERSION_SHIFT_MINOR;
+    int own = (JVMTI_VERSION & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+    switch (major) {
+    case 1:
+        return minor <= 2;
+    case 9:
+    case 11:
+        return minor == 0;
+    default:
+        return major >= 13 && major <= own;
+    }
+}
+
+jint jvmtirt_get_env(void **penv, jint version)
+{
+    *penv = NULL;
+    if (!jvmtirt_version_supported(version))
+        return JNI_EVERSION;
+    rt_env *e = calloc(1, sizeof *e);
+    if (!e)
+        return JNI_ENOMEM;
+    pthread_mutex_lock(&rt.lock);
+    rt.ext_frozen = 1;
+    if (rt.n_ext_events > 0) {
+        e->ext_callbacks = calloc((size_t)rt.n_ext_events, sizeof *e->ext_callbacks);
+        if (!e->ext_callbacks) {
+            pthread_mutex_unlock(&rt.lock);
+            free(e);
+            return JNI_ENOMEM;
+        }
+    }
+    e->head.functions = rt.table;
+    e->head.magic = JVMTIGEN_ENV_MAGIC;
+    e->version = version;
+    rt_env **tail = &rt.envs;
+    while (*tail)
+        tail = &(*tail)->next;
+    STORE_SC(tail, e); /* fully built before a cursor can reach it */
+    rt.n_envs++;
+    pthread_mutex_unlock(&rt.lock);
+    *penv = e;
+    return JNI_OK;
+}
+
+jint jvmtirt_env_version(jvmtiEnv *env) { return rt_env_of(env)->version; }
+
+void rt_reclaim_if_quiet(void)
+{
+    if (LOAD(&rt.n_pending) == 0)
+        return;
+    pthread_mutex_lock(&rt.lock);
+    if (LOAD_SC(&rt.posting) == 0) {
+        for (rt_env *e = rt.pending, *next; e; e = next) {
+            next = e->pending_next;
+            free_env(e);
+        }
+        rt.pending = NULL;
+        STORE(&rt.n_pending, 0);
+    }
+    pthread_mutex_unlock(&rt.lock);
+}
+
+jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
+{
+    rt_env *e = rt_env_of(env);
+    pthread_mutex_lock(&rt.lock);
+    if (LOAD(&e->disposed)) { /* lost a race with another Dispose */
+        pthread_mutex_unlock(&rt.lock);
+        return JVMTI_ERROR_INVALID_ENVIRONMENT;
+    }
+    STORE(&e->head.magic, RT_ENV_DEAD);
+    STORE(&e->disposed, 1);
+    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
+        if (rt.solo_holder[b] == e)
+            rt.solo_holder[b] = NULL;
+    for (rt_env **link = &rt.envs; *link; link = &(*link)->next) {
+        if (*link == e) {
+            STORE_SC(link, e->next);
+            break;
+        }
+    }
+    rt.n_envs--;
+    e->pending_next = rt.pending;
+    rt.pending = e;
+    STORE_SC(&rt.n_pending, rt.n_pending + 1);
+    rt_events_recompute();
+    pthread_mutex_unlock(&rt.lock);
+    rt_reclaim_if_quiet();
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError jvmti_impl_GetEnvironmentLocalStorage(jvmtiEnv *env, void **data_ptr)
+{
+    *data_ptr = LOAD(&rt_env_of(env)->local_storage);
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError jvmti_impl_SetEnvironmentLocalStorage(jvmtiEnv *env, const void *data)
+{
+    STORE(&rt_env_of(env)->local_storage, (void *)(uintptr_t)data);
+    return JVMTI_ERROR_NONE;
+}
+
+void jvmtirt_set_phase(jvmtiPhase phase) { jvmtigen_set_phase(phase); }
+
+jvmtiError jvmti_impl_GetPhase(jvmtiEnv *env, jvmtiPhase *phase_ptr)
+{
+    (void)env;
+    *phase_ptr = JVMTIGEN_PHASE(env);
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError jvmti_impl_GetVersionNumber(jvmtiEnv *env, jint *version_ptr)
+{
+    (void)env;
+    *version_ptr = JVMTI_VERSION;
+    return JVMTI_ERROR_NONE;
+}
+
+/* The trampolines' raw monitor check: the core owns raw monitors. */
+jvmtiError rt_monitor_check(jrawMonitorID monitor);
+static jvmtiError check_raw_monitor(jvmtiEnv *env, jrawMonitorID monitor)
+{
+    (void)env;
+    return rt_monitor_check(monitor);
+}
+
+void jvmtirt_get_stats(jvmtirt_stats *out)
+{
+    pthread_mutex_lock(&rt.lock);
+    out->environments = rt.n_envs;
+    out->pending_disposal = LOAD(&rt.n_pending);
+    out->threads = rt.n_threads;
+    pthread_mutex_unlock(&rt.lock);
+    out->raw_monitors = rt_monitor_count();
+}

@@ -1,0 +1,233 @@
+/* Events: callbacks, enabling globally and per thread, the "enabled
+ * anywhere" word the posting sites test, and the cursor the generated
+ * posting functions walk environments with. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvmtigen_impl.h"
+#include "rt.h"
+
+uint64_t jvmtigen_events_on;
+
+static int event_index(jvmtiEvent ev) { return (int)ev - JVMTI_MIN_EVENT_TYPE_VAL; }
+
+static const jvmtigen_event_info *valid_event(jvmtiEvent ev)
+{
+    const jvmtigen_event_info *info = jvmtigen_event(ev);
+    return info && info->name ? info : NULL;
+}
+
+void rt_events_recompute(void)
+{
+    uint64_t on = 0;
+    for (rt_env *e = rt.envs; e; e = e->next) {
+        uint64_t per_thread = 0;
+        for (rt_thread *t = rt.threads; t; t = t->next)
+            for (rt_thread_events *n = t->events; n; n = n->next)
+                if (n->env == e)
+                    per_thread |= LOAD(&n->mask);
+        STORE(&e->thread_mask, per_thread);
+        on |= LOAD(&e->callback_mask) & (LOAD(&e->global_mask) | per_thread);
+    }
+    STORE(&jvmtigen_events_on, on);
+    if (rt.config.events_changed)
+        rt.config.events_changed();
+}
+
+jvmtiError jvmti_impl_SetEventCallbacks(jvmtiEnv *env, const jvmtiEventCallbacks *callbacks,
+                                        jint size_of_callbacks)
+{
+    rt_env *e = rt_env_of(env);
+    /* A shorter struct (from an older jvmti.h) sets the slots it has; the
+     * rest, like everything when callbacks is NULL, is cleared. */
+    jvmtigen_callback slots[RT_EVENTS];
+    memset(slots, 0, sizeof slots);
+    if (callbacks) {
+        size_t n = (size_t)size_of_callbacks;
+        if (n > sizeof *callbacks)
+            n = sizeof *callbacks;
+        memcpy(slots, callbacks, n - n % sizeof(jvmtigen_callback));
+    }
+    uint64_t mask = 0;
+    pthread_mutex_lock(&rt.lock);
+    for (int i = 0; i < RT_EVENTS; i++) {
+        if (!valid_event((jvmtiEvent)(i + JVMTI_MIN_EVENT_TYPE_VAL)))
+            slots[i] = NULL; /* reserved slots hold nothing */
+        STORE(&e->callbacks[i], slots[i]);
+        if (slots[i])
+            mask |= (uint64_t)1 << i;
+    }
+    STORE(&e->callback_mask, mask);
+    rt_events_recompute();
+    pthread_mutex_unlock(&rt.lock);
+    return JVMTI_ERROR_NONE;
+}
+
+static rt_thread_events *thread_events(rt_thread *t, rt_env *e, int create)
+{
+    for (rt_thread_events *n = t->events; n; n = n->next)
+        if (n->env == e)
+            return n;
+    if (!create)
+        return NULL;
+    rt_thread_events *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->env = e;
+    n->next = t->events;
+    STORE(&t->events, n); /* the thread reads its list without the lock */
+    return n;
+}
+
+jvmtiError jvmti_impl_SetEventNotificationMode(jvmtiEnv *env, jvmtiEventMode mode,
+                                               jvmtiEvent event_type, jthread event_thread,
+                                               ...)
+{
+    rt_env *e = rt_env_of(env);
+    if (mode != JVMTI_ENABLE && mode != JVMTI_DISABLE)
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    const jvmtigen_event_info *info = valid_event(event_type);
+    if (!info)
+        return JVMTI_ERROR_INVALID_EVENT_TYPE;
+    if (mode == JVMTI_ENABLE && info->capability >= 0 &&
+        !jvmtigen_capability_get(&e->head.capabilities, info->capability))
+        return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
+    uint64_t bit = (uint64_t)1 << event_index(event_type);
+    uintptr_t tid = 0;
+    if (event_thread) {
+        jvmtiError err = JVMTIGEN_CHECK_THREAD(env, event_thread);
+        if (err != JVMTI_ERROR_NONE)
+            return err;
+        if (!info->per_thread)
+            return JVMTI_ERROR_ILLEGAL_ARGUMENT; /* a global-only event */
+        tid = rt.config.thread_id ? rt.config.thread_id(event_thread) : (uintptr_t)event_thread;
+    }
+    jvmtiError err = JVMTI_ERROR_NONE;
+    pthread_mutex_lock(&rt.lock);
+    if (!event_thread) {
+        uint64_t m = LOAD(&e->global_mask);
+        STORE(&e->global_mask, mode == JVMTI_ENABLE ? m | bit : m & ~bit);
+    } else {
+        rt_thread *t = rt_thread_find(tid);
+        rt_thread_events *n = t ? thread_events(t, e, mode == JVMTI_ENABLE) : NULL;
+        if (!t)
+            err = JVMTI_ERROR_THREAD_NOT_ALIVE; /* the VM said live, but it has ended */
+        else if (n)
+            STORE(&n->mask, mode == JVMTI_ENABLE ? LOAD(&n->mask) | bit : LOAD(&n->mask) & ~bit);
+        else if (mode == JVMTI_ENABLE)
+            err = JVMTI_ERROR_OUT_OF_MEMORY;
+    }
+    rt_events_recompute();
+    pthread_mutex_unlock(&rt.lock);
+    return err;
+}
+
+jvmtiError jvmti_impl_GenerateEvents(jvmtiEnv *env, jvmtiEvent event_type)
+{
+    rt_env *e = rt_env_of(env);
+    if (event_type == JVMTI_EVENT_COMPILED_METHOD_LOAD) {
+        if (!e->head.capabilities.can_generate_compiled_method_load_events)
+            return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
+    } else if (event_type != JVMTI_EVENT_DYNAMIC_CODE_GENERATED) {
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    }
+    return rt.config.generate_events ? rt.config.generate_events(env, event_type)
+                                     : JVMTI_ERROR_NONE;
+}
+
+int jvmtirt_event_enabled(jvmtiEvent event)
+{
+    return valid_event(event) && JVMTIGEN_EVENT_ON(event);
+}
+
+int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
+{
+    if (!jvmtirt_event_enabled(event))
+        return 0;
+    uint64_t bit = (uint64_t)1 << event_index(event);
+    int on = 0;
+    pthread_mutex_lock(&rt.lock);
+    rt_thread *t = rt_thread_find(thread_id);
+    for (rt_env *e = rt.envs; e && !on; e = e->next) {
+        if (!(e->callback_mask & bit))
+            continue;
+        if (e->global_mask & bit)
+            on = 1;
+        else if (t)
+            for (rt_thread_events *n = t->events; n && !on; n = n->next)
+                on = n->env == e && (n->mask & bit);
+    }
+    pthread_mutex_unlock(&rt.lock);
+    return on;
+}
+
+/* ---- the posting cursor ---- */
+
+static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
+{
+    for (; e; e = LOAD_SC(&e->next)) {
+        if (LOAD(&e->disposed) || !(LOAD(&e->callback_mask) & c->bit))
+            continue;
+        if (!(LOAD(&e->global_mask) & c->bit)) {
+            if (!(LOAD(&e->thread_mask) & c->bit) || !rt_self)
+                continue;
+            rt_thread_events *n = LOAD(&rt_self->events);
+            while (n && n->env != e)
+                n = LOAD(&n->next);
+            if (!n || !(LOAD(&n->mask) & c->bit))
+                continue;
+        }
+        jvmtigen_callback cb = LOAD(&e->callbacks[c->index]);
+        if (!cb)
+            continue;
+        c->env = e;
+        c->callback = cb;
+        return (jvmtiEnv *)e;
+    }
+    c->env = NULL;
+    c->callback = NULL;
+    return NULL;
+}
+
+jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event)
+{
+    __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST);
+    c->index = event_index(event);
+    c->bit = (uint64_t)1 << c->index;
+    return advance(c, LOAD_SC(&rt.envs));
+}
+
+jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c)
+{
+    return advance(c, LOAD_SC(&((rt_env *)c->env)->next));
+}
+
+void jvmtigen_post_done(jvmtigen_post_cursor *c)
+{
+    (void)c;
+    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
+        rt_reclaim_if_quiet();
+}
+
+void jvmtirt_extension_event_each(jint index,
+                                  int (*fn)(jvmtiEnv *env, jvmtiExtensionEvent callback, void *arg),
+                                  void *arg)
+{
+    if (index < 0)
+        return;
+    __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST);
+    jint slot = -1;
+    for (jint i = 0; i < LOAD(&rt.n_ext_events); i++)
+        if (rt.ext_events[i].extension_event_index == index)
+            slot = i;
+    for (rt_env *e = LOAD_SC(&rt.envs); slot >= 0 && e; e = LOAD_SC(&e->next)) {
+        if (LOAD(&e->disposed) || !e->ext_callbacks)
+            continue;
+        jvmtiExtensionEvent cb = LOAD(&e->ext_callbacks[slot]);
+        if (cb && fn((jvmtiEnv *)e, cb, arg))
+            break;
+    }
+    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
+        rt_reclaim_if_quiet();
+}

@@ -1,0 +1,138 @@
+/* jvmtirt.h: the runtime core's interface to the VM that embeds it.
+ *
+ * libjvmtirt is the VM-neutral half of a JVM TI implementation:
+ * environments, capabilities, event callbacks and enabling, raw monitors,
+ * memory, environment-local storage, phases, timers, system properties and
+ * extension registries, linked with the generated function table and
+ * trampolines. The VM:
+ *
+ *   1. calls jvmtirt_init() once, before any agent is loaded, with what it
+ *      can do (its potential capabilities, its hooks);
+ *   2. answers JavaVM->GetEnv for JVMTI versions with jvmtirt_get_env();
+ *   3. moves the phase on with jvmtirt_set_phase();
+ *   4. registers each thread as it starts and ends (jvmtirt_thread_start /
+ *      jvmtirt_thread_end, on that thread);
+ *   5. sends events with the generated jvmtigen_post_NAME() functions
+ *      (out/jvmtigen_post.h);
+ *   6. defines the jvmti_impl_ functions that need VM knowledge (start
+ *      their file with `jvmtigen fill --core`); the ones it leaves out
+ *      return JVMTI_ERROR_NOT_AVAILABLE.
+ *
+ * Thread safety: every function here and every JVM TI function the core
+ * implements may be called from any thread at any time, except
+ * jvmtirt_init and jvmtirt_shutdown. */
+#ifndef JVMTIRT_H
+#define JVMTIRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jvmti.h"
+#include "jvmtigen_hooks.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct jvmtirt_config {
+    /* Capabilities the VM can ever give an environment. */
+    jvmtiCapabilities potential;
+    /* Those of `potential` that can only be added in the OnLoad phase. */
+    jvmtiCapabilities onload_only;
+    /* Those of `potential` that at most one environment may hold at a time. */
+    jvmtiCapabilities solo;
+    /* What GetJLocationFormat reports (0 means JVMTI_JLOCATION_JVMBCI). */
+    jvmtiJlocationFormat jlocation_format;
+    /* The identity of a thread object (a jthread that passed the
+     * check_thread hook): the id the VM passed to jvmtirt_thread_start for
+     * that thread. Used to enable events for one thread. NULL: the jthread's
+     * own value is the id (for VMs whose thread references are stable). */
+    uintptr_t (*thread_id)(jthread thread);
+    /* SetVerboseFlag, after the flag was checked. NULL: accepted, ignored. */
+    jvmtiError (*set_verbose)(jvmtiVerboseFlag flag, jboolean value);
+    /* GenerateEvents for a supported event type. NULL: nothing to generate. */
+    jvmtiError (*generate_events)(jvmtiEnv *env, jvmtiEvent event_type);
+    /* Called after an environment's callbacks or enabled events change, so
+     * a VM can switch expensive event sources on or off (e.g. single
+     * stepping) by asking jvmtirt_event_enabled(). May be NULL. */
+    void (*events_changed)(void);
+} jvmtirt_config;
+
+/* Sets up the core: the phase becomes OnLoad. Copies the config. Also reads
+ * JVMTI_TRACE / JVMTI_TRACE_FILE (see jvmtigen_trace.h): when JVMTI_TRACE
+ * is set, environments get the tracing function table. */
+void jvmtirt_init(const jvmtirt_config *config);
+/* Frees every environment, monitor, thread record and property (after the
+ * VM is dead and no agent code runs). */
+void jvmtirt_shutdown(void);
+
+/* ---- environments ---- */
+
+/* For JavaVM->GetEnv when the requested version is a JVM TI one
+ * (interface type JVMTI_VERSION_INTERFACE_JVMTI): JNI_OK and a new
+ * environment in *penv, or JNI_EVERSION (and *penv = NULL) for a version
+ * this JVM TI does not support. */
+jint jvmtirt_get_env(void **penv, jint version);
+/* Whether version names a JVM TI version this runtime supports. */
+int jvmtirt_version_supported(jint version);
+/* The version the environment was created for. */
+jint jvmtirt_env_version(jvmtiEnv *env);
+
+/* ---- phases ---- */
+void jvmtirt_set_phase(jvmtiPhase phase);
+
+/* ---- threads ----
+ * Called on the thread itself. id: the VM's identity of the thread (see
+ * config.thread_id); kind: JVMTIGEN_JAVA_THREAD or JVMTIGEN_VM_THREAD.
+ * The first call also tells the trampolines that the VM now has threads. */
+void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
+/* Drops the thread's per-thread event settings; it becomes unattached. */
+void jvmtirt_thread_end(void);
+/* The VM's id of the calling thread, or 0 if it never started. */
+uintptr_t jvmtirt_current_thread_id(void);
+/* Interrupts the thread with that id: a RawMonitorWait it is in (or starts
+ * next) returns JVMTI_ERROR_INTERRUPTED. Returns 0 if no such thread. */
+int jvmtirt_thread_interrupt(uintptr_t id);
+
+/* ---- events ---- */
+
+/* Whether any environment has enabled the event (globally or for some
+ * thread) and set a callback for it: what the posting functions test. */
+int jvmtirt_event_enabled(jvmtiEvent event);
+/* Whether the event is enabled for the given thread (id) in any
+ * environment that has a callback: for VM sources that are per thread. */
+int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id);
+
+/* ---- system properties ----
+ * The VM sets its properties before loading agents; agents may change the
+ * writable ones during OnLoad; the VM reads them back afterwards. */
+jvmtiError jvmtirt_property_define(const char *name, const char *value, int writable);
+/* The value (owned by the core, valid until changed), or NULL. */
+const char *jvmtirt_property_value(const char *name);
+
+/* ---- extensions ----
+ * Registered by the VM before agents load. The core copies the info. */
+jvmtiError jvmtirt_extension_function_add(const jvmtiExtensionFunctionInfo *info);
+jvmtiError jvmtirt_extension_event_add(const jvmtiExtensionEventInfo *info);
+/* Calls fn for every environment with a callback for the extension event
+ * (extension_event_index as registered), in creation order. Stops early
+ * when fn returns non-zero. */
+void jvmtirt_extension_event_each(jint extension_event_index,
+                                  int (*fn)(jvmtiEnv *env, jvmtiExtensionEvent callback,
+                                            void *arg),
+                                  void *arg);
+
+/* ---- statistics, for tests and leak checks ---- */
+typedef struct jvmtirt_stats {
+    long environments;      /* live (not disposed) */
+    long pending_disposal;  /* disposed, memory not yet reclaimed */
+    long raw_monitors;
+    long threads;           /* started and not ended */
+} jvmtirt_stats;
+void jvmtirt_get_stats(jvmtirt_stats *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* JVMTIRT_H */

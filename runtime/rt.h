@@ -1,0 +1,106 @@
+/* rt.h: the runtime core's internal state, shared by its source files.
+ *
+ * Locking: one mutex (rt.lock) guards everything that changes rarely: the
+ * environment list, the thread registry, capabilities held solo, per-thread
+ * event settings, properties, extension registries. The posting path takes
+ * no lock: it reads the environment list, masks and callbacks with atomic
+ * loads, and holds the global `posting` count up while it walks, so that no
+ * environment it may see is freed under it (see env.c). */
+#ifndef JVMTIRT_RT_H
+#define JVMTIRT_RT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "jvmtigen_post_support.h"
+#include "jvmtigen_tables.h"
+#include "jvmtirt.h"
+
+#define RT_EVENTS (JVMTI_MAX_EVENT_TYPE_VAL - JVMTI_MIN_EVENT_TYPE_VAL + 1)
+#define RT_ENV_DEAD 0x44454144 /* "DEAD": the magic of a disposed environment */
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define LOAD_SC(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define STORE_SC(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+
+typedef struct rt_env {
+    jvmtigen_env_head head;    /* first: a jvmtiEnv* points here */
+    jint version;              /* what GetEnv was asked for */
+    void *local_storage;       /* atomic */
+    uint64_t global_mask;      /* atomic: events enabled for every thread */
+    uint64_t thread_mask;      /* atomic: events enabled for some thread */
+    uint64_t callback_mask;    /* atomic: events with a callback */
+    jvmtigen_callback callbacks[RT_EVENTS]; /* atomic each */
+    jvmtiExtensionEvent *ext_callbacks;     /* rt.n_ext_events, atomic each */
+    int disposed;              /* atomic */
+    struct rt_env *next;       /* atomic: the environment list */
+    struct rt_env *pending_next; /* disposed, waiting to be freed */
+} rt_env;
+
+/* A thread's events enabled in one environment. */
+typedef struct rt_thread_events {
+    rt_env *env;
+    uint64_t mask;                 /* atomic */
+    struct rt_thread_events *next; /* atomic */
+} rt_thread_events;
+
+typedef struct rt_thread {
+    uintptr_t id;
+    rt_thread_events *events;      /* atomic head; read lock-free by the thread */
+    int interrupted;               /* atomic */
+    struct rt_monitor *waiting_on; /* atomic: the raw monitor it waits in */
+    struct rt_thread *next;        /* registry, under rt.lock */
+} rt_thread;
+
+typedef struct rt_property {
+    char *name, *value;
+    int writable;
+    struct rt_property *next;
+} rt_property;
+
+struct rt_state {
+    pthread_mutex_t lock;
+    jvmtirt_config config;
+    const struct jvmtiInterface_1_ *table; /* plain or tracing */
+    rt_env *envs;            /* atomic head; creation order */
+    rt_env *pending;         /* disposed environments to free when quiet */
+    long posting;            /* atomic: open posting cursors */
+    int n_pending;           /* atomic */
+    long n_envs;
+    rt_thread *threads;
+    long n_threads;
+    rt_env *solo_holder[JVMTIGEN_CAPABILITY_COUNT];
+    rt_property *properties;
+    jvmtiExtensionFunctionInfo *ext_functions;
+    jint n_ext_functions;
+    jvmtiExtensionEventInfo *ext_events;
+    jint n_ext_events;
+    int ext_frozen;          /* set once an environment exists */
+};
+
+extern struct rt_state rt;
+extern JVMTIGEN_TLS rt_thread *rt_self;
+
+static inline rt_env *rt_env_of(jvmtiEnv *env) { return (rt_env *)(void *)env; }
+
+/* Recomputes every environment's thread_mask and jvmtigen_events_on, and
+ * tells the VM. Under rt.lock. */
+void rt_events_recompute(void);
+/* Frees disposed environments if no posting cursor is open. */
+void rt_reclaim_if_quiet(void);
+/* The calling OS thread, for raw monitor ownership (works on any thread,
+ * attached or not). */
+const void *rt_thread_token(void);
+/* The registry's record for id, or NULL. Under rt.lock. */
+rt_thread *rt_thread_find(uintptr_t id);
+/* Called by jvmtirt_init / jvmtirt_shutdown. */
+void rt_monitors_init(void);
+void rt_monitors_shutdown(void);
+long rt_monitor_count(void);
+void rt_free_properties_and_extensions(void);
+
+/* malloc'd copy (NULL on out of memory). */
+char *rt_strdup(const char *s);
+
+#endif

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bin/jvmti-host runs ordinary agents: events in the VM's order, several
+# agents at once, an agent built against the JDK's own jvmti.h, and the
+# errors a java user would expect (agent not found, Agent_OnLoad failing).
+. tests/lib.sh
+
+[ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
+JDK_INC=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
+CC=${CC:-cc}
+san=()
+[ -n "${SANITIZE:-}" ] && san=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer)
+d=$(scratch host)
+
+build() { # OUT HEADER_DIR
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$2" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$1" tests/host/events_agent.c
+}
+check "host: the agent builds against the generated jvmti.h" build "$d/gen.so" "$RT_OUT"
+check "host: the agent builds against the JDK's own jvmti.h" build "$d/jdk.so" "$JDK_INC"
+
+# Under a sanitizer the agent's runtime must come first: preload it.
+run_host() {
+    if [ -n "${SANITIZE:-}" ]; then
+        local rt; rt=$($CC "${san[@]}" -print-file-name=libasan.so)
+        [[ $SANITIZE == *thread* ]] && rt=$($CC "${san[@]}" -print-file-name=libtsan.so)
+        ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$rt "$JVMTI_HOST" "$@"
+    else
+        "$JVMTI_HOST" "$@"
+    fi
+}
+
+expected_one() { # TAG: everything but the thread events
+    cat <<EOT
+$1: OnLoad: GetEnv(0x30000000) refused
+$1: OnLoad in phase onload
+$1: VMStart in phase start
+$1: VMInit in phase live
+$1: VMInit: JNI ok, Thread class found, thread is current: yes
+$1: VMInit: GetStaticMethodID gave NULL
+$1: VMDeath in phase live
+$1: DisposeEnvironment: 0
+$1: OnUnload
+EOT
+}
+
+for h in gen jdk; do
+    out=$(run_host -agentpath:"$d/$h.so"=one -threads:3 Main 2>"$d/$h.err")
+    status=$?
+    check "host: $h agent: exit status 0 (got $status)" test "$status" = 0
+    check "host: $h agent: VM events in order, in the right phases" \
+        diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
+    # Threads interleave: three of each, all between VMInit and VMDeath.
+    between=$(sed -n '/VMInit: GetStaticMethodID/,/VMDeath/p' <<<"$out")
+    check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
+        test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
+    check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
+        test "$(grep -c 'one: ThreadEnd$' <<<"$between")" = 3
+done
+check "host: an unsupported JNI call is reported, not fatal" \
+    grep -q "JNI function the host does not support" "$d/gen.err"
+
+out=$(run_host -agentpath:"$d/gen.so"=first -agentpath:"$d/jdk.so"=second -threads:0 2>/dev/null)
+check "host: two agents load in command-line order" \
+    diff <(printf 'first: OnLoad: GetEnv(0x30000000) refused\nfirst: OnLoad in phase onload\nsecond: OnLoad: GetEnv(0x30000000) refused\nsecond: OnLoad in phase onload\nfirst: VMStart in phase start\nsecond: VMStart in phase start\n') \
+         <(head -6 <<<"$out")
+check "host: both agents get VMDeath, then unload in order" \
+    diff <(printf 'first: VMDeath in phase live\nfirst: DisposeEnvironment: 0\nsecond: VMDeath in phase live\nsecond: DisposeEnvironment: 0\nfirst: OnUnload\nsecond: OnUnload\n') \
+         <(tail -6 <<<"$out")
+
+err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
+status=$?
+check "host: a missing agent exits 1 (got $status)" test "$status" = 1
+check "host: ... and says which agent" grep -q "cannot load agent $d/missing.so" <<<"$err"
+err=$(run_host -agentpath:"$d/gen.so"=fail 2>&1 >/dev/null)
+status=$?
+check "host: Agent_OnLoad returning an error exits 1 (got $status)" test "$status" = 1
+check "host: ... and says so" grep -q "Agent_OnLoad of $d/gen.so returned 7" <<<"$err"
+run_host -bogus >/dev/null 2>&1
+check "host: an unknown option is a usage error (2)" test $? = 2
