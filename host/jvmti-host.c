@@ -225,14 +225,19 @@ int main(int argc, char **argv)
             }
         } else if (strncmp(a, "-threads:", 9) == 0) {
             n_threads = atoi(a + 9);
-            if (n_threads < 0 || n_threads > 1000) {
-                usage();
-                return 2;
-            }
+            if (n_threads < 0 || n_threads > 1000)
+                break;
         } else if (a[0] == '-') {
-            usage();
-            return 2;
+            n_threads = -1;
+            break;
         } /* else: the main class, ignored */
+    }
+    if (n_threads < 0 || n_threads > 1000) {
+        usage();
+        for (int i = 0; i < n_agents; i++)
+            free(agents[i].path);
+        free(agents);
+        return 2;
     }
 
     jvmtirt_config config = {.thread_id = thread_id};
