@@ -272,6 +272,10 @@ if [ -n "${SANITIZE:-}" ]; then
     skip "model: valgrind (sanitizer build)"
 elif ! command -v valgrind >/dev/null; then
     skip "model: valgrind is not installed"
+elif ! valgrind -q --error-exitcode=99 "$JVMTIGEN" --version >/dev/null 2>"$d/vg-probe.log" ||
+     [ -s "$d/vg-probe.log" ]; then
+    # e.g. an older valgrind cannot read clang's DWARF 5 debug information
+    skip "model: valgrind cannot run $JVMTIGEN ($(grep -m1 -v '^###' "$d/vg-probe.log"))"
 else
     vg() { # DESC EXPECTED_STATUS ARGS...
         local desc=$1 want=$2 log status; shift 2
