@@ -7,7 +7,7 @@
 #include "util.h"
 
 typedef struct Pending {
-    const char *file;
+    char *file;       /* a copy: libxml2 frees its own file names with the parser */
     int line;
     size_t seq;
     DiagLevel level;
@@ -26,8 +26,10 @@ int diag_error_count(void) { return errors; }
 
 void diag_reset(void)
 {
-    for (size_t i = 0; i < n_pending; i++)
+    for (size_t i = 0; i < n_pending; i++) {
+        free(pending[i].file);
         free(pending[i].text);
+    }
     free(pending);
     pending = NULL;
     n_pending = cap_pending = 0;
@@ -67,8 +69,12 @@ void diag(DiagLevel level, const Loc *loc, const char *fmt, ...)
             exit(3);
         }
     }
-    pending[n_pending++] = (Pending){loc ? loc->file : NULL, loc ? loc->line : 0, seq++,
-                                     level, b.data};
+    char *file = loc && loc->file ? strdup(loc->file) : NULL;
+    if (loc && loc->file && !file) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    pending[n_pending++] = (Pending){file, loc ? loc->line : 0, seq++, level, b.data};
 }
 
 static int cmp_pending(const void *pa, const void *pb)
@@ -93,6 +99,7 @@ int diag_flush(void)
             printed++;
         if (pending[i].level == DIAG_ERROR || !quiet)
             fprintf(out, "%s\n", pending[i].text);
+        free(pending[i].file);
         free(pending[i].text);
     }
     n_pending = 0;

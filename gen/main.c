@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "fill.h"
 #include "load.h"
+#include "model_json.h"
 #include "output.h"
 
 #define JVMTIGEN_VERSION "0.1.0"
@@ -31,6 +32,7 @@ typedef struct Options {
     int quiet;
     int fill;     /* the fill command: SPEC FILE */
     int core;     /* fill --core */
+    int model;    /* the model command: JSON on stdout */
     const char *file;
 } Options;
 
@@ -38,6 +40,7 @@ static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
     "       jvmtigen check [OPTIONS] SPEC\n"
     "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
+    "       jvmtigen model [-q] SPEC\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
     "\n"
@@ -48,6 +51,13 @@ static const char usage_text[] =
     "              each; later runs add the stubs it lacks and flag changed\n"
     "              signatures, and keep all that you wrote; with --core, leave out\n"
     "              the functions jvmtigen's runtime core (libjvmtirt) implements\n"
+    "  model       check SPEC and print its model as JSON on stdout: the version;\n"
+    "              categories, functions, callbacks, events, typedefs, capabilities,\n"
+    "              constant groups, errors and base types with their attributes,\n"
+    "              in document order. No prose and no line numbers: specs with the\n"
+    "              same facts print the same bytes. An attribute the spec leaves\n"
+    "              out is null (false for flags); every key is always there.\n"
+    "              The format is in README.md.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -138,6 +148,10 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "fill needs a FILE after the SPEC");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
+    if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
+                     o->verbose))
+        return usage_error("%s", "model takes no -o, --jvmti-version, --banner, --depfile, "
+                                 "-MD or -v");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -200,6 +214,32 @@ static int fill(const Options *o)
     }
     if (rc == EXIT_OK)
         rc = fill_file(spec, &fo);
+    spec_free(spec);
+    if (doc)
+        xmlFreeDoc(doc);
+    free_strings(&deps);
+    return rc;
+}
+
+/* The model as JSON on stdout; nothing at all when the spec is invalid. */
+static int model(const Options *o)
+{
+    Vec deps = {0};
+    xmlDocPtr doc = NULL;
+    Spec *spec = NULL;
+    int rc = load_and_check(o, &spec, &doc, &deps);
+    if (rc == EXIT_OK) {
+        Buf json;
+        buf_init(&json);
+        emit_model_json(spec, &json);
+        if (fwrite(json.data, 1, json.len, stdout) != json.len || fflush(stdout) != 0) {
+            Loc l = {"<stdout>", 0};
+            error_at(&l, "cannot write: %s", strerror(errno));
+            diag_flush();
+            rc = EXIT_IO;
+        }
+        buf_free(&json);
+    }
     spec_free(spec);
     if (doc)
         xmlFreeDoc(doc);
@@ -309,6 +349,9 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "fill") == 0) {
         first = 2;
         o.fill = 1;
+    } else if (argc >= 2 && strcmp(argv[1], "model") == 0) {
+        first = 2;
+        o.model = 1;
     }
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -321,7 +364,7 @@ int main(int argc, char **argv)
         o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
-        rc = o.fill ? fill(&o) : generate(&o, write_outputs);
+        rc = o.fill ? fill(&o) : o.model ? model(&o) : generate(&o, write_outputs);
     }
     diag_reset();
     xsltCleanupGlobals();

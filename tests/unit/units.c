@@ -7,6 +7,7 @@
 #include "../../gen/cscan.h"
 #include "../../gen/ctype.h"
 #include "../../gen/facts.h"
+#include "../../gen/model_json.h"
 #include "../../gen/util.h"
 
 static int failures;
@@ -244,6 +245,32 @@ static void test_cscan(void)
     buf_free(&b);
 }
 
+static void json_of(const char *s, Buf *b)
+{
+    buf_reset(b);
+    json_string_append(b, s);
+}
+
+static void test_json_strings(void)
+{
+    Buf b;
+    buf_init(&b);
+    json_of(NULL, &b);
+    EXPECT(strcmp(b.data, "null") == 0, "json: NULL is null (got %s)", b.data);
+    json_of("", &b);
+    EXPECT(strcmp(b.data, "\"\"") == 0, "json: the empty string (got %s)", b.data);
+    json_of("a \"b\" \\ c/", &b);
+    EXPECT(strcmp(b.data, "\"a \\\"b\\\" \\\\ c/\"") == 0,
+           "json: quotes and backslashes are escaped, '/' is not (got %s)", b.data);
+    json_of("\n\t\r\x01\x1f ", &b);
+    EXPECT(strcmp(b.data, "\"\\u000a\\u0009\\u000d\\u0001\\u001f \"") == 0,
+           "json: control characters as \\u00XX (got %s)", b.data);
+    json_of("caf\xc3\xa9 \xe2\x82\xac \x7f", &b);
+    EXPECT(strcmp(b.data, "\"caf\xc3\xa9 \xe2\x82\xac \x7f\"") == 0,
+           "json: UTF-8 and DEL pass through as they are");
+    buf_free(&b);
+}
+
 int main(void)
 {
     test_collation();
@@ -252,5 +279,6 @@ int main(void)
     test_ctype();
     test_containers();
     test_cscan();
+    test_json_strings();
     return failures != 0;
 }
