@@ -9,7 +9,7 @@
 static void potential_of(const rt_env *e, jvmtiCapabilities *out)
 {
     int onload = JVMTIGEN_PHASE((jvmtiEnv *)(void *)(uintptr_t)e) == JVMTI_PHASE_ONLOAD;
-    *out = e->head.capabilities;
+    *out = jvmtigen_capabilities_load(&e->head.capabilities);
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
         if (!jvmtigen_capability_get(&rt.config.potential, b))
             continue;
@@ -41,13 +41,15 @@ jvmtiError jvmti_impl_AddCapabilities(jvmtiEnv *env, const jvmtiCapabilities *ca
         if (jvmtigen_capability_get(capabilities_ptr, b) && !jvmtigen_capability_get(&may, b))
             err = JVMTI_ERROR_NOT_AVAILABLE;
     if (err == JVMTI_ERROR_NONE) {
+        jvmtiCapabilities now = jvmtigen_capabilities_load(&e->head.capabilities);
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
             if (!jvmtigen_capability_get(capabilities_ptr, b))
                 continue;
-            jvmtigen_capability_set(&e->head.capabilities, b, 1);
+            jvmtigen_capability_set(&now, b, 1);
             if (jvmtigen_capability_get(&rt.config.solo, b))
                 rt.solo_holder[b] = e;
         }
+        jvmtigen_capabilities_store(&e->head.capabilities, &now);
     }
     pthread_mutex_unlock(&rt.lock);
     return err;
@@ -57,13 +59,15 @@ jvmtiError jvmti_impl_RelinquishCapabilities(jvmtiEnv *env, const jvmtiCapabilit
 {
     rt_env *e = rt_env_of(env);
     pthread_mutex_lock(&rt.lock);
+    jvmtiCapabilities now = jvmtigen_capabilities_load(&e->head.capabilities);
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
         if (!jvmtigen_capability_get(capabilities_ptr, b))
             continue;
-        jvmtigen_capability_set(&e->head.capabilities, b, 0);
+        jvmtigen_capability_set(&now, b, 0);
         if (rt.solo_holder[b] == e)
             rt.solo_holder[b] = NULL;
     }
+    jvmtigen_capabilities_store(&e->head.capabilities, &now);
     pthread_mutex_unlock(&rt.lock);
     return JVMTI_ERROR_NONE;
 }
@@ -71,7 +75,7 @@ jvmtiError jvmti_impl_RelinquishCapabilities(jvmtiEnv *env, const jvmtiCapabilit
 jvmtiError jvmti_impl_GetCapabilities(jvmtiEnv *env, jvmtiCapabilities *capabilities_ptr)
 {
     pthread_mutex_lock(&rt.lock);
-    *capabilities_ptr = rt_env_of(env)->head.capabilities;
+    *capabilities_ptr = jvmtigen_capabilities_load(&rt_env_of(env)->head.capabilities);
     pthread_mutex_unlock(&rt.lock);
     return JVMTI_ERROR_NONE;
 }

@@ -50,19 +50,32 @@ void jvmtirt_init(const jvmtirt_config *config)
     jvmtigen_set_phase(JVMTI_PHASE_ONLOAD);
 }
 
-static void free_env(rt_env *e)
+/* Takes e's per-thread settings out of every thread's list. A cursor may
+ * stand on one of them (threads read their lists without the lock): n->next
+ * stays intact, and n is freed with e, once no cursor is open. Under rt.lock. */
+static void unlink_thread_events(rt_env *e)
 {
     for (rt_thread *t = rt.threads; t; t = t->next) {
         rt_thread_events **link = &t->events;
         while (*link) {
             rt_thread_events *n = *link;
             if (n->env == e) {
-                *link = n->next;
-                free(n);
+                STORE_SC(link, n->next);
+                n->dead_next = e->dead_events;
+                e->dead_events = n;
             } else {
                 link = &n->next;
             }
         }
+    }
+}
+
+static void free_env(rt_env *e)
+{
+    unlink_thread_events(e);
+    for (rt_thread_events *n = e->dead_events, *next; n; n = next) {
+        next = n->dead_next;
+        free(n);
     }
     free(e->ext_callbacks);
     free(e);
@@ -152,7 +165,7 @@ jint jvmtirt_env_version(jvmtiEnv *env) { return rt_env_of(env)->version; }
 
 void rt_reclaim_if_quiet(void)
 {
-    if (LOAD(&rt.n_pending) == 0)
+    if (LOAD_SC(&rt.n_pending) == 0)
         return;
     pthread_mutex_lock(&rt.lock);
     if (LOAD_SC(&rt.posting) == 0) {
@@ -186,6 +199,7 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
         }
     }
     rt.n_envs--;
+    unlink_thread_events(e);
     e->pending_next = rt.pending;
     rt.pending = e;
     STORE_SC(&rt.n_pending, rt.n_pending + 1);

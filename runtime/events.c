@@ -90,8 +90,9 @@ jvmtiError jvmti_impl_SetEventNotificationMode(jvmtiEnv *env, jvmtiEventMode mod
     const jvmtigen_event_info *info = valid_event(event_type);
     if (!info)
         return JVMTI_ERROR_INVALID_EVENT_TYPE;
+    jvmtiCapabilities held = jvmtigen_capabilities_load(&e->head.capabilities);
     if (mode == JVMTI_ENABLE && info->capability >= 0 &&
-        !jvmtigen_capability_get(&e->head.capabilities, info->capability))
+        !jvmtigen_capability_get(&held, info->capability))
         return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
     uint64_t bit = (uint64_t)1 << event_index(event_type);
     uintptr_t tid = 0;
@@ -125,9 +126,8 @@ jvmtiError jvmti_impl_SetEventNotificationMode(jvmtiEnv *env, jvmtiEventMode mod
 
 jvmtiError jvmti_impl_GenerateEvents(jvmtiEnv *env, jvmtiEvent event_type)
 {
-    rt_env *e = rt_env_of(env);
     if (event_type == JVMTI_EVENT_COMPILED_METHOD_LOAD) {
-        if (!e->head.capabilities.can_generate_compiled_method_load_events)
+        if (!JVMTIGEN_HAS_CAPABILITY(env, can_generate_compiled_method_load_events))
             return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
     } else if (event_type != JVMTI_EVENT_DYNAMIC_CODE_GENERATED) {
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;

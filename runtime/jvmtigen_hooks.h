@@ -73,9 +73,38 @@ typedef struct jvmtigen_env_head {
     ((env) != NULL && JVMTIGEN_LOAD_RELAXED(&JVMTIGEN_ENV_HEAD(env)->magic) == JVMTIGEN_ENV_MAGIC)
 #endif
 
+/* An environment's capabilities change (AddCapabilities on one thread)
+ * while calls on other threads test them: both sides go word by word with
+ * relaxed atomics, so a test sees each word either before or after. */
+#if defined(__GNUC__) || defined(__clang__)
+typedef unsigned int __attribute__((may_alias)) jvmtigen_cap_word;
+#else
+typedef unsigned int jvmtigen_cap_word;
+#endif
+#define JVMTIGEN_CAP_WORDS (sizeof(jvmtiCapabilities) / sizeof(jvmtigen_cap_word))
+
+static inline jvmtiCapabilities jvmtigen_capabilities_load(const jvmtiCapabilities *from)
+{
+    jvmtiCapabilities c;
+    const jvmtigen_cap_word *src = (const jvmtigen_cap_word *)(const void *)from;
+    jvmtigen_cap_word *dst = (jvmtigen_cap_word *)(void *)&c;
+    for (unsigned i = 0; i < JVMTIGEN_CAP_WORDS; i++)
+        dst[i] = (jvmtigen_cap_word)JVMTIGEN_LOAD_RELAXED(&src[i]);
+    return c;
+}
+
+static inline void jvmtigen_capabilities_store(jvmtiCapabilities *to, const jvmtiCapabilities *c)
+{
+    jvmtigen_cap_word *dst = (jvmtigen_cap_word *)(void *)to;
+    const jvmtigen_cap_word *src = (const jvmtigen_cap_word *)(const void *)c;
+    for (unsigned i = 0; i < JVMTIGEN_CAP_WORDS; i++)
+        JVMTIGEN_STORE_RELAXED(&dst[i], src[i]);
+}
+
 /* cap is a field name of jvmtiCapabilities. */
 #ifndef JVMTIGEN_HAS_CAPABILITY
-#define JVMTIGEN_HAS_CAPABILITY(env, cap) (JVMTIGEN_ENV_HEAD(env)->capabilities.cap != 0)
+#define JVMTIGEN_HAS_CAPABILITY(env, cap) \
+    (jvmtigen_capabilities_load(&JVMTIGEN_ENV_HEAD(env)->capabilities).cap != 0)
 #endif
 
 /* ---- the phase ---- */

@@ -36,6 +36,7 @@ typedef struct rt_env {
     int disposed;              /* atomic */
     struct rt_env *next;       /* atomic: the environment list */
     struct rt_env *pending_next; /* disposed, waiting to be freed */
+    struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
 } rt_env;
 
 /* A thread's events enabled in one environment. */
@@ -43,6 +44,7 @@ typedef struct rt_thread_events {
     rt_env *env;
     uint64_t mask;                 /* atomic */
     struct rt_thread_events *next; /* atomic */
+    struct rt_thread_events *dead_next; /* on its env's dead_events */
 } rt_thread_events;
 
 typedef struct rt_thread {
