@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The runtime core (runtime/*.c with the generated code, as libjvmtirt):
+#   - the functions gen/core.c says the core implements are exactly the
+#     strong jvmti_impl_ symbols of the library's own objects, and every
+#     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
+#   - units.c drives the core through environments' function tables, linked
+#     with the static library and with the shared one;
+#   - stress.c runs it from eight threads at once (race-free under
+#     SANITIZE=thread).
+# Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
+# SANITIZE. STRESS_SECONDS sets the stress run's length (default 1.5).
+. tests/lib.sh
+
+if [ -z "${RT_LIB:-}" ]; then
+    skip "runtime: RT_LIB is not set (run this suite through make check)"
+    exit 0
+fi
+CC=${CC:-cc}
+RT_OUT=${RT_OUT:-out}
+if [ -z "${JNI_INCLUDE:-}" ]; then
+    JNI_INCLUDE=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
+fi
+d=$(scratch runtime)
+
+CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -O1 -pthread
+        -I"$RT_OUT" -Iruntime -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux")
+[ -n "${SANITIZE:-}" ] && CFLAGS+=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# Allocate(1 << 62) must come back as OUT_OF_MEMORY, not abort the run.
+export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export TSAN_OPTIONS="allocator_may_return_null=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+
+# ---- gen/core.c against the library's symbols ----
+
+core=$(sed -n 's/^ *"\([A-Za-z0-9_]*\)",$/\1/p' gen/core.c | sort)
+# member type name, for every jvmti_impl_ symbol the archive defines (not
+# the compiler's local pieces of them: jvmti_impl_X.cold, .part.0, ...)
+syms=$(nm -A --defined-only "$RT_LIB" 2>"$d/nm.log" |
+    awk '$3 ~ /^jvmti_impl_[A-Za-z0-9_]+$/ { n = split($1, a, ":"); sub(/^jvmti_impl_/, "", $3); print a[n-1], $2, $3 }')
+if [ -z "$syms" ]; then
+    not_ok "runtime: nm finds no jvmti_impl_ symbols in $RT_LIB"; head -5 "$d/nm.log"
+else
+    n_core=$(grep -c . <<<"$core")
+    [ "$n_core" -ge 30 ] && ok "runtime: gen/core.c lists $n_core functions" ||
+        not_ok "runtime: gen/core.c lists only $n_core functions (did its format change?)"
+    strong=$(awk '$1 != "jvmtigen_defaults.o" && $2 == "T" { print $3 }' <<<"$syms" | sort)
+    if [ "$strong" = "$core" ]; then
+        ok "runtime: the core's strong jvmti_impl_ symbols are exactly gen/core.c's list"
+    else
+        not_ok "runtime: the core's strong jvmti_impl_ symbols differ from gen/core.c's list (< list only, > library only)"
+        diff <(echo "$core") <(echo "$strong") | grep '^[<>]' | head -20
+    fi
+    odd=$(awk '$1 != "jvmtigen_defaults.o" && $2 != "T" { print $1 ": " $2 " " $3 }' <<<"$syms")
+    [ -z "$odd" ] && ok "runtime: the core defines no weak or local jvmti_impl_ symbols" ||
+        { not_ok "runtime: the core defines jvmti_impl_ symbols that are not strong"; head -10 <<<"$odd"; }
+    weak=$(awk '$1 == "jvmtigen_defaults.o" { print $3 }' <<<"$syms" | sort)
+    notweak=$(awk '$1 == "jvmtigen_defaults.o" && $2 != "W" { print $2 " " $3 }' <<<"$syms")
+    [ -n "$weak" ] && [ -z "$notweak" ] && ok "runtime: jvmtigen_defaults.o defines only weak symbols ($(grep -c . <<<"$weak"))" ||
+        { not_ok "runtime: jvmtigen_defaults.o has no symbols or non-weak ones"; head -10 <<<"$notweak"; }
+    both=$(comm -12 <(echo "$core") <(echo "$weak"))
+    [ -z "$both" ] && ok "runtime: no weak default for a function the core implements" ||
+        { not_ok "runtime: weak defaults generated for core functions"; head -10 <<<"$both"; }
+    declared=$(grep -o 'jvmti_impl_[A-Za-z0-9_]*(' "$RT_OUT/jvmtigen_impl.h" | sed 's/^jvmti_impl_//; s/($//' | sort -u)
+    defined=$(sort <(echo "$core") <(echo "$weak"))
+    if [ "$declared" = "$defined" ]; then
+        ok "runtime: every function of jvmtigen_impl.h is defined once, by the core or as a weak default"
+    else
+        not_ok "runtime: jvmtigen_impl.h and the library's definitions differ (< declared only, > defined only or twice)"
+        diff <(echo "$declared") <(echo "$defined") | grep '^[<>]' | head -20
+    fi
+fi
+
+# ---- the programs ----
+
+# build NAME OUTPUT SOURCE LINK...: compiles SOURCE, or says why not.
+build() {
+    local name=$1 out=$2 src=$3
+    shift 3
+    if "$CC" "${CFLAGS[@]}" -o "$out" "$src" "$@" 2>"$out.log"; then return 0; fi
+    not_ok "runtime: $name does not build"
+    head -20 "$out.log"
+    return 1
+}
+
+# A hang (a broken raw monitor, a corrupted environment list) must not
+# stall make check.
+LIMIT=()
+command -v timeout >/dev/null && LIMIT=(timeout -k 5 "${RUNTIME_TEST_TIMEOUT:-120}")
+
+# run_tap NAME COMMAND...: passes the program's TAP lines through; a
+# non-zero exit (a sanitizer's report, a crash, 124: the time limit) is one
+# more failure, shown with the start of its stderr.
+run_tap() {
+    local name=$1 out status
+    shift
+    out=$("${LIMIT[@]}" "$@" 2>"$d/$name.err")
+    status=$?
+    grep -E '^(ok|not ok|skip) - ' <<<"$out"
+    if [ $status -ne 0 ]; then
+        not_ok "runtime: $name exited with status $status"
+        # every kind of sanitizer report once, then the first in some detail
+        grep 'SUMMARY' "$d/$name.err" | sort | uniq -c | sort -rn | head -8
+        grep -E 'ERROR|WARNING|^  [A-Z]|#[0-3] ' "$d/$name.err" | head -24
+        [ -s "$d/$name.err" ] || tail -3 <<<"$out"
+    elif ! grep -q '^ok - ' <<<"$out"; then
+        not_ok "runtime: $name printed no results"
+    fi
+}
+
+if build units "$d/units" tests/runtime/units.c "$RT_LIB"; then
+    run_tap units "$d/units"
+fi
+
+sodir=$(dirname "$RT_SO")
+if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir" -ljvmtirt; then
+    if readelf -d "$d/units-so" | grep -q 'NEEDED.*libjvmtirt\.so'; then
+        ok "runtime: shared: units is linked with libjvmtirt.so"
+    else
+        not_ok "runtime: shared: units does not load libjvmtirt.so"
+    fi
+    run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then
+    run_tap stress "$d/stress" "${STRESS_SECONDS:-1.5}"
+fi
+exit 0
