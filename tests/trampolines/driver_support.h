@@ -255,7 +255,6 @@ SUPPORT int run_driver(void (*run_all)(void))
     const jvmtigen_vm_hooks hooks = {h_thread, h_class, h_method, h_native, h_field, h_monitor};
     static const char *const names[] = {"plain table", "tracing table, tracing off",
                                         "tracing table, tracing on"};
-    int total = 0;
     jvmtigen_set_vm_hooks(&hooks);
     jvmtigen_trace_set_sink(sink);
     for (int pass = 0; pass < 3; pass++) {
@@ -268,7 +267,6 @@ SUPPORT int run_driver(void (*run_all)(void))
         run_all();
         printf("%s - trampolines, %s: %d cases\n", failures == before ? "ok" : "not ok",
                names[pass], cases);
-        total += cases;
     }
     return failures ? 1 : 0;
 }
