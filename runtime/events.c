@@ -141,6 +141,23 @@ int jvmtirt_event_enabled(jvmtiEvent event)
     return valid_event(event) && JVMTIGEN_EVENT_ON(event);
 }
 
+/* Whether e wants the event (bit) on thread t (NULL: a thread the core does
+ * not know): it has a callback, and enabled the event globally or for t.
+ * Lock-free: t's list is read the way its own thread reads it. */
+static int env_wants(rt_env *e, uint64_t bit, rt_thread *t)
+{
+    if (!(LOAD(&e->callback_mask) & bit))
+        return 0;
+    if (LOAD(&e->global_mask) & bit)
+        return 1;
+    if (!t || !(LOAD(&e->thread_mask) & bit))
+        return 0;
+    for (rt_thread_events *n = LOAD(&t->events); n; n = LOAD(&n->next))
+        if (n->env == e)
+            return (LOAD(&n->mask) & bit) != 0;
+    return 0;
+}
+
 int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
 {
     if (!jvmtirt_event_enabled(event))
@@ -149,35 +166,28 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
     int on = 0;
     pthread_mutex_lock(&rt.lock);
     rt_thread *t = rt_thread_find(thread_id);
-    for (rt_env *e = rt.envs; e && !on; e = e->next) {
-        if (!(e->callback_mask & bit))
-            continue;
-        if (e->global_mask & bit)
-            on = 1;
-        else if (t)
-            for (rt_thread_events *n = t->events; n && !on; n = n->next)
-                on = n->env == e && (n->mask & bit);
-    }
+    for (rt_env *e = rt.envs; e && !on; e = e->next)
+        on = env_wants(e, bit, t);
     pthread_mutex_unlock(&rt.lock);
     return on;
 }
 
 /* ---- the posting cursor ---- */
 
+/* While a walk is open no disposed environment is freed (see env.c). */
+static void walk_begin(void) { __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST); }
+
+static void walk_end(void)
+{
+    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
+        rt_reclaim_if_quiet();
+}
+
 static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 {
     for (; e; e = LOAD_SC(&e->next)) {
-        if (LOAD(&e->disposed) || !(LOAD(&e->callback_mask) & c->bit))
+        if (LOAD(&e->disposed) || !env_wants(e, c->bit, rt_self))
             continue;
-        if (!(LOAD(&e->global_mask) & c->bit)) {
-            if (!(LOAD(&e->thread_mask) & c->bit) || !rt_self)
-                continue;
-            rt_thread_events *n = LOAD(&rt_self->events);
-            while (n && n->env != e)
-                n = LOAD(&n->next);
-            if (!n || !(LOAD(&n->mask) & c->bit))
-                continue;
-        }
         jvmtigen_callback cb = LOAD(&e->callbacks[c->index]);
         if (!cb)
             continue;
@@ -192,7 +202,7 @@ static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 
 jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event)
 {
-    __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST);
+    walk_begin();
     c->index = event_index(event);
     c->bit = (uint64_t)1 << c->index;
     return advance(c, LOAD_SC(&rt.envs));
@@ -206,8 +216,7 @@ jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c)
 void jvmtigen_post_done(jvmtigen_post_cursor *c)
 {
     (void)c;
-    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
-        rt_reclaim_if_quiet();
+    walk_end();
 }
 
 void jvmtirt_extension_event_each(jint index,
@@ -216,7 +225,7 @@ void jvmtirt_extension_event_each(jint index,
 {
     if (index < 0)
         return;
-    __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST);
+    walk_begin();
     jint slot = -1;
     for (jint i = 0; i < LOAD(&rt.n_ext_events); i++)
         if (rt.ext_events[i].extension_event_index == index)
@@ -228,6 +237,5 @@ void jvmtirt_extension_event_each(jint index,
         if (cb && fn((jvmtiEnv *)e, cb, arg))
             break;
     }
-    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
-        rt_reclaim_if_quiet();
+    walk_end();
 }

@@ -26,3 +26,15 @@ run_gen() {
     GEN_ERR=$("$JVMTIGEN" "$@" 2>&1 >/dev/null)
     GEN_STATUS=$?
 }
+
+# valgrind_check LABEL DESC EXPECTED_STATUS ARGS...: runs jvmtigen ARGS under
+# valgrind (leaks are errors); ok when it exits as expected with an empty log.
+valgrind_check() {
+    local label=$1 desc=$2 want=$3 log status; shift 3
+    log=$(scratch vg)/log
+    valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+        --error-exitcode=99 --log-file="$log" "$JVMTIGEN" "$@" >/dev/null 2>&1
+    status=$?
+    if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "$label: $desc"
+    else not_ok "$label: $desc (status $status, wanted $want)"; head -30 "$log"; fi
+}

@@ -6,15 +6,7 @@
 if [ -n "${SANITIZE:-}" ]; then skip "memcheck: sanitizer build"; exit 0; fi
 if ! command -v valgrind >/dev/null; then not_ok "memcheck: valgrind is not installed"; exit 0; fi
 
-vg() { # DESC EXPECTED_STATUS ARGS...
-    local desc=$1 want=$2 log status; shift 2
-    log=$(scratch vg)/log
-    valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
-        --error-exitcode=99 --log-file="$log" "$JVMTIGEN" "$@" >/dev/null 2>&1
-    status=$?
-    if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "memcheck: $desc"
-    else not_ok "memcheck: $desc (status $status, wanted $want)"; head -30 "$log"; fi
-}
+vg() { valgrind_check memcheck "$@"; }
 d=$(scratch vg-out)
 for spec in jdk17 jdk25 mainline; do
     vg "generating from $spec is clean" 0 -q -o "$d/$spec" "$SHARED_SPECS/$spec/jvmti.xml"

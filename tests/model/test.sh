@@ -277,15 +277,7 @@ elif ! valgrind -q --error-exitcode=99 "$JVMTIGEN" --version >/dev/null 2>"$d/vg
     # e.g. an older valgrind cannot read clang's DWARF 5 debug information
     skip "model: valgrind cannot run $JVMTIGEN ($(grep -m1 -v '^###' "$d/vg-probe.log"))"
 else
-    vg() { # DESC EXPECTED_STATUS ARGS...
-        local desc=$1 want=$2 log status; shift 2
-        log=$(scratch vg)/log
-        valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
-            --error-exitcode=99 --log-file="$log" "$JVMTIGEN" "$@" >/dev/null 2>&1
-        status=$?
-        if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "model: valgrind: $desc"
-        else not_ok "model: valgrind: $desc (status $status, wanted $want)"; head -30 "$log"; fi
-    }
+    vg() { valgrind_check "model: valgrind" "$@"; }
     if [ -f "$SHARED_SPECS/jdk25/jvmti.xml" ]; then
         vg "the model of jdk25 is clean" 0 model "$SHARED_SPECS/jdk25/jvmti.xml"
     else
