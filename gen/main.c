@@ -142,10 +142,10 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "no spec given");
     if (o->fill && !o->file)
         return usage_error("%s", "fill needs a FILE after the SPEC");
-    if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md || o->templates ||
-                    o->no_docs))
-        return usage_error("%s", "fill takes no -o, --banner, --depfile, -MD, --templates or "
-                                 "--no-docs");
+    if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
+        return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
+    if (o->fill && (o->templates || o->no_docs))
+        return usage_error("%s", "fill takes no --templates or --no-docs");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
