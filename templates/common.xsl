@@ -40,11 +40,6 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- The item a <paramlink> inside the context node points into. -->
-  <xsl:template name="param-owner">
-    <xsl:value-of select="ancestor::*[self::function or self::event or self::callback][1]/@id"/>
-  </xsl:template>
-
   <!-- "1.0" unless the item says otherwise. -->
   <xsl:template name="since">
     <xsl:choose>

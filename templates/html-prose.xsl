@@ -110,8 +110,7 @@
   </xsl:template>
 
   <xsl:template match="paramlink">
-    <xsl:variable name="owner"><xsl:call-template name="param-owner"/></xsl:variable>
-    <a href="#{$owner}.{@id}"><xsl:call-template name="link-text">
+    <a href="#{ancestor::*[self::function or self::event or self::callback][1]/@id}.{@id}"><xsl:call-template name="link-text">
         <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
   </xsl:template>
 

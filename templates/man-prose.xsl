@@ -47,11 +47,15 @@
        end, where the source had any), escaped. -->
   <xsl:template match="text()">
     <xsl:variable name="n" select="normalize-space(.)"/>
-    <xsl:variable name="ws" select="' &#9;&#10;&#13;'"/>
-    <xsl:if test="string-length(.) &gt; 0 and contains($ws, substring(., 1, 1))"><xsl:text> </xsl:text></xsl:if>
+    <xsl:value-of select="substring(' ', 1, number(contains(' &#9;&#10;&#13;', substring(., 1, 1))))"/>
     <xsl:if test="starts-with($n, '.') or starts-with($n, &quot;'&quot;)">\&amp;</xsl:if>
-    <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$n"/></xsl:call-template>
-    <xsl:if test="$n != '' and contains($ws, substring(., string-length(.), 1))"><xsl:text> </xsl:text></xsl:if>
+    <xsl:choose>
+      <xsl:when test="contains($n, '\')">
+        <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$n"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$n"/></xsl:otherwise>
+    </xsl:choose>
+    <xsl:value-of select="substring(' ', 1, number($n != '' and contains(' &#9;&#10;&#13;', substring(., string-length(.), 1))))"/>
   </xsl:template>
 
   <xsl:template match="description">
