@@ -322,6 +322,27 @@ static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
     xmlFree(id);
 }
 
+/* jg:event-typedef(EVENT): the event's callback typedef, laid out as
+ * jvmti.h lays it out; "" for an unknown event. */
+static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    const Event *e = st ? strmap_get(&st->events, (const char *)id) : NULL;
+    Buf b;
+    buf_init(&b);
+    if (e) {
+        buf_printf(&b, "typedef void (JNICALL *jvmtiEvent%s)\n    (jvmtiEnv *jvmti_env", e->id);
+        params_lines(&b, e->params, e->n_params, true, "     ");
+        buf_puts(&b, ");");
+    }
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(id);
+}
+
 /* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
  * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
 static void fn_ctype(xmlXPathParserContextPtr pc, int nargs)
@@ -520,6 +541,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltSetCtxtSecurityPrefs(sec, t);
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
+    xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "checks", BAD_CAST DOCS_NS, fn_checks);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,

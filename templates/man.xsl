@@ -45,8 +45,14 @@
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
+  <!-- A function's prototype; for an event, the callback typedef of
+       jvmti.h and the handler an agent writes. -->
   <xsl:template name="synopsis">
     <xsl:text>.SH SYNOPSIS&#10;.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.PP&#10;</xsl:text>
+    <xsl:if test="self::event">
+      <xsl:call-template name="roff-lines"><xsl:with-param name="s" select="jg:event-typedef(@id)"/></xsl:call-template>
+      <xsl:text>&#10;.PP&#10;</xsl:text>
+    </xsl:if>
     <xsl:call-template name="roff-lines"><xsl:with-param name="s" select="jg:prototype(@id)"/></xsl:call-template>
     <xsl:text>&#10;.fi&#10;</xsl:text>
   </xsl:template>

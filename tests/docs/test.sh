@@ -148,6 +148,35 @@ else
     skip "docs: man -l: man-db not installed"
 fi
 
+# The docs' C comes from the code that writes jvmti.h: every event typedef
+# in the man pages is in the header, line for line.
+if [ -f "$root/jdk17/jvmti.h" ]; then
+    mism="" n=0
+    for f in "$root/jdk17/man/man3"/*.3; do
+        block=$(sed -n '/^typedef void (JNICALL \*jvmtiEvent/,/);$/p' "$f")
+        [ -z "$block" ] && continue
+        n=$((n + 1))
+        python3 - "$root/jdk17/jvmti.h" "$block" <<'PY' || mism+="$f"$'\n'
+import sys
+sys.exit(0 if sys.argv[2] in open(sys.argv[1]).read() else 1)
+PY
+    done
+    check "docs: jdk17: the $n event typedefs of the man pages are jvmti.h's, character for character" \
+        bash -c "[ -z '$mism' ] && [ $n -gt 30 ]"
+    html_proto=$(python3 - "$root/jdk17/jvmti.html" <<'PY'
+import html, re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'id="GetThreadState".*?<pre class="synopsis"><code>(.*?)</code>', page, re.S)
+print(html.unescape(re.sub(r'<[^>]+>', '', m.group(1))) if m else "")
+PY
+)
+    check "docs: jdk17: a function's prototype on the page has jvmti.h's parameter types" \
+        bash -c "[ \"\$1\" = 'jvmtiError
+GetThreadState(jvmtiEnv* env,
+            jthread thread,
+            jint* thread_state_ptr)' ] && grep -q 'jvmtiError (JNICALL \*GetThreadState) (jvmtiEnv\* env,' '$root/jdk17/jvmti.h'" _ "$html_proto"
+fi
+
 # ---- the browser ----
 if ! command -v node >/dev/null; then skip "docs: browser: node not installed"
 elif [ ! -d tests/docs/node_modules/playwright-core ]; then skip "docs: browser: playwright-core not installed (cd tests/docs && npm ci)"
