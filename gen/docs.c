@@ -547,8 +547,12 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
                             fn_error_functions);
     xsltQuoteUserParams(t, params);
+    /* JVMTIGEN_XSLT_PROFILE=1: libxslt's per-template profile on stderr,
+     * for template authors. */
+    const char *prof = getenv("JVMTIGEN_XSLT_PROFILE");
+    FILE *profile = prof && *prof && strcmp(prof, "0") != 0 ? stderr : NULL;
     int before = diag_error_count();
-    xmlDocPtr res = xsltApplyStylesheetUser(style, doc, NULL, NULL, NULL, t);
+    xmlDocPtr res = xsltApplyStylesheetUser(style, doc, NULL, NULL, profile, t);
     flush_messages(st, file);
     if (!res || t->state == XSLT_STATE_ERROR || t->state == XSLT_STATE_STOPPED ||
         diag_error_count() > before) {
