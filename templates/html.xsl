@@ -13,6 +13,10 @@
 
   <xsl:output method="html" encoding="UTF-8" indent="no"/>
 
+  <!-- Every constants group (they sit in descriptions, at any depth): one
+       walk of the tree, shared by the search list and the indexes. -->
+  <xsl:variable name="constant-groups" select="/specification/functionsection//constants[not(ancestor::elide)]"/>
+
   <xsl:variable name="title">
     <xsl:apply-templates select="/specification/title/node()" mode="plain"/>
   </xsl:variable>
@@ -173,7 +177,7 @@
       <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">event</span> <xsl:value-of select="@label"/></a></li>
     </xsl:for-each>
-    <xsl:for-each select="/specification/functionsection//constant[not(ancestor::elide)]">
+    <xsl:for-each select="$constant-groups/constant">
       <li data-kind="constant"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">constant</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
@@ -784,7 +788,9 @@
         <h3>Structure types</h3>
         <table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
-          <xsl:for-each select="/specification/functionsection//*[self::typedef or self::uniontypedef or self::capabilitiestypedef][not(ancestor::elide)]|/specification/eventsection//typedef[not(ancestor::elide)]">
+          <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
+                                /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
+                                /specification/eventsection/event/typedef">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
               <td><xsl:value-of select="@label"/><xsl:call-template name="since-badge"/></td></tr>
@@ -806,7 +812,7 @@
         <h3>Enumerations</h3>
         <table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
-          <xsl:for-each select="/specification/functionsection//constants[@kind = 'enum'][not(ancestor::elide)]">
+          <xsl:for-each select="$constant-groups[@kind = 'enum']">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
               <td><xsl:value-of select="@label"/><xsl:call-template name="since-badge"/></td></tr>
@@ -817,7 +823,7 @@
       <section id="ConstantIndex">
         <h3>Constant index</h3>
         <ul class="index-columns">
-          <xsl:for-each select="/specification/functionsection//constant[not(ancestor::elide)]">
+          <xsl:for-each select="$constant-groups/constant">
             <xsl:sort select="@id"/>
             <li><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></li>
           </xsl:for-each>
