@@ -45,6 +45,10 @@ objs: $(GEN_OBJS)
 
 $(JVMTIGEN): $(GEN_OBJS) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(GEN_OBJS) $(XML_LIBS)
+ifneq ($(SANITIZE),)
+	@# jvmtigen finds its templates at BIN/../templates
+	ln -sfn ../../templates build/$(VARIANT)/templates
+endif
 
 $(OBJDIR) $(BINDIR):
 	mkdir -p $@

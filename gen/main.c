@@ -11,6 +11,7 @@
 #include "build.h"
 #include "diag.h"
 #include "check.h"
+#include "docs.h"
 #include "emit.h"
 #include "fill.h"
 #include "load.h"
@@ -34,6 +35,9 @@ typedef struct Options {
     int core;     /* fill --core */
     int model;    /* the model command: JSON on stdout */
     const char *file;
+    const char *templates; /* --templates DIR */
+    int no_docs;           /* --no-docs */
+    const char *argv0;
 } Options;
 
 static const char usage_text[] =
@@ -67,13 +71,17 @@ static const char usage_text[] =
     "                            spec's copyright lines\n"
     "      --depfile FILE        write a make rule: outputs depend on every file read\n"
     "      -MD                   the same, as DIR/jvmtigen.d\n"
+    "      --templates DIR       XSLT templates of the documentation (default: the\n"
+    "                            templates/ installed with jvmtigen)\n"
+    "      --no-docs             write the C outputs only\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
     "      --version             show jvmtigen's version\n"
     "\n"
     "Outputs: jvmti.h, jvmtigen_impl.h, jvmtigen_entry.c, jvmtigen_tables.h,\n"
-    "         jvmtigen_tables.c, jvmtigen_post.h, jvmtigen_post.c, jvmtigen_defaults.c\n"
+    "         jvmtigen_tables.c, jvmtigen_post.h, jvmtigen_post.c, jvmtigen_defaults.c,\n"
+    "         jvmti.html, man/man3/*.3\n"
     "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -115,9 +123,12 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "-o", &o->outdir, &err) ||
             opt_value(argc, argv, &i, "--jvmti-version", &o->version, &err) ||
             opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
-            opt_value(argc, argv, &i, "--depfile", &o->depfile, &err)) {
+            opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
+            opt_value(argc, argv, &i, "--templates", &o->templates, &err)) {
             if (err)
                 return err;
+        } else if (strcmp(a, "--no-docs") == 0) {
+            o->no_docs = 1;
         } else if (strcmp(a, "-MD") == 0) {
             o->md = 1;
         } else if (strcmp(a, "--core") == 0 && o->fill) {
@@ -152,6 +163,8 @@ static int parse_options(int argc, char **argv, Options *o)
                      o->verbose))
         return usage_error("%s", "model takes no -o, --jvmti-version, --banner, --depfile, "
                                  "-MD or -v");
+    if ((o->fill || o->model) && (o->templates || o->no_docs))
+        return usage_error("%s takes no --templates or --no-docs", o->fill ? "fill" : "model");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -247,6 +260,37 @@ static int model(const Options *o)
     return rc;
 }
 
+/* Renders the documentation into docs and appends the paths of its files
+ * to *paths (malloc'd; *paths grows). Returns an exit status. */
+static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, DocsResult *docs,
+                       Vec *deps, const char ***paths)
+{
+    char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
+    int rc = docs_render(ctx, doc, dir, docs, deps);
+    free(dir);
+    if (rc != 0)
+        return rc;
+    const char **p = realloc(*paths, ((size_t)n_outputs + docs->n) * sizeof *p);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(EXIT_IO);
+    }
+    for (size_t i = 0; i < docs->n; i++) {
+        Buf b;
+        buf_init(&b);
+        buf_printf(&b, "%s/%s", o->outdir, docs->files[i].name);
+        p[n_outputs + i] = b.data;
+    }
+    *paths = p;
+    Buf man;
+    buf_init(&man);
+    buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
+    if (docs->n > 1 && make_dirs(man.data) != 0)
+        rc = EXIT_IO;
+    buf_free(&man);
+    return rc;
+}
+
 static int generate(const Options *o, int write_outputs)
 {
     Buf banner;
@@ -287,15 +331,22 @@ static int generate(const Options *o, int write_outputs)
         buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
         paths[i] = pathbuf[i].data;
     }
-    if (make_dirs(o->outdir) != 0)
+    DocsResult docs = {0};
+    if (!o->no_docs)
+        rc = render_docs(o, &ctx, doc, &docs, &deps, &paths);
+    size_t n_paths = (size_t)n_outputs + docs.n;
+    if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
-    for (int i = 0; i < n_outputs && rc == EXIT_OK; i++) {
+    for (size_t i = 0; i < n_paths && rc == EXIT_OK; i++) {
         bool changed;
-        if (write_if_changed(paths[i], bufs[i].data, bufs[i].len, &changed) != 0)
+        const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs.files[i - n_outputs].data;
+        if (write_if_changed(paths[i], data->data, data->len, &changed) != 0)
             rc = EXIT_IO;
         else if (o->verbose)
             fprintf(stderr, "jvmtigen: %s %s\n", changed ? "wrote" : "unchanged", paths[i]);
     }
+    if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, &docs, o->verbose) != 0)
+        rc = EXIT_IO;
     if (rc == EXIT_OK && (o->depfile || o->md)) {
         Buf d;
         buf_init(&d);
@@ -305,7 +356,7 @@ static int generate(const Options *o, int write_outputs)
             buf_printf(&d, "%s/jvmtigen.d", o->outdir);
         if (o->banner_file)
             vec_push(&deps, strdup(o->banner_file));
-        if (write_depfile(d.data, paths, (size_t)n_outputs, (const char *const *)deps.items,
+        if (write_depfile(d.data, paths, n_paths, (const char *const *)deps.items,
                           deps.n) != 0)
             rc = EXIT_IO;
         buf_free(&d);
@@ -315,6 +366,9 @@ static int generate(const Options *o, int write_outputs)
         buf_free(&bufs[i]);
         buf_free(&pathbuf[i]);
     }
+    for (size_t i = (size_t)n_outputs; i < n_paths; i++)
+        free((char *)paths[i]);
+    docs_result_free(&docs);
     free(bufs);
     free(paths);
     free(pathbuf);
@@ -340,7 +394,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     int first = 1, write_outputs = 1;
-    Options o = {0};
+    Options o = {.argv0 = argv[0]};
     if (argc >= 2 && strcmp(argv[1], "generate") == 0) {
         first = 2;
     } else if (argc >= 2 && strcmp(argv[1], "check") == 0) {

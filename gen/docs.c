@@ -1,0 +1,814 @@
+#define _DEFAULT_SOURCE /* realpath */
+#include "docs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xpathInternals.h>
+#include <libxslt/documents.h>
+#include <libxslt/extensions.h>
+#include <libxslt/security.h>
+#include <libxslt/transform.h>
+#include <libxslt/variables.h>
+#include <libxslt/xsltInternals.h>
+#include <libxslt/xsltutils.h>
+
+#include "ctype.h"
+#include "diag.h"
+#include "guard.h"
+#include "impl.h"
+#include "output.h"
+
+#ifndef JVMTIGEN_DATADIR
+#define JVMTIGEN_DATADIR "/usr/local/share/jvmtigen"
+#endif
+
+/* ---- where the templates are ---- */
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *docs_default_templates(const char *argv0)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+    } else if (argv0 && strchr(argv0, '/') && strlen(argv0) < sizeof exe) {
+        strcpy(exe, argv0);
+    } else {
+        exe[0] = '\0';
+    }
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = '\0';
+        static const char *const rel[] = {"/../templates", "/../share/jvmtigen/templates"};
+        for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+            Buf b;
+            buf_init(&b);
+            buf_printf(&b, "%s%s", exe, rel[i]);
+            char real[PATH_MAX];
+            if (is_dir(b.data) && realpath(b.data, real)) {
+                buf_free(&b);
+                return strdup(real);
+            }
+            buf_free(&b);
+        }
+    }
+    return strdup(JVMTIGEN_DATADIR "/templates");
+}
+
+/* ---- state of one run ---- */
+
+typedef struct DocsState {
+    const GenContext *ctx;
+    StrMap functions, events, callbacks; /* id -> item */
+    StrMap members;                      /* "Owner.name" -> Param* */
+    Arena *keys;                         /* the "Owner.name" strings */
+    StrMap error_users;                  /* error id -> Vec* of Function* */
+    Vec vecs;                            /* the Vecs above, to free */
+    Vec *deps;
+    Buf messages;                        /* libxslt's error text, collected */
+    Vec files;                           /* file names diagnostics point at */
+    xsltDocLoaderFunc default_loader;    /* libxslt's, which ours wraps */
+} DocsState;
+
+static DocsState *cur; /* the loader and error handlers have no user data */
+
+static void add_members(DocsState *st, const char *owner, Param **ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        Buf b;
+        buf_init(&b);
+        buf_printf(&b, "%s.%s", owner, ps[i]->name);
+        strmap_put(&st->members, arena_strdup(st->keys, b.data), ps[i]);
+        buf_free(&b);
+    }
+}
+
+static void add_error_user(DocsState *st, const char *error, const Function *f)
+{
+    Vec *v = strmap_get(&st->error_users, error);
+    if (!v) {
+        v = calloc(1, sizeof *v);
+        if (!v) {
+            fputs("jvmtigen: error: out of memory\n", stderr);
+            exit(3);
+        }
+        strmap_put(&st->error_users, error, v);
+        vec_push(&st->vecs, v);
+    }
+    if (v->n == 0 || v->items[v->n - 1] != f)
+        vec_push(v, (void *)f);
+}
+
+static void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
+{
+    memset(st, 0, sizeof *st);
+    st->ctx = ctx;
+    st->deps = deps;
+    st->keys = arena_new();
+    strmap_init(&st->functions);
+    strmap_init(&st->events);
+    strmap_init(&st->callbacks);
+    strmap_init(&st->members);
+    strmap_init(&st->error_users);
+    buf_init(&st->messages);
+    const Spec *s = ctx->spec;
+    for (size_t i = 0; i < s->n_functions; i++) {
+        const Function *f = s->functions[i];
+        strmap_put(&st->functions, f->id, (void *)f);
+        add_members(st, f->id, f->params, f->n_params);
+        /* Which functions can return each error: those that name it, and
+         * those whose parameter checks return it. */
+        size_t n;
+        Guard *gs = guards_of(f, &n);
+        for (size_t k = 0; k < n; k++)
+            if (gs[k].kind >= G_CAPABILITY)
+                add_error_user(st, guard_error(gs[k].kind), f);
+        free(gs);
+        for (size_t k = 0; k < f->n_errors; k++)
+            add_error_user(st, f->errors[k]->id, f);
+    }
+    for (size_t i = 0; i < s->n_events; i++) {
+        strmap_put(&st->events, s->events[i]->id, s->events[i]);
+        add_members(st, s->events[i]->id, s->events[i]->params, s->events[i]->n_params);
+    }
+    for (size_t i = 0; i < s->n_callbacks; i++) {
+        strmap_put(&st->callbacks, s->callbacks[i]->id, s->callbacks[i]);
+        add_members(st, s->callbacks[i]->id, s->callbacks[i]->params,
+                    s->callbacks[i]->n_params);
+    }
+    for (size_t i = 0; i < s->n_typedefs; i++)
+        add_members(st, s->typedefs[i]->id, s->typedefs[i]->fields, s->typedefs[i]->n_fields);
+}
+
+static void state_free(DocsState *st)
+{
+    for (size_t i = 0; i < st->vecs.n; i++) {
+        vec_free(st->vecs.items[i]);
+        free(st->vecs.items[i]);
+    }
+    vec_free(&st->vecs);
+    strmap_free(&st->functions);
+    strmap_free(&st->events);
+    strmap_free(&st->callbacks);
+    strmap_free(&st->members);
+    strmap_free(&st->error_users);
+    arena_free(st->keys);
+    buf_free(&st->messages);
+    for (size_t i = 0; i < st->files.n; i++)
+        free(st->files.items[i]);
+    vec_free(&st->files);
+}
+
+/* ---- diagnostics ---- */
+
+static const char *keep_name(DocsState *st, const char *name)
+{
+    char *copy = strdup(name);
+    if (!copy) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    vec_push(&st->files, copy);
+    return copy;
+}
+
+/* libxml2's errors (a template that is not well-formed XML, a bad XPath
+ * expression) come with a file and a line. */
+static void on_xml_error(void *data, xmlErrorPtr e)
+{
+    (void)data;
+    if (!e || e->level == XML_ERR_NONE || !cur)
+        return;
+    Loc loc = {e->file ? keep_name(cur, e->file) : NULL, e->line};
+    diag(e->level == XML_ERR_WARNING ? DIAG_WARNING : DIAG_ERROR, &loc, "%s",
+         e->message ? e->message : "XML error");
+}
+
+/* libxslt's come as printf pieces: a context line ("compilation error: file
+ * F line N element E") and then the message. They are collected and turned
+ * into FILE:LINE: error: lines by flush_messages. */
+static void on_xslt_error(void *data, const char *fmt, ...)
+{
+    (void)data;
+    if (!cur)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&cur->messages, fmt, ap);
+    va_end(ap);
+}
+
+static void flush_messages(DocsState *st, const char *fallback_file)
+{
+    Loc loc = {fallback_file, 0};
+    char *p = st->messages.data;
+    while (p && *p) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        char file[1024];
+        int line;
+        const char *ctx = strstr(p, "error: file ");
+        if (ctx && sscanf(ctx, "error: file %1023s line %d", file, &line) == 2) {
+            loc.file = keep_name(st, file);
+            loc.line = line;
+        } else if (*p) {
+            error_at(&loc, "%s", p);
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    buf_reset(&st->messages);
+}
+
+/* Every stylesheet module read (the main ones and what they include or
+ * import) is a dependency of the outputs. */
+static xmlDocPtr recording_loader(const xmlChar *uri, xmlDictPtr dict, int options, void *ctxt,
+                                  xsltLoadType type)
+{
+    xmlDocPtr d = cur->default_loader(uri, dict, options, ctxt, type);
+    if (d && cur->deps && (type == XSLT_LOAD_START || type == XSLT_LOAD_STYLESHEET)) {
+        const char *u = (const char *)uri;
+        vec_push(cur->deps, strdup(strncmp(u, "file://", 7) == 0 ? u + 7 : u));
+    }
+    return d;
+}
+
+/* ---- extension functions ---- */
+
+static DocsState *state_of(xmlXPathParserContextPtr pc)
+{
+    xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
+    return t ? t->_private : NULL;
+}
+
+static void push_string(xmlXPathParserContextPtr pc, const char *s)
+{
+    valuePush(pc, xmlXPathNewString((const xmlChar *)s));
+}
+
+/* Pops one string argument; NULL (with the error set) on a wrong arity. */
+static xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(pc);
+        return NULL;
+    }
+    return xmlXPathPopString(pc);
+}
+
+static void params_lines(Buf *b, Param **ps, size_t n, bool first_done, const char *indent)
+{
+    bool first = !first_done;
+    for (size_t i = 0; i < n; i++) {
+        if (!param_in_signature(ps[i]))
+            continue;
+        if (!first)
+            buf_printf(b, ",\n%s", indent);
+        cparam_append(b, ps[i]);
+        first = false;
+    }
+}
+
+/* jg:prototype(ID): the C declaration of a function (as called through the
+ * table), an event's handler or a callback type, laid out one parameter a
+ * line. "" for an unknown id. */
+static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id || !st) {
+        xmlFree(id);
+        if (!st && id)
+            push_string(pc, "");
+        return;
+    }
+    const char *k = (const char *)id;
+    const Function *f = strmap_get(&st->functions, k);
+    const Event *e = strmap_get(&st->events, k);
+    const Callback *c = strmap_get(&st->callbacks, k);
+    Buf b;
+    buf_init(&b);
+    if (f) {
+        buf_printf(&b, "jvmtiError\n%s(jvmtiEnv* env", f->id);
+        params_lines(&b, f->params, f->n_params, true, "            ");
+        buf_puts(&b, ")");
+    } else if (e) {
+        buf_printf(&b, "void JNICALL\n%s(jvmtiEnv *jvmti_env", e->id);
+        params_lines(&b, e->params, e->n_params, true, "            ");
+        buf_puts(&b, ")");
+    } else if (c) {
+        buf_puts(&b, "typedef ");
+        ctype_append(&b, c->ret);
+        buf_printf(&b, " (JNICALL *%s)\n    (", c->id);
+        params_lines(&b, c->params, c->n_params, false, "     ");
+        buf_puts(&b, ");");
+    }
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(id);
+}
+
+/* jg:event-typedef(EVENT): the event's callback typedef, laid out as
+ * jvmti.h lays it out; "" for an unknown event. */
+static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    const Event *e = st ? strmap_get(&st->events, (const char *)id) : NULL;
+    Buf b;
+    buf_init(&b);
+    if (e) {
+        buf_printf(&b, "typedef void (JNICALL *jvmtiEvent%s)\n    (jvmtiEnv *jvmti_env", e->id);
+        params_lines(&b, e->params, e->n_params, true, "     ");
+        buf_puts(&b, ");");
+    }
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(id);
+}
+
+/* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
+ * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
+static void fn_ctype(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *key = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!key)
+        return;
+    const Param *p = st ? strmap_get(&st->members, (const char *)key) : NULL;
+    Buf b;
+    buf_init(&b);
+    if (p && p->type->kind != TK_VARARGS)
+        ctype_append(&b, p->type);
+    else if (p)
+        buf_puts(&b, "...");
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(key);
+}
+
+/* A result tree fragment owned by the transformation (freed with it). */
+static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
+{
+    xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
+    xmlDocPtr frag = t ? xsltCreateRVT(t) : NULL;
+    if (frag)
+        xsltRegisterLocalRVT(t, frag);
+    return frag;
+}
+
+static const char *const guard_kind_names[] = {
+    [G_PHASE] = "phase", [G_ATTACHED] = "attached", [G_ENV] = "environment",
+    [G_CAPABILITY] = "capability", [G_NULL] = "null", [G_MONITOR] = "monitor",
+    [G_THREAD] = "thread", [G_DEPTH] = "depth", [G_CLASS] = "class",
+    [G_METHOD] = "method", [G_NATIVE] = "native", [G_FIELD] = "field", [G_MIN] = "min",
+};
+
+/* jg:checks(FUNCTION): what the function's entry checks besides the
+ * universal errors, in order, as <check kind= error= [param=] [cap=]
+ * [min=] [class=]/> elements -- the list the trampolines are made from. */
+static void fn_checks(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
+    xmlDocPtr frag = f ? new_fragment(pc) : NULL;
+    if (frag) {
+        size_t n;
+        Guard *gs = guards_of(f, &n);
+        for (size_t i = 0; i < n; i++) {
+            const Guard *g = &gs[i];
+            if (g->kind < G_CAPABILITY)
+                continue;
+            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "check", NULL);
+            xmlAddChild((xmlNodePtr)frag, c);
+            xmlSetProp(c, BAD_CAST "kind", BAD_CAST guard_kind_names[g->kind]);
+            xmlSetProp(c, BAD_CAST "error", BAD_CAST guard_error(g->kind));
+            if (g->param)
+                xmlSetProp(c, BAD_CAST "param", BAD_CAST g->param->name);
+            if (g->cap)
+                xmlSetProp(c, BAD_CAST "cap", BAD_CAST g->cap);
+            if (g->klass)
+                xmlSetProp(c, BAD_CAST "class", BAD_CAST g->klass->name);
+            if (g->kind == G_MIN) {
+                char num[32];
+                snprintf(num, sizeof num, "%lld", g->min);
+                xmlSetProp(c, BAD_CAST "min", BAD_CAST num);
+            }
+            xmlXPathNodeSetAdd(set, c);
+        }
+        free(gs);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+    xmlFree(id);
+}
+
+/* jg:error-functions(ERROR): the functions that can return ERROR beyond the
+ * universal errors (named in their <errors>, or returned by a parameter
+ * check), in spec order, as <function id=""/> elements. */
+static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    Vec *v = st ? strmap_get(&st->error_users, (const char *)id) : NULL;
+    xmlDocPtr frag = v ? new_fragment(pc) : NULL;
+    for (size_t i = 0; frag && i < v->n; i++) {
+        const Function *f = v->items[i];
+        xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "function", NULL);
+        xmlAddChild((xmlNodePtr)frag, c);
+        xmlSetProp(c, BAD_CAST "id", BAD_CAST f->id);
+        xmlXPathNodeSetAdd(set, c);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+    xmlFree(id);
+}
+
+/* jg:table-slots(): the slots of the function table, 1 to the highest, as
+ * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
+static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
+{
+    DocsState *st = state_of(pc);
+    if (nargs != 0) {
+        xmlXPathSetArityError(pc);
+        return;
+    }
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    xmlDocPtr frag = st ? new_fragment(pc) : NULL;
+    if (frag) {
+        int max = max_table_num(st->ctx->spec);
+        const Function **slot = table_slots(st->ctx->spec);
+        for (int num = 1; num <= max; num++) {
+            char text[16];
+            snprintf(text, sizeof text, "%d", num);
+            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "slot", NULL);
+            xmlAddChild((xmlNodePtr)frag, c);
+            xmlSetProp(c, BAD_CAST "num", BAD_CAST text);
+            if (slot[num]) {
+                xmlSetProp(c, BAD_CAST "function", BAD_CAST slot[num]->id);
+                xmlSetProp(c, BAD_CAST "since",
+                           BAD_CAST(slot[num]->since ? slot[num]->since : "1.0"));
+            }
+            xmlXPathNodeSetAdd(set, c);
+        }
+        free(slot);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+}
+
+/* ---- rendering ---- */
+
+static void quote_param(Vec *kv, const char *name, const char *value)
+{
+    vec_push(kv, (void *)name);
+    vec_push(kv, (void *)value);
+}
+
+/* Compiles TEMPLATES/name. NULL on failure, with diagnostics queued and
+ * *rc set. */
+static xsltStylesheetPtr compile(DocsState *st, const char *templates, const char *name,
+                                 const char **file_out, int *rc)
+{
+    Buf path;
+    buf_init(&path);
+    buf_printf(&path, "%s/%s", templates, name);
+    const char *file = keep_name(st, path.data);
+    *file_out = file;
+    buf_free(&path);
+    FILE *probe = fopen(file, "rb");
+    if (!probe) {
+        Loc l = {file, 0};
+        error_at(&l, "cannot read template: %s", strerror(errno));
+        *rc = 3;
+        return NULL;
+    }
+    fclose(probe);
+    int before = diag_error_count();
+    xsltStylesheetPtr style = xsltParseStylesheetFile(BAD_CAST file);
+    flush_messages(st, file);
+    if (!style || style->errors || diag_error_count() > before) {
+        if (diag_error_count() == before) {
+            Loc l = {file, 0};
+            error_at(&l, "not a usable XSLT stylesheet");
+        }
+        if (style)
+            xsltFreeStylesheet(style);
+        *rc = 1;
+        return NULL;
+    }
+    return style;
+}
+
+/* Applies style to doc; the result document, or NULL with *rc set. */
+static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, const char *file,
+                       const char **params, int *rc)
+{
+    xsltTransformContextPtr t = xsltNewTransformContext(style, doc);
+    if (!t) {
+        error_at(NULL, "cannot create an XSLT transformation");
+        *rc = 1;
+        return NULL;
+    }
+    t->_private = st;
+    /* Templates read files only through the stylesheet loader: no network,
+     * no files written (exsl:document), no directories made. */
+    xsltSecurityPrefsPtr sec = xsltNewSecurityPrefs();
+    xsltSetSecurityPrefs(sec, XSLT_SECPREF_READ_NETWORK, xsltSecurityForbid);
+    xsltSetSecurityPrefs(sec, XSLT_SECPREF_WRITE_NETWORK, xsltSecurityForbid);
+    xsltSetSecurityPrefs(sec, XSLT_SECPREF_WRITE_FILE, xsltSecurityForbid);
+    xsltSetSecurityPrefs(sec, XSLT_SECPREF_CREATE_DIRECTORY, xsltSecurityForbid);
+    xsltSetCtxtSecurityPrefs(sec, t);
+    xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
+    xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
+    xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
+    xsltRegisterExtFunction(t, BAD_CAST "checks", BAD_CAST DOCS_NS, fn_checks);
+    xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
+    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
+                            fn_error_functions);
+    xsltQuoteUserParams(t, params);
+    /* JVMTIGEN_XSLT_PROFILE=1: libxslt's per-template profile on stderr,
+     * for template authors. */
+    const char *prof = getenv("JVMTIGEN_XSLT_PROFILE");
+    FILE *profile = prof && *prof && strcmp(prof, "0") != 0 ? stderr : NULL;
+    int before = diag_error_count();
+    xmlDocPtr res = xsltApplyStylesheetUser(style, doc, NULL, NULL, profile, t);
+    flush_messages(st, file);
+    if (!res || t->state == XSLT_STATE_ERROR || t->state == XSLT_STATE_STOPPED ||
+        diag_error_count() > before) {
+        if (diag_error_count() == before) {
+            Loc l = {file, 0};
+            error_at(&l, "the transformation failed");
+        }
+        if (res)
+            xmlFreeDoc(res);
+        res = NULL;
+        *rc = 1;
+    }
+    xsltFreeTransformContext(t);
+    xsltFreeSecurityPrefs(sec);
+    return res;
+}
+
+static DocFile *add_file(DocsResult *res, const char *name)
+{
+    DocFile *f = realloc(res->files, (res->n + 1) * sizeof *f);
+    if (!f) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    res->files = f;
+    f = &res->files[res->n++];
+    f->name = strdup(name);
+    buf_init(&f->data);
+    return f;
+}
+
+/* A man page name is a plain file name. */
+static bool good_page_name(const char *s)
+{
+    if (!*s || *s == '.')
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
+            return false;
+    return true;
+}
+
+/* Layout hygiene of the roff a template wrote (the escaping is the
+ * template's): outside .nf/.fi, blanks at the start and end of a line and
+ * blank lines go (roff would take them as breaks), and so does a .PP right
+ * after a macro that starts a paragraph anyway. */
+static void roff_tidy(Buf *out, const char *text)
+{
+    bool verbatim = false;
+    const char *prev = "";
+    size_t prev_len = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *s = p;
+        size_t len = n;
+        if (!verbatim) {
+            while (len && (*s == ' ' || *s == '\t'))
+                s++, len--;
+            while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+                len--;
+        }
+        bool para = len == 3 && strncmp(s, ".PP", 3) == 0;
+        bool after_block = prev_len >= 3 && prev[0] == '.' &&
+                           (strncmp(prev, ".PP", 3) == 0 || strncmp(prev, ".SH", 3) == 0 ||
+                            strncmp(prev, ".SS", 3) == 0 || strncmp(prev, ".TP", 3) == 0 ||
+                            strncmp(prev, ".IP", 3) == 0);
+        if ((len > 0 || verbatim) && !(para && after_block)) {
+            buf_put(out, s, len);
+            buf_putc(out, '\n');
+            prev = s;
+            prev_len = len;
+        }
+        if (len == 3 && strncmp(s, ".nf", 3) == 0)
+            verbatim = true;
+        else if (len == 3 && strncmp(s, ".fi", 3) == 0)
+            verbatim = false;
+        p += n + (e ? 1 : 0);
+    }
+}
+
+static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsResult *res)
+{
+    (void)st;
+    Loc l = {file, 0};
+    xmlNodePtr root = xmlDocGetRootElement(pages);
+    if (!root || strcmp((const char *)root->name, "pages") != 0) {
+        error_at(&l, "the man page stylesheet must produce <pages><page name=\"NAME.3\">...");
+        return 1;
+    }
+    StrMap seen;
+    strmap_init(&seen);
+    int rc = 0;
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *name = xmlGetProp(n, BAD_CAST "name");
+        if (strcmp((const char *)n->name, "page") != 0 || !name ||
+            !good_page_name((const char *)name)) {
+            error_at(&l, "man page output: <%s name=\"%s\"> is not <page name=\"FILE\"> with "
+                         "a plain file name", (const char *)n->name,
+                     name ? (const char *)name : "");
+            rc = 1;
+        } else {
+            Buf path;
+            buf_init(&path);
+            buf_printf(&path, DOCS_MAN_DIR "/%s", (const char *)name);
+            DocFile *f = add_file(res, path.data);
+            buf_free(&path);
+            if (strmap_put(&seen, f->name, f)) {
+                error_at(&l, "man page output: two pages named '%s'", (const char *)name);
+                rc = 1;
+            }
+            xmlChar *text = xmlNodeGetContent(n);
+            roff_tidy(&f->data, text ? (const char *)text : "");
+            xmlFree(text);
+        }
+        xmlFree(name);
+    }
+    strmap_free(&seen);
+    return rc;
+}
+
+int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
+                Vec *deps)
+{
+    memset(res, 0, sizeof *res);
+    DocsState st;
+    state_init(&st, ctx, deps);
+    cur = &st;
+    xsltSetLoaderFunc(NULL);
+    st.default_loader = xsltDocDefaultLoader;
+    xsltSetLoaderFunc(recording_loader);
+    xsltSetGenericErrorFunc(NULL, on_xslt_error);
+    xmlSetGenericErrorFunc(NULL, on_xslt_error);
+    xmlSetStructuredErrorFunc(NULL, on_xml_error);
+
+    char version[48], major[16];
+    snprintf(version, sizeof version, "%d.%d.%d", ctx->version.major, ctx->version.minor,
+             ctx->version.micro);
+    snprintf(major, sizeof major, "%d", ctx->version.major);
+    Vec kv = {0};
+    quote_param(&kv, "version", version);
+    quote_param(&kv, "version-major", major);
+    quote_param(&kv, "spec-name", ctx->spec_name ? ctx->spec_name : "");
+    quote_param(&kv, "generator", "jvmtigen");
+    vec_push(&kv, NULL);
+
+    int rc = 0;
+    const char *html_file, *man_file;
+    xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
+    xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
+    if (html && man) {
+        xmlDocPtr r = apply(&st, html, doc, html_file, (const char **)kv.items, &rc);
+        if (r) {
+            xmlChar *text = NULL;
+            int len = 0;
+            DocFile *f = add_file(res, "jvmti.html");
+            if (xsltSaveResultToString(&text, &len, r, html) == 0 && text)
+                buf_put(&f->data, (const char *)text, (size_t)len);
+            xmlFree(text);
+            xmlFreeDoc(r);
+        }
+        r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
+        if (r) {
+            if (split_pages(&st, r, man_file, res) != 0)
+                rc = 1;
+            xmlFreeDoc(r);
+        }
+    }
+    if (html)
+        xsltFreeStylesheet(html);
+    if (man)
+        xsltFreeStylesheet(man);
+    vec_free(&kv);
+    xsltSetLoaderFunc(NULL);
+    xsltSetGenericErrorFunc(NULL, NULL);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    cur = NULL;
+    diag_flush(); /* before the file names it points at are freed */
+    state_free(&st);
+    if (rc != 0)
+        docs_result_free(res);
+    return rc;
+}
+
+void docs_result_free(DocsResult *res)
+{
+    for (size_t i = 0; i < res->n; i++) {
+        free(res->files[i].name);
+        buf_free(&res->files[i].data);
+    }
+    free(res->files);
+    res->files = NULL;
+    res->n = 0;
+}
+
+static bool ours(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char line[64] = "";
+    bool yes = fgets(line, sizeof line, f) &&
+               strncmp(line, DOCS_MAN_MARKER, strlen(DOCS_MAN_MARKER)) == 0;
+    fclose(f);
+    return yes;
+}
+
+int docs_prune(const char *outdir, const DocsResult *res, int verbose)
+{
+    Buf dir;
+    buf_init(&dir);
+    buf_printf(&dir, "%s/" DOCS_MAN_DIR, outdir);
+    DIR *d = opendir(dir.data);
+    int rc = 0;
+    if (!d) {
+        buf_free(&dir);
+        return 0;
+    }
+    StrMap keep;
+    strmap_init(&keep);
+    for (size_t i = 0; i < res->n; i++) {
+        const char *slash = strrchr(res->files[i].name, '/');
+        strmap_put(&keep, slash ? slash + 1 : res->files[i].name, (void *)1);
+    }
+    Vec doomed = {0};
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.' || n < 3 || strcmp(e->d_name + n - 2, ".3") != 0 ||
+            strmap_get(&keep, e->d_name))
+            continue;
+        Buf p;
+        buf_init(&p);
+        buf_printf(&p, "%s/%s", dir.data, e->d_name);
+        if (ours(p.data))
+            vec_push(&doomed, p.data);
+        else
+            buf_free(&p);
+    }
+    closedir(d);
+    for (size_t i = 0; i < doomed.n; i++) {
+        if (unlink(doomed.items[i]) != 0) {
+            Loc l = {doomed.items[i], 0};
+            error_at(&l, "cannot remove: %s", strerror(errno));
+            diag_flush();
+            rc = -1;
+        } else if (verbose) {
+            fprintf(stderr, "jvmtigen: removed %s\n", (char *)doomed.items[i]);
+        }
+        free(doomed.items[i]);
+    }
+    vec_free(&doomed);
+    strmap_free(&keep);
+    buf_free(&dir);
+    return rc;
+}

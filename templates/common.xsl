@@ -1,0 +1,74 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- What html.xsl and man.xsl share: parameters, keys and wording that
+     does not depend on the output format. See README.md beside this file. -->
+<xsl:stylesheet version="1.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:jg="urn:jvmtigen"
+                exclude-result-prefixes="jg">
+
+  <!-- Set by jvmtigen: the JVM TI version the outputs are made for
+       ("17.0.0"), its major number, the spec's file name, the generator. -->
+  <xsl:param name="version" select="'0.0.0'"/>
+  <xsl:param name="version-major" select="'0'"/>
+  <xsl:param name="spec-name" select="'jvmti.xml'"/>
+  <xsl:param name="generator" select="'jvmtigen'"/>
+
+  <!-- Cross-references go through keys (few of them: libxslt indexes
+       every key over the whole document), so rendering stays linear. Items
+       inside <elide> are in no key and in no output (an elided function
+       sits in category/elide/function, not category/function). -->
+  <xsl:key name="anchor" match="intro|category|category/function|category/callback|
+                                eventsection/event|typedef|uniontypedef|capabilitiestypedef|
+                                constants|constant|errorcategory|errorid|basetypes|basetype|
+                                changehistory"
+           use="@id"/>
+  <!-- Functions and events by the capabilities they need or may use. -->
+  <xsl:key name="requires" match="category/function|eventsection/event"
+           use="capabilities/required/@id"/>
+  <xsl:key name="may-use" match="category/function|eventsection/event"
+           use="capabilities/capability/@id"/>
+
+  <!-- The capabilities structure: its fields' ids are "jvmtiCapabilities.NAME". -->
+  <xsl:variable name="caps" select="/specification/functionsection/category/capabilitiestypedef"/>
+  <xsl:variable name="caps-id" select="$caps/@id"/>
+
+  <!-- The anchor of a basetype: its name attribute if it has one. -->
+  <xsl:template name="basetype-anchor">
+    <xsl:choose>
+      <xsl:when test="@name"><xsl:value-of select="@name"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- "1.0" unless the item says otherwise. -->
+  <xsl:template name="since">
+    <xsl:choose>
+      <xsl:when test="@since"><xsl:value-of select="@since"/></xsl:when>
+      <xsl:otherwise>1.0</xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- When a function may be called, in words. -->
+  <xsl:template name="function-phase-words">
+    <xsl:param name="phase" select="@phase"/>
+    <xsl:choose>
+      <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
+      <xsl:when test="$phase = 'onloadOnly'">in the OnLoad phase only</xsl:when>
+      <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
+      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
+      <xsl:otherwise>in the live phase only</xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- When an event may be sent, in words. -->
+  <xsl:template name="event-phase-words">
+    <xsl:param name="phase" select="@phase"/>
+    <xsl:choose>
+      <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
+      <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
+      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
+      <xsl:otherwise>in the live phase only</xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+</xsl:stylesheet>

@@ -1,0 +1,161 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The page's stylesheet and script, inlined so jvmti.html is one
+     self-contained file. Light and dark themes follow the system; a print
+     stylesheet drops the navigation. The script only adds the search box:
+     everything else works with JavaScript off. -->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+
+  <xsl:template name="css"><![CDATA[
+:root {
+  --bg: #ffffff; --fg: #1d2330; --muted: #5b6475; --line: #d9dee7; --panel: #f5f7fa;
+  --link: #0b57d0; --code-bg: #eef1f6; --accent: #7a3cc9; --badge-bg: #e8defa;
+  --target: #fff4c2; --head: #0f1729;
+  color-scheme: light dark;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #14171d; --fg: #dde3ec; --muted: #98a2b3; --line: #2d3441; --panel: #1b2029;
+    --link: #8ab4f8; --code-bg: #232a35; --accent: #c6a4ff; --badge-bg: #35294d;
+    --target: #3d3517; --head: #f3f6fb;
+  }
+}
+* { box-sizing: border-box; }
+html { scroll-padding-top: 4.5rem; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
+a { color: var(--link); text-decoration: none; }
+a:hover { text-decoration: underline; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.92em; }
+code { background: var(--code-bg); border-radius: 3px; padding: 0 0.2em; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.7em 1em; overflow-x: auto; }
+pre code { background: none; padding: 0; }
+h1, h2, h3, h4 { color: var(--head); line-height: 1.25; }
+h1 { font-size: 2rem; margin: 0.5rem 0 0; }
+h2 { font-size: 1.6rem; border-bottom: 2px solid var(--line); padding-bottom: 0.2em; margin-top: 2.5rem; }
+h3 { font-size: 1.25rem; margin-top: 2rem; }
+h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
+.skip { position: absolute; left: -999px; }
+.skip:focus { left: 1rem; top: 1rem; z-index: 10; background: var(--bg); padding: 0.3rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.top { position: sticky; top: 0; z-index: 5; display: flex; gap: 1rem; align-items: center;
+  padding: 0.5rem 1rem; background: var(--panel); border-bottom: 1px solid var(--line); }
+.top .title { margin: 0; font-weight: 600; white-space: nowrap; }
+.top .version { color: var(--muted); font-weight: 400; margin-left: 0.5em; }
+.search { position: relative; flex: 1; max-width: 36rem; }
+.search input { width: 100%; font: inherit; padding: 0.35rem 0.6rem; border-radius: 6px;
+  border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
+.search-results { position: absolute; left: 0; right: 0; top: 2.4rem; max-height: 70vh; overflow-y: auto;
+  margin: 0; padding: 0.3rem 0; list-style: none; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 6px; box-shadow: 0 6px 24px rgba(0,0,0,0.18); }
+.search-results li a { display: block; padding: 0.2rem 0.8rem; color: var(--fg); }
+.search-results li a:hover, .search-results li.active a { background: var(--code-bg); text-decoration: none; }
+.search-results .kind { color: var(--muted); font-size: 0.8em; margin: 0 0.4em; }
+.search-results .empty { padding: 0.2rem 0.8rem; color: var(--muted); }
+.layout { display: grid; grid-template-columns: 18rem minmax(0, 1fr); }
+.toc { position: sticky; top: 3.2rem; height: calc(100vh - 3.2rem); overflow-y: auto;
+  padding: 1rem 0.8rem; border-right: 1px solid var(--line); font-size: 0.9rem; }
+.toc ul { list-style: none; margin: 0; padding-left: 0.9rem; }
+.toc > ul { padding-left: 0; }
+.toc li { margin: 0.15rem 0; }
+.toc summary { cursor: pointer; }
+main { padding: 0 2.5rem 4rem; max-width: 72rem; }
+.subtitle { color: var(--muted); margin-top: 0.2rem; }
+.para { display: block; height: 0.6em; }
+.prose { margin: 0.4rem 0; }
+.item { border-top: 1px solid var(--line); margin-top: 2rem; }
+.item h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.5rem; }
+.item h3 .ident { font-size: 0.85em; }
+.self { color: var(--muted); visibility: hidden; }
+.item h3:hover .self { visibility: visible; }
+.category-title { margin-top: 3.5rem; }
+.category-list { columns: 3 14rem; padding-left: 1.2rem; }
+.since { display: inline-block; font-size: 0.72rem; font-weight: 600; color: var(--accent);
+  background: var(--badge-bg); border-radius: 999px; padding: 0 0.55em; vertical-align: middle; }
+table { border-collapse: collapse; margin: 0.6rem 0; }
+table.wide, table.facts { width: 100%; }
+th, td { border: 1px solid var(--line); padding: 0.35rem 0.6rem; text-align: left; vertical-align: top; }
+tr:first-child th { background: var(--panel); }
+caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
+.type-note { color: var(--muted); font-size: 0.93em; margin: 0.4rem 0 0; }
+.xref { font-size: 0.93em; }
+.xref-label { color: var(--muted); font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em; }
+.rationale { display: block; border-left: 3px solid var(--accent); padding-left: 0.7rem; margin: 0.5rem 0; }
+.index-columns { columns: 3 16rem; list-style: none; padding-left: 0; }
+.index-group { break-inside: avoid; }
+.index-group ul { list-style: none; padding-left: 0.6rem; margin: 0; }
+dl.errors dt { font-weight: 600; margin-top: 1rem; }
+dl.errors dd { margin-left: 1.2rem; }
+.num { color: var(--muted); font-weight: 400; }
+:target { background: var(--target); transition: background 1s; }
+.colophon { margin-top: 4rem; color: var(--muted); font-size: 0.85rem; }
+ul.circle { list-style-type: circle; }
+ul.square { list-style-type: square; }
+@media (max-width: 900px) {
+  .layout { display: block; }
+  .toc { position: static; height: auto; border-right: none; border-bottom: 1px solid var(--line); }
+  main { padding: 0 1rem 3rem; }
+}
+@media print {
+  .top, .toc, .skip, .self { display: none !important; }
+  .layout { display: block; }
+  body { font-size: 10.5pt; color: #000; background: #fff; }
+  main { padding: 0; max-width: none; }
+  a { color: #000; }
+  pre, table, .item h3 { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  .category-title { break-before: page; }
+  :target { background: none; }
+}
+]]></xsl:template>
+
+  <xsl:template name="js"><![CDATA[
+(function () {
+  "use strict";
+  var box = document.getElementById("search");
+  var input = document.getElementById("search-box");
+  var list = document.getElementById("search-results");
+  if (!box || !input || !list) return;
+  box.hidden = false;
+  var items = Array.prototype.slice.call(list.querySelectorAll("li"));
+  var keys = items.map(function (li) { return li.textContent.toLowerCase(); });
+  var empty = document.createElement("li");
+  empty.className = "empty";
+  empty.textContent = "No match";
+  list.appendChild(empty);
+  var active = -1, shown = [];
+  function setActive(i) {
+    if (active >= 0 && shown[active]) shown[active].classList.remove("active");
+    active = i;
+    if (active >= 0 && shown[active]) {
+      shown[active].classList.add("active");
+      shown[active].scrollIntoView({ block: "nearest" });
+    }
+  }
+  function filter() {
+    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    shown = [];
+    items.forEach(function (li, i) {
+      var ok = words.length > 0 && words.every(function (w) { return keys[i].indexOf(w) >= 0; });
+      li.hidden = !ok;
+      if (ok) shown.push(li);
+    });
+    empty.hidden = shown.length > 0;
+    list.hidden = words.length === 0;
+    setActive(shown.length ? 0 : -1);
+  }
+  input.addEventListener("input", filter);
+  input.addEventListener("keydown", function (e) {
+    if (e.key === "ArrowDown") { setActive(Math.min(active + 1, shown.length - 1)); e.preventDefault(); }
+    else if (e.key === "ArrowUp") { setActive(Math.max(active - 1, 0)); e.preventDefault(); }
+    else if (e.key === "Enter" && shown[active]) { shown[active].querySelector("a").click(); }
+    else if (e.key === "Escape") { input.value = ""; filter(); }
+  });
+  list.addEventListener("click", function (e) {
+    if (e.target.closest("a")) { list.hidden = true; }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "/" && document.activeElement !== input) { input.focus(); e.preventDefault(); }
+  });
+})();
+]]></xsl:template>
+</xsl:stylesheet>

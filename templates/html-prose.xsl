@@ -1,0 +1,178 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The spec's prose markup as HTML: links of every kind, code, examples,
+     lists, tables, and the placeholders (<jvmti/>, <vmspec/>, phase lists). -->
+<xsl:stylesheet version="1.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:jg="urn:jvmtigen"
+                exclude-result-prefixes="jg">
+
+  <xsl:variable name="spec" select="/"/>
+
+  <!-- The anchors the page makes itself (besides the spec's ids). -->
+  <xsl:variable name="own-anchors"
+                select="' top main SpecificationIntro FunctionSection FunctionIndex ErrorSection EventSection EventIndex DataSection StructureTypeDefinitions FunctionTypeDefinitions EnumerationDefinitions FunctionTable ConstantIndex CapabilityIndex '"/>
+
+  <!-- The fixed link targets the page has, computed once. -->
+  <xsl:variable name="targets">
+    <xsl:value-of select="$own-anchors"/>
+    <xsl:for-each select="key('anchor', 'jvmtiPhase')|key('anchor', 'heapCallbacks')|
+                          key('anchor', 'AddCapabilities')|key('anchor', 'Deallocate')|
+                          key('anchor', 'refs')|key('anchor', 'universal-error')|
+                          key('anchor', 'JVMTI_ERROR_THREAD_NOT_ALIVE')|key('anchor', 'jvmtiEvent')|
+                          key('anchor', 'SetEventNotificationMode')|key('anchor', 'ChangeHistory')">
+      <xsl:value-of select="@id"/><xsl:text> </xsl:text>
+    </xsl:for-each>
+  </xsl:variable>
+
+  <!-- A link to #id when the page has that anchor; otherwise just the text
+       (so a small spec without, say, AddCapabilities has no dangling link). -->
+  <xsl:template name="xref">
+    <xsl:param name="id"/>
+    <xsl:param name="text"/>
+    <xsl:choose>
+      <xsl:when test="contains($targets, concat(' ', $id, ' '))"><a href="#{$id}"><xsl:copy-of select="$text"/></a></xsl:when>
+      <xsl:otherwise><xsl:copy-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template match="description">
+    <div class="prose"><xsl:apply-templates/></div>
+  </xsl:template>
+
+  <!-- Paragraph separators: <p/> is empty in the spec. A block-level span
+       is valid wherever the spec puts one. -->
+  <xsl:template match="p"><span class="para"></span></xsl:template>
+  <xsl:template match="br"><br/></xsl:template>
+
+  <xsl:template match="jvmti">JVM&#160;TI</xsl:template>
+  <xsl:template match="tm"><xsl:apply-templates/><sup class="tm">TM</sup></xsl:template>
+  <xsl:template match="b"><b><xsl:apply-templates/></b></xsl:template>
+  <xsl:template match="i"><i><xsl:apply-templates/></i></xsl:template>
+  <xsl:template match="sup"><sup><xsl:apply-templates/></sup></xsl:template>
+  <xsl:template match="code"><code><xsl:apply-templates/></code></xsl:template>
+  <xsl:template match="space">&#160;</xsl:template>
+  <xsl:template match="pre"><pre><xsl:apply-templates/></pre></xsl:template>
+  <xsl:template match="example"><pre class="example"><code><xsl:apply-templates/></code></pre></xsl:template>
+  <xsl:template match="blockquote"><blockquote><xsl:apply-templates/></blockquote></xsl:template>
+  <xsl:template match="ul">
+    <ul>
+      <xsl:if test="@type and @type != 'disc'"><xsl:attribute name="class"><xsl:value-of select="@type"/></xsl:attribute></xsl:if>
+      <xsl:apply-templates/>
+    </ul>
+  </xsl:template>
+  <xsl:template match="li"><li><xsl:apply-templates/></li></xsl:template>
+  <xsl:template match="dl"><dl><xsl:apply-templates/></dl></xsl:template>
+  <xsl:template match="dt"><dt><xsl:apply-templates/></dt></xsl:template>
+  <xsl:template match="dd"><dd><xsl:apply-templates/></dd></xsl:template>
+  <xsl:template match="table"><table class="prose-table"><xsl:apply-templates/></table></xsl:template>
+  <xsl:template match="tr|td|th">
+    <xsl:element name="{local-name()}">
+      <xsl:if test="@class"><xsl:attribute name="class"><xsl:value-of select="@class"/></xsl:attribute></xsl:if>
+      <xsl:if test="@scope"><xsl:attribute name="scope"><xsl:value-of select="@scope"/></xsl:attribute></xsl:if>
+      <xsl:apply-templates/>
+    </xsl:element>
+  </xsl:template>
+
+  <!-- Editorial notes: rationale is shown, open issues and to-dos are not. -->
+  <xsl:template match="rationale">
+    <span class="rationale"><b>Rationale: </b><xsl:apply-templates/></span>
+  </xsl:template>
+  <xsl:template match="issue|todo"/>
+
+  <!-- Links -->
+
+  <!-- The text of a link: its content, or a default when it is empty. -->
+  <xsl:template name="link-text">
+    <xsl:param name="default"/>
+    <xsl:choose>
+      <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+      <xsl:otherwise><code><xsl:value-of select="$default"/></code></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template match="functionlink|datalink|typelink|errorlink">
+    <a href="#{@id}"><xsl:call-template name="link-text">
+        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+  </xsl:template>
+
+  <xsl:template match="eventlink">
+    <a href="#{@id}">
+      <xsl:choose>
+        <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+        <xsl:otherwise><b><xsl:value-of select="key('anchor', @id)[self::event]/@label"/></b></xsl:otherwise>
+      </xsl:choose>
+    </a>
+  </xsl:template>
+
+  <xsl:template match="fieldlink">
+    <a href="#{@struct}.{@id}"><xsl:call-template name="link-text">
+        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+  </xsl:template>
+
+  <xsl:template match="paramlink">
+    <a href="#{ancestor::*[self::function or self::event or self::callback][1]/@id}.{@id}"><xsl:call-template name="link-text">
+        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+  </xsl:template>
+
+  <xsl:template match="internallink">
+    <a href="#{@id}"><xsl:apply-templates/></a>
+  </xsl:template>
+
+  <!-- External links: absolute URLs as they are; paths relative to the
+       JDK's specs directory point at the published JDK documentation. -->
+  <xsl:template match="externallink">
+    <xsl:variable name="url">
+      <xsl:choose>
+        <xsl:when test="contains(@id, '://') or starts-with(@id, 'mailto:')"><xsl:value-of select="@id"/></xsl:when>
+        <xsl:when test="starts-with(@id, '../')">
+          <xsl:value-of select="concat('https://docs.oracle.com/en/java/javase/', $version-major, '/docs/', substring-after(@id, '../'))"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:value-of select="concat('https://docs.oracle.com/en/java/javase/', $version-major, '/docs/specs/', @id)"/>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <a class="external" href="{$url}">
+      <xsl:choose>
+        <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+      </xsl:choose>
+    </a>
+  </xsl:template>
+
+  <!-- The JVM specification, optionally one chapter of it. -->
+  <xsl:template match="vmspec">
+    <xsl:variable name="base" select="concat('https://docs.oracle.com/javase/specs/jvms/se', $version-major, '/html/')"/>
+    <cite>The Java Virtual Machine Specification</cite>
+    <xsl:if test="@chapter">
+      <xsl:variable name="major">
+        <xsl:choose>
+          <xsl:when test="contains(@chapter, '.')"><xsl:value-of select="substring-before(@chapter, '.')"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="@chapter"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:text>, </xsl:text>
+      <a class="external" href="{$base}jvms-{$major}.html#jvms-{@chapter}">chapter <xsl:value-of select="@chapter"/></a>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- The functions or events of a phase, listed where the prose asks. -->
+  <xsl:template match="functionphaselist">
+    <ul class="phase-list">
+      <xsl:for-each select="/specification/functionsection/category/function[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+        <li><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></li>
+      </xsl:for-each>
+    </ul>
+  </xsl:template>
+  <xsl:template match="eventphaselist">
+    <ul class="phase-list">
+      <xsl:for-each select="/specification/eventsection/event[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+        <li><a href="#{@id}"><b><xsl:value-of select="@label"/></b></a></li>
+      </xsl:for-each>
+    </ul>
+  </xsl:template>
+
+  <!-- Plain text of the title (for <title>). -->
+  <xsl:template match="jvmti" mode="plain">JVM TI</xsl:template>
+  <xsl:template match="tm" mode="plain"><xsl:value-of select="."/>&#8482;</xsl:template>
+</xsl:stylesheet>

@@ -1,0 +1,169 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The spec's prose markup as roff (man(7) macros). Text is collapsed onto
+     long lines and escaped; blocks start on lines of their own. jvmtigen
+     then drops blank lines and leading blanks outside .nf/.fi blocks. -->
+<xsl:stylesheet version="1.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+
+  <xsl:key name="links-in" match="functionlink|eventlink"
+           use="concat(ancestor::*[self::function or self::event][1]/@id, ' ', @id)"/>
+
+  <!-- Backslashes doubled as \e. -->
+  <xsl:template name="roff-escape">
+    <xsl:param name="s"/>
+    <xsl:choose>
+      <xsl:when test="contains($s, '\')">
+        <xsl:value-of select="substring-before($s, '\')"/>
+        <xsl:text>\e</xsl:text>
+        <xsl:call-template name="roff-escape">
+          <xsl:with-param name="s" select="substring-after($s, '\')"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$s"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- Verbatim lines (inside .nf): each escaped, and one that starts with
+       a dot or an apostrophe guarded with \&. -->
+  <xsl:template name="roff-lines">
+    <xsl:param name="s"/>
+    <xsl:variable name="line">
+      <xsl:choose>
+        <xsl:when test="contains($s, '&#10;')"><xsl:value-of select="substring-before($s, '&#10;')"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="$s"/></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:if test="starts-with($line, '.') or starts-with($line, &quot;'&quot;)">\&amp;</xsl:if>
+    <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$line"/></xsl:call-template>
+    <xsl:if test="contains($s, '&#10;')">
+      <xsl:text>&#10;</xsl:text>
+      <xsl:call-template name="roff-lines">
+        <xsl:with-param name="s" select="substring-after($s, '&#10;')"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- Running text: white space collapsed (keeping one blank at either
+       end, where the source had any), escaped. -->
+  <xsl:template match="text()">
+    <xsl:variable name="n" select="normalize-space(.)"/>
+    <xsl:value-of select="substring(' ', 1, number(contains(' &#9;&#10;&#13;', substring(., 1, 1))))"/>
+    <xsl:if test="starts-with($n, '.') or starts-with($n, &quot;'&quot;)">\&amp;</xsl:if>
+    <xsl:choose>
+      <xsl:when test="contains($n, '\')">
+        <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$n"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$n"/></xsl:otherwise>
+    </xsl:choose>
+    <xsl:value-of select="substring(' ', 1, number($n != '' and contains(' &#9;&#10;&#13;', substring(., string-length(.), 1))))"/>
+  </xsl:template>
+
+  <xsl:template match="description">
+    <xsl:apply-templates/>
+    <xsl:text>&#10;</xsl:text>
+  </xsl:template>
+
+  <xsl:template match="p">&#10;.PP&#10;</xsl:template>
+  <xsl:template match="br">&#10;.br&#10;</xsl:template>
+  <xsl:template match="jvmti">JVM TI</xsl:template>
+  <xsl:template match="tm"><xsl:apply-templates/>\(tm</xsl:template>
+  <xsl:template match="space">\ </xsl:template>
+  <!-- Font changes do not nest (\fP goes back one font only): inside one,
+       inner markup adds none. -->
+  <xsl:template match="b|code|functionlink|eventlink|errorlink|datalink|typelink|
+                       i|paramlink|fieldlink">
+    <xsl:variable name="nested" select="ancestor::*[self::b or self::code or self::i or
+        self::functionlink or self::eventlink or self::errorlink or self::datalink or
+        self::typelink or self::paramlink or self::fieldlink]"/>
+    <xsl:if test="not($nested)">
+      <xsl:choose>
+        <xsl:when test="self::i or self::paramlink or self::fieldlink">\fI</xsl:when>
+        <xsl:otherwise>\fB</xsl:otherwise>
+      </xsl:choose>
+    </xsl:if>
+    <xsl:choose>
+      <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+    </xsl:choose>
+    <xsl:if test="not($nested)">\fR</xsl:if>
+  </xsl:template>
+  <xsl:template match="internallink|externallink|sup"><xsl:apply-templates/></xsl:template>
+  <xsl:template match="vmspec">
+    <xsl:text>\fIThe Java Virtual Machine Specification\fP</xsl:text>
+    <xsl:if test="@chapter">, chapter <xsl:value-of select="@chapter"/></xsl:if>
+  </xsl:template>
+
+  <xsl:template match="pre|example">
+    <xsl:text>&#10;.PP&#10;.RS&#10;.nf&#10;</xsl:text>
+    <xsl:variable name="text"><xsl:apply-templates mode="verbatim"/></xsl:variable>
+    <xsl:call-template name="roff-lines"><xsl:with-param name="s" select="$text"/></xsl:call-template>
+    <xsl:text>&#10;.fi&#10;.RE&#10;.PP&#10;</xsl:text>
+  </xsl:template>
+  <xsl:template match="text()" mode="verbatim"><xsl:value-of select="."/></xsl:template>
+  <xsl:template match="*" mode="verbatim"><xsl:apply-templates mode="verbatim"/></xsl:template>
+
+  <xsl:template match="blockquote">
+    <xsl:text>&#10;.RS&#10;</xsl:text><xsl:apply-templates/><xsl:text>&#10;.RE&#10;</xsl:text>
+  </xsl:template>
+
+  <xsl:template match="ul">
+    <xsl:if test="ancestor::ul">&#10;.RS&#10;</xsl:if>
+    <xsl:apply-templates select="li"/>
+    <xsl:choose>
+      <xsl:when test="ancestor::ul">&#10;.RE&#10;</xsl:when>
+      <xsl:otherwise>&#10;.PP&#10;</xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+  <xsl:template match="li">&#10;.IP \(bu 2&#10;<xsl:apply-templates/></xsl:template>
+
+  <xsl:template match="dl"><xsl:apply-templates select="dt|dd"/>&#10;.PP&#10;</xsl:template>
+  <xsl:template match="dt">&#10;.TP&#10;<xsl:apply-templates/>&#10;</xsl:template>
+  <xsl:template match="dd"><xsl:apply-templates/></xsl:template>
+
+  <xsl:template match="table">
+    <xsl:apply-templates select="tr"/>
+    <xsl:text>&#10;.PP&#10;</xsl:text>
+  </xsl:template>
+  <xsl:template match="tr">
+    <xsl:text>&#10;.IP "" 2&#10;</xsl:text>
+    <xsl:for-each select="td|th">
+      <xsl:if test="position() &gt; 1"> | </xsl:if>
+      <xsl:apply-templates/>
+    </xsl:for-each>
+  </xsl:template>
+
+  <xsl:template match="constants">
+    <xsl:text>&#10;.PP&#10;</xsl:text>
+    <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="@label"/></xsl:call-template>
+    <xsl:text> (\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP):&#10;</xsl:text>
+    <xsl:for-each select="constant">
+      <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " = </xsl:text>
+      <xsl:value-of select="@num"/><xsl:text>"&#10;</xsl:text>
+      <xsl:apply-templates/>
+      <xsl:text>&#10;</xsl:text>
+    </xsl:for-each>
+    <xsl:text>.PP&#10;</xsl:text>
+  </xsl:template>
+
+  <xsl:template match="functionphaselist">
+    <xsl:text>&#10;.RS&#10;</xsl:text>
+    <xsl:for-each select="/specification/functionsection/category/function[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+      <xsl:if test="position() &gt; 1">, </xsl:if>
+      <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+    </xsl:for-each>
+    <xsl:text>&#10;.RE&#10;</xsl:text>
+  </xsl:template>
+  <xsl:template match="eventphaselist">
+    <xsl:text>&#10;.RS&#10;</xsl:text>
+    <xsl:for-each select="/specification/eventsection/event[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+      <xsl:if test="position() &gt; 1">, </xsl:if>
+      <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+    </xsl:for-each>
+    <xsl:text>&#10;.RE&#10;</xsl:text>
+  </xsl:template>
+
+  <xsl:template match="rationale">&#10;.PP&#10;Rationale: <xsl:apply-templates/>&#10;.PP&#10;</xsl:template>
+  <xsl:template match="issue|todo|elide"/>
+  <!-- Structures defined inside prose are documented elsewhere. -->
+  <xsl:template match="typedef|uniontypedef|capabilitiestypedef"/>
+</xsl:stylesheet>

@@ -1,0 +1,124 @@
+// jvmti.html in a real browser: headless Chromium driven by playwright-core.
+// usage: node browser.mjs PAGE.html SCREENSHOT_DIR
+// Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
+import { chromium } from "playwright-core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [page_path, shots] = process.argv.slice(2);
+const url = pathToFileURL(resolve(page_path)).href;
+let failed = 0;
+function report(ok, what, detail) {
+  console.log(`${ok ? "ok" : "not ok"} - docs: browser: ${what}`);
+  if (!ok) {
+    failed++;
+    if (detail) console.log(String(detail).split("\n").map((l) => "    " + l).join("\n"));
+  }
+}
+
+// Each browser gets a fresh profile directory (playwright passes it as
+// --user-data-dir).
+const profiles = [];
+function launch(options) {
+  const profile = mkdtempSync(join(tmpdir(), "jvmtigen-chromium-"));
+  profiles.push(profile);
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    ...options,
+  });
+}
+const contexts = [];
+try {
+  const context = await launch({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+
+  await page.goto(url, { waitUntil: "load" });
+  report(problems.length === 0, "the page loads with no console error", problems.join("\n"));
+
+  const search = page.locator("#search-box");
+  report(await search.isVisible(), "the search box is shown when JavaScript runs");
+
+  const visible = () => page.$$eval("#search-results li[data-kind]",
+    (lis) => lis.filter((li) => !li.hidden).map((li) => li.textContent.replace(/\s+/g, " ").trim()));
+  const total = await page.$$eval("#search-results li[data-kind]", (l) => l.length);
+  await search.click();
+  await search.pressSequentially("GetThread", { delay: 15 });
+  const some = await visible();
+  report(some.length > 0 && some.length < total && some.every((t) => t.toLowerCase().includes("getthread")),
+    `typing "GetThread" filters the list (${some.length} of ${total} shown)`, some.slice(0, 10).join("\n"));
+  await search.pressSequentially("State", { delay: 15 });
+  const fewer = await visible();
+  report(fewer.length > 0 && fewer.length < some.length && fewer[0].startsWith("GetThreadState"),
+    `typing on narrows it ("GetThreadState": ${fewer.length} shown)`, fewer.join("\n"));
+  report(await page.locator("#search-results").isVisible(), "the results list is visible while typing");
+  await search.fill("");
+  await search.pressSequentially("THREAD_STATE_ALIVE", { delay: 5 });
+  const consts = await visible();
+  report(consts.some((t) => t.startsWith("JVMTI_THREAD_STATE_ALIVE")), "constants are searchable", consts.join("\n"));
+  await search.fill("");
+  await search.pressSequentially("invalid_thread", { delay: 5 });
+  const errs = await visible();
+  report(errs.some((t) => t.startsWith("JVMTI_ERROR_INVALID_THREAD")), "errors are searchable", errs.join("\n"));
+  await search.fill("");
+  await search.pressSequentially("VMInit", { delay: 5 });
+  const evs = await visible();
+  report(evs.some((t) => t.startsWith("VMInit")), "events are searchable", evs.join("\n"));
+  await search.press("Enter");
+  await page.waitForFunction(() => location.hash === "#VMInit");
+  report(true, "Enter follows the first match (#VMInit)");
+  await search.fill("");
+
+  // A deep link of the JDK's page: a parameter of a function.
+  await page.goto(url + "#GetThreadState.thread_state_ptr", { waitUntil: "load" });
+  const target = await page.evaluate(() => {
+    const t = document.querySelector(":target");
+    if (!t) return null;
+    const r = t.getBoundingClientRect();
+    return { id: t.id, top: r.top, bottom: r.bottom, height: innerHeight };
+  });
+  report(target && target.id === "GetThreadState.thread_state_ptr" && target.top >= 0 &&
+         target.bottom <= target.height,
+    "a deep link (#GetThreadState.thread_state_ptr) targets and scrolls to its element",
+    JSON.stringify(target));
+  await page.goto(url + "#GetThreadState", { waitUntil: "load" });
+  await page.screenshot({ path: join(shots, "jvmti-html.png") });
+  report(true, `screenshot saved (${join(shots, "jvmti-html.png")})`);
+  report(problems.length === 0, "no console error after searching and navigating", problems.join("\n"));
+
+  // Dark theme follows the system.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  report(bg !== "rgb(255, 255, 255)", `the dark theme follows the system (background ${bg})`);
+  await page.screenshot({ path: join(shots, "jvmti-html-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // Print: no navigation.
+  await page.emulateMedia({ media: "print" });
+  report(!(await page.locator("#toc").isVisible()), "the print stylesheet hides the navigation");
+
+  // With JavaScript off: the content and the table of contents are there;
+  // the search box (which needs the script) is not.
+  const nojs = await launch({ javaScriptEnabled: false });
+  contexts.push(nojs);
+  const p2 = await nojs.newPage();
+  await p2.goto(url + "#GetThreadState", { waitUntil: "load" });
+  report(await p2.locator("#GetThreadState").isVisible() && await p2.locator("#toc").isVisible(),
+    "with JavaScript off the content and contents are shown");
+  report(!(await p2.locator("#search-box").isVisible()), "with JavaScript off the search box is hidden");
+} catch (e) {
+  report(false, "browser run", e.stack || e);
+} finally {
+  for (const c of contexts) await c.close().catch(() => {});
+  for (const p of profiles) rmSync(p, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

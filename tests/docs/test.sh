@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# The documentation: jvmti.html and the man pages, rendered once per spec
+# (jdk17, jdk25, mainline when ../shared/spec has them, and a small fixture
+# with every kind of markup) and checked from every side: anchors and links,
+# the JDK 17 page's ids, the Nu Html Checker, groff, man, a real browser;
+# then --templates, broken templates, stale pages, the depfile.
+. tests/lib.sh
+FIXTURE=tests/docs/fixtures/small.xml
+JDK17_HTML=/usr/share/doc/openjdk-17-jre-headless/specs/jvmti.html
+VNU=tests/docs/node_modules/vnu-jar/build/dist/vnu.jar
+SHOTS=build/docs-screenshots
+root=$(scratch docs)
+
+# ---- render each spec once; every check below reads these ----
+specs=()
+for name in jdk17 jdk25 mainline; do
+    [ -f "$SHARED_SPECS/$name/jvmti.xml" ] && specs+=("$name")
+done
+specs+=(small)
+spec_file() { if [ "$1" = small ]; then echo "$FIXTURE"; else echo "$SHARED_SPECS/$1/jvmti.xml"; fi; }
+for name in "${specs[@]}"; do
+    check "docs: $name renders" "$JVMTIGEN" -q -o "$root/$name" "$(spec_file "$name")"
+done
+
+ids_of() { grep -o ' id="[^"]*"' "$1" | sed 's/^ id="//; s/"$//'; }
+
+for name in "${specs[@]}"; do
+    page="$root/$name/jvmti.html"
+    [ -f "$page" ] || continue
+    ids_of "$page" | sort >"$root/$name.ids"
+    dups=$(uniq -d "$root/$name.ids")
+    check "docs: $name: every id on the page is unique" test -z "$dups"
+    sort -u "$root/$name.ids" >"$root/$name.uids"
+    dangling=$(grep -o 'href="#[^"]*"' "$page" | sed 's/^href="#//; s/"$//' | sort -u |
+               comm -23 - "$root/$name.uids")
+    if [ -z "$dangling" ]; then ok "docs: $name: every internal link resolves"
+    else not_ok "docs: $name: every internal link resolves"; head -20 <<<"$dangling"; fi
+    check "docs: $name: the page is HTML5 (doctype, lang, one h1)" \
+        bash -c "head -c 16 '$page' | grep -q '^<!DOCTYPE html>' && grep -q '<html lang=\"en\">' '$page' \
+                 && [ \$(grep -o '<h1' '$page' | wc -l) -eq 1 ]"
+    check "docs: $name: nothing elided and no open issue is shown" \
+        bash -c "! grep -q 'ElidedFunction\|An open issue is not shown\|Nor is this' '$page'"
+done
+
+# Every id of the JDK's own page exists on ours, so deep links keep working.
+if [ -f "$JDK17_HTML" ] && [ -f "$root/jdk17.uids" ]; then
+    ids_of "$JDK17_HTML" | sort -u >"$root/jdk-page.ids"
+    missing=$(comm -23 "$root/jdk-page.ids" "$root/jdk17.uids")
+    n=$(wc -l <"$root/jdk-page.ids")
+    if [ -z "$missing" ]; then ok "docs: all $n ids of the JDK 17 jvmti.html are on ours"
+    else not_ok "docs: all ids of the JDK 17 jvmti.html are on ours ($(wc -l <<<"$missing") missing)"
+         head -20 <<<"$missing"; fi
+else
+    skip "docs: JDK 17 page comparison: openjdk-17-doc not installed"
+fi
+
+# What the fixture must show: markup of every kind, rendered.
+small="$root/small/jvmti.html"
+check "docs: small: prose markup is rendered (code, lists, tables, examples, links)" \
+    bash -c "grep -q '<code>code.with a space</code>' '$small' && grep -q '<ul class=\"circle\">' '$small' \
+             && grep -q '<dl><dt>term</dt>' '$small' && grep -q '<td class=\"centered\">2</td>' '$small' \
+             && grep -q '<pre class=\"example\">' '$small' && grep -q 'href=\"#jvmtiWidget.size\"' '$small' \
+             && grep -q 'href=\"#GetWidget.kind\"' '$small' && grep -q 'href=\"https://example.org/\"' '$small' \
+             && grep -q 'jvms-4.html#jvms-4.4' '$small' && grep -q 'Rationale' '$small'"
+check "docs: small: a function shows its prototype from jvmti.h's code, phase, position and since badge" \
+    bash -c "grep -q 'GetWidget(jvmtiEnv\* env,' '$small' && grep -q 'jvmtiWidget\\*</span>\|<a href=\"#jvmtiWidget\">jvmtiWidget</a>\*' '$small' \
+             && grep -q 'in the start or the live phase' '$small' && grep -q 'class=\"since\"' '$small'"
+check "docs: small: parameter checks become error rows (NULL, min, thread, capability)" \
+    bash -c "grep -q '<code>widget_ptr</code></a> is NULL' '$small' && grep -q 'is less than 0' '$small' \
+             && grep -q 'is not a thread object' '$small' && grep -q 'JVMTI_ERROR_THREAD_NOT_ALIVE' '$small' \
+             && grep -q 'does not possess the capability' '$small'"
+check "docs: small: cross-indexes (capability users, functions returning an error)" \
+    bash -c "grep -q 'Required by</span> <a href=\"#GetWidget\">' '$small' && grep -q 'Used by</span> <a href=\"#GetWidget\">' '$small' \
+             && grep -q 'Returned by</span> <a href=\"#GetWidget\">' '$small'"
+check "docs: small: the function table lists reserved slots" grep -q '<i>reserved</i>' "$root/small/jvmti.html"
+
+# The Nu Html Checker: zero errors, every page in one run.
+if command -v java >/dev/null && [ -f "$VNU" ]; then
+    pages=()
+    for name in "${specs[@]}"; do [ -f "$root/$name/jvmti.html" ] && pages+=("$root/$name/jvmti.html"); done
+    if out=$(java -jar "$VNU" --errors-only "${pages[@]}" 2>&1); then
+        ok "docs: vnu reports no error on ${#pages[@]} pages (${specs[*]})"
+    else
+        not_ok "docs: vnu reports no error"; head -30 <<<"$out"
+    fi
+else
+    skip "docs: HTML validation: vnu-jar not installed (cd tests/docs && npm ci) or no java"
+fi
+
+# ---- man pages ----
+function_ids() { xmllint --xpath '/specification/functionsection/category/function/@id' "$1" 2>/dev/null |
+                 sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+event_ids() { xmllint --xpath '/specification/eventsection/event/@id' "$1" 2>/dev/null |
+              sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+for name in "${specs[@]}"; do
+    dir="$root/$name/man/man3"
+    [ -d "$dir" ] || { not_ok "docs: $name: man pages written"; continue; }
+    spec=$(spec_file "$name")
+    { function_ids "$spec"; event_ids "$spec"; echo jvmti; } | sed 's/$/.3/' | sort >"$root/$name.want"
+    (cd "$dir" && ls) | sort >"$root/$name.have"
+    check "docs: $name: one man page per function and event, and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
+        diff "$root/$name.want" "$root/$name.have"
+    if command -v groff >/dev/null; then
+        noisy=""
+        for f in "$dir"/*.3; do
+            [ -n "$(groff -man -ww -z "$f" 2>&1)" ] && noisy+="$f: $(groff -man -ww -z "$f" 2>&1 | head -3)"$'\n'
+        done
+        if [ -z "$noisy" ]; then ok "docs: $name: groff -man -ww -z prints nothing for any page"
+        else not_ok "docs: $name: groff -man -ww -z prints nothing for any page"; head -20 <<<"$noisy"; fi
+    else
+        skip "docs: groff checks: groff not installed"
+    fi
+    lacking=""
+    for f in "$dir"/*.3; do
+        base=$(basename "$f" .3)
+        sections="NAME SYNOPSIS DESCRIPTION"
+        if grep -qx "$base.3" <(function_ids "$spec" | sed 's/$/.3/') 2>/dev/null; then
+            sections+=" PARAMETERS CAPABILITIES ERRORS"
+        elif [ "$base" != jvmti ]; then
+            sections+=" PARAMETERS CAPABILITIES"
+        fi
+        sections+=" \"SEE ALSO\""
+        for s in $sections; do
+            s=${s//\"/}
+            [ "$s" = SEE ] && s="SEE ALSO"
+            [ "$s" = ALSO ] && continue
+            grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$f" || lacking+="$f lacks $s"$'\n'
+        done
+    done
+    if [ -z "$lacking" ]; then ok "docs: $name: every man page has its sections"
+    else not_ok "docs: $name: every man page has its sections"; head -10 <<<"$lacking"; fi
+done
+d="$root/small/man/man3"
+if command -v man >/dev/null; then
+    text=$(MANWIDTH=200 man -l "$d/jvmti.3" 2>&1; MANWIDTH=200 man -l "$d/GetWidget.3" 2>&1)
+    check "docs: small: roff keeps backslashes, dots and apostrophes as text" \
+        bash -c "grep -q 'a backslash \\\\n and a line that .starts with a dot, and one that .starts with an apostrophe' <<<\"\$1\" \
+                 && grep -q '^ *\\.y = \"\\\\n\";' <<<\"\$1\" && grep -q 'The widget is \\\\not there' <<<\"\$1\"" _ "$text"
+fi
+if command -v man >/dev/null; then
+    page=$(MANWIDTH=80 man -l "$d/GetWidget.3" 2>&1)
+    check "docs: man -l shows a page readably (prototype, parameters, errors)" \
+        bash -c "grep -q '^       GetWidget(jvmtiEnv\* env,' <<<\"\$1\" && grep -q '^       names_ptr (char\*\*)' <<<\"\$1\" \
+                 && grep -q '^       JVMTI_ERROR_ILLEGAL_ARGUMENT' <<<\"\$1\" && ! grep -q '\\\\f' <<<\"\$1\"" _ "$page"
+    check "docs: an event's page shows its callback prototype" \
+        bash -c "MANWIDTH=80 man -l '$d/Tick.3' 2>&1 | grep -q 'void JNICALL'"
+else
+    skip "docs: man -l: man-db not installed"
+fi
+
+# The docs' C comes from the code that writes jvmti.h: every event typedef
+# in the man pages is in the header, line for line.
+if [ -f "$root/jdk17/jvmti.h" ]; then
+    mism="" n=0
+    for f in "$root/jdk17/man/man3"/*.3; do
+        block=$(sed -n '/^typedef void (JNICALL \*jvmtiEvent/,/);$/p' "$f")
+        [ -z "$block" ] && continue
+        n=$((n + 1))
+        python3 - "$root/jdk17/jvmti.h" "$block" <<'PY' || mism+="$f"$'\n'
+import sys
+sys.exit(0 if sys.argv[2] in open(sys.argv[1]).read() else 1)
+PY
+    done
+    check "docs: jdk17: the $n event typedefs of the man pages are jvmti.h's, character for character" \
+        bash -c "[ -z '$mism' ] && [ $n -gt 30 ]"
+    html_proto=$(python3 - "$root/jdk17/jvmti.html" <<'PY'
+import html, re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'id="GetThreadState".*?<pre class="synopsis"><code>(.*?)</code>', page, re.S)
+print(html.unescape(re.sub(r'<[^>]+>', '', m.group(1))) if m else "")
+PY
+)
+    check "docs: jdk17: a function's prototype on the page has jvmti.h's parameter types" \
+        bash -c "[ \"\$1\" = 'jvmtiError
+GetThreadState(jvmtiEnv* env,
+            jthread thread,
+            jint* thread_state_ptr)' ] && grep -q 'jvmtiError (JNICALL \*GetThreadState) (jvmtiEnv\* env,' '$root/jdk17/jvmti.h'" _ "$html_proto"
+fi
+
+# ---- the browser ----
+if ! command -v node >/dev/null; then skip "docs: browser: node not installed"
+elif [ ! -d tests/docs/node_modules/playwright-core ]; then skip "docs: browser: playwright-core not installed (cd tests/docs && npm ci)"
+elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then skip "docs: browser: chromium not installed"
+elif [ -f "$root/jdk17/jvmti.html" ]; then
+    mkdir -p "$SHOTS"
+    timeout 180 node tests/docs/browser.mjs "$root/jdk17/jvmti.html" "$SHOTS" 2>&1
+fi
+
+# ---- options and discipline ----
+d=$(scratch docs-opts)
+"$JVMTIGEN" -q --no-docs -o "$d/nodocs" "$FIXTURE"
+check "docs: --no-docs writes the C outputs only" \
+    bash -c "[ -f '$d/nodocs/jvmti.h' ] && [ ! -e '$d/nodocs/jvmti.html' ] && [ ! -e '$d/nodocs/man' ]"
+
+mkdir -p "$d/tpl"
+cat >"$d/tpl/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text"/>
+  <xsl:param name="version"/>
+  <xsl:template match="/">my page <xsl:value-of select="$version"/>: <xsl:value-of select="jg:prototype('Dispose')"/></xsl:template>
+</xsl:stylesheet>
+EOF
+cat >"$d/tpl/man.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+  <xsl:template match="/"><pages><page name="only.3">.\" Generated by jvmtigen
+.TH only 3
+</page></pages></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/tpl" -MD -o "$d/custom" "$FIXTURE"
+check "docs: --templates DIR uses the user's templates, with parameters and extension functions" \
+    bash -c "[ \"\$(cat '$d/custom/jvmti.html')\" = \"my page 2.0.0: jvmtiError
+Dispose(jvmtiEnv* env)\" ] && [ \"\$(ls '$d/custom/man/man3')\" = only.3 ]"
+check "docs: the depfile lists the templates and the docs outputs" \
+    bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
+             && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
+"$JVMTIGEN" -q -MD -o "$d/default" "$FIXTURE"
+check "docs: the depfile lists every template file read (includes too)" \
+    bash -c "grep -q 'templates/html.xsl' '$d/default/jvmtigen.d' && grep -q 'templates/common.xsl' '$d/default/jvmtigen.d' \
+             && grep -q 'templates/man-prose.xsl' '$d/default/jvmtigen.d'"
+
+# Stale pages: jvmtigen's own go, anyone else's stay.
+cp "$d/default/man/man3/Dispose.3" "$d/default/man/man3/Removed.3"
+printf '.TH MINE 3\n' >"$d/default/man/man3/Mine.3"
+run_gen -v -o "$d/default" "$FIXTURE"
+check "docs: a page jvmtigen wrote for a function that is gone is removed" \
+    bash -c "[ ! -e '$d/default/man/man3/Removed.3' ] && grep -q 'removed $d/default/man/man3/Removed.3' <<<\"\$1\"" _ "$GEN_ERR"
+check "docs: a man page jvmtigen did not write is kept" test -f "$d/default/man/man3/Mine.3"
+check "docs: unchanged docs are left alone (-v says unchanged)" \
+    bash -c "grep -q 'unchanged $d/default/jvmti.html' <<<\"\$1\" && grep -q 'unchanged $d/default/man/man3/GetWidget.3' <<<\"\$1\"" _ "$GEN_ERR"
+
+# Broken templates: FILE:LINE: error, a failing status, nothing written.
+status_is() { # DESC WANT PATTERN ARGS...
+    local desc=$1 want=$2 pattern=$3; shift 3
+    run_gen "$@"
+    if [ "$GEN_STATUS" -eq "$want" ] && grep -q -- "$pattern" <<<"$GEN_ERR"; then ok "docs: $desc"
+    else not_ok "docs: $desc (status $GEN_STATUS, wanted $want)"; printf '%s\n' "$GEN_ERR" | head -10; fi
+}
+status_is "a missing template directory is an I/O error (3)" 3 "$d/none/html.xsl: error: cannot read template" \
+    --templates "$d/none" -o "$d/out-missing" "$FIXTURE"
+check "docs: ... and writes nothing" test ! -e "$d/out-missing"
+mkdir -p "$d/broken"
+cp "$d/tpl/man.xsl" "$d/broken/man.xsl"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/">\n<p>\n</xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/html.xsl"
+status_is "a template that is not well-formed is FILE:LINE: error (1)" 1 "^$d/broken/html.xsl:[0-9]*: error: " \
+    --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+check "docs: ... and writes nothing, not even the C outputs" test ! -e "$d/out-broken"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/">\n<xsl:value-of select="count(("/>\n</xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/html.xsl"
+status_is "a bad XPath expression is FILE:LINE: error (1)" 1 "^$d/broken/html.xsl:3: error: " \
+    --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/">\n<xsl:message terminate="yes">stop here</xsl:message>\n</xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/html.xsl"
+status_is "a template that stops the transformation is an error (1)" 1 "stop here" \
+    --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+cp "$d/tpl/html.xsl" "$d/broken/html.xsl"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/"><pages><page name="../escape.3">x</page></pages></xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/man.xsl"
+status_is "a man page name that is not a plain file name is refused" 1 "is not <page name" \
+    --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+check "docs: ... and nothing is written" test ! -e "$d/out-broken"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:exsl="http://exslt.org/common" extension-element-prefixes="exsl">\n<xsl:template match="/"><exsl:document href="%s/written.txt" method="text">x</exsl:document><pages/></xsl:template>\n</xsl:stylesheet>\n' "$d" >"$d/broken/man.xsl"
+run_gen --templates "$d/broken" -o "$d/out-write" "$FIXTURE"
+check "docs: templates cannot write files of their own" test ! -e "$d/written.txt"
