@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -445,6 +447,112 @@ static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
     xmlFree(id);
 }
 
+/* Roff escaping, done here because it runs on every text node of every
+ * man page and costs several times more as XSLT string recursion. */
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Appends s[0..n) with each backslash as \e. */
+static void roff_escape(Buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\')
+            buf_put(b, "\\e", 2);
+        else
+            buf_putc(b, s[i]);
+    }
+}
+
+/* A line that would start with a dot or an apostrophe (a roff request) is
+ * guarded with \&. */
+static void roff_guard(Buf *b, const char *s, size_t n)
+{
+    if (n > 0 && (s[0] == '.' || s[0] == '\''))
+        buf_put(b, "\\&", 2);
+}
+
+/* jg:roff-text(S): running text for roff: white space collapsed to single
+ * blanks, one kept at either end where S had any; escaped; a leading dot
+ * or apostrophe guarded. */
+static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    const char *s = (const char *)arg;
+    size_t len = strlen(s);
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    bool lead = len > 0 && is_blank(s[0]);
+    if (lead)
+        buf_putc(&b, ' ');
+    bool words = false;
+    for (size_t i = 0; i < len;) {
+        while (i < len && is_blank(s[i]))
+            i++;
+        size_t j = i;
+        while (j < len && !is_blank(s[j]))
+            j++;
+        if (j > i) {
+            if (words)
+                buf_putc(&b, ' ');
+            else
+                roff_guard(&b, s + i, j - i);
+            roff_escape(&b, s + i, j - i);
+            words = true;
+        }
+        i = j;
+    }
+    if (words && is_blank(s[len - 1]))
+        buf_putc(&b, ' ');
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
+/* jg:roff-escape(S): S with each backslash as \e, nothing else changed. */
+static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    roff_escape(&b, (const char *)arg, strlen((const char *)arg));
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
+/* jg:roff-lines(S): verbatim text for inside .nf/.fi: each line escaped
+ * and guarded, the line breaks kept. */
+static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    for (const char *p = (const char *)arg;;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        roff_guard(&b, p, n);
+        roff_escape(&b, p, n);
+        if (!nl)
+            break;
+        buf_putc(&b, '\n');
+        p = nl + 1;
+    }
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
 /* jg:table-slots(): the slots of the function table, 1 to the highest, as
  * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
 static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
@@ -544,6 +652,9 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "checks", BAD_CAST DOCS_NS, fn_checks);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-text", BAD_CAST DOCS_NS, fn_roff_text);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-lines", BAD_CAST DOCS_NS, fn_roff_lines);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-escape", BAD_CAST DOCS_NS, fn_roff_escape);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
                             fn_error_functions);
     xsltQuoteUserParams(t, params);
@@ -677,6 +788,129 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
     return rc;
 }
 
+/* ---- the helper process ----
+ *
+ * The two stylesheets are independent, so jvmti.html renders in a forked
+ * copy of this process while this one renders the man pages: both cores
+ * work at once. Threads would share the source tree, and libxslt writes to
+ * the document it transforms (node order, the DTD's links); a fork gives
+ * each transformation its own copy. The page comes back through a pipe:
+ * the helper's status, the length, the bytes. */
+
+#define EXIT_HELPER_IO 3
+
+static void render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc, const char *file,
+                        const char **params, DocFile *page, int *rc)
+{
+    xmlDocPtr r = apply(st, html, doc, file, params, rc);
+    if (r) {
+        xmlChar *text = NULL;
+        int len = 0;
+        if (xsltSaveResultToString(&text, &len, r, html) == 0 && text)
+            buf_put(&page->data, (const char *)text, (size_t)len);
+        xmlFree(text);
+        xmlFreeDoc(r);
+    }
+}
+
+/* Forks the helper. Returns 0 in the helper, its pid in the parent, -1
+ * when everything is to be rendered here (JVMTIGEN_JOBS=1, the template
+ * profile, or no fork to be had). *fd is the pipe's end for this side. */
+static pid_t start_helper(int *fd)
+{
+    const char *jobs = getenv("JVMTIGEN_JOBS");
+    const char *prof = getenv("JVMTIGEN_XSLT_PROFILE");
+    if ((jobs && strcmp(jobs, "1") == 0) || (prof && *prof && strcmp(prof, "0") != 0))
+        return -1;
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    fflush(NULL); /* nothing buffered may be written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        *fd = p[1];
+        diag_reset(); /* what is queued is the parent's to print */
+    } else {
+        close(p[1]);
+        *fd = p[0];
+    }
+    return pid;
+}
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int send_page(int fd, int rc, const Buf *page)
+{
+    uint32_t status = (uint32_t)rc;
+    uint64_t len = rc == 0 ? page->len : 0;
+    if (write_all(fd, &status, sizeof status) != 0 || write_all(fd, &len, sizeof len) != 0)
+        return -1;
+    return len ? write_all(fd, page->data, page->len) : 0;
+}
+
+/* Reads the helper's page into page and waits for it. The helper printed
+ * its own diagnostics; a helper that died or said too little is an error
+ * here. */
+static void collect_helper(pid_t pid, int fd, Buf *page, int *rc)
+{
+    Buf in;
+    buf_init(&in);
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        buf_put(&in, chunk, (size_t)n);
+    }
+    close(fd);
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    uint32_t status = 0;
+    uint64_t len = 0;
+    const size_t head = sizeof status + sizeof len;
+    if (in.len >= head) {
+        memcpy(&status, in.data, sizeof status);
+        memcpy(&len, in.data + sizeof status, sizeof len);
+    }
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
+        /* The helper said why, on stderr. */
+        if (*rc == 0)
+            *rc = WEXITSTATUS(wstatus);
+    } else if (!WIFEXITED(wstatus) || in.len < head || status != 0 || in.len - head != len) {
+        if (WIFSIGNALED(wstatus))
+            error_at(NULL, "the process rendering jvmti.html died (signal %d)",
+                     WTERMSIG(wstatus));
+        else
+            error_at(NULL, "the process rendering jvmti.html ended without its page");
+        *rc = 1;
+    } else {
+        buf_put(page, in.data + head, (size_t)len);
+    }
+    buf_free(&in);
+}
+
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
                 Vec *deps)
 {
@@ -707,21 +941,33 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
     xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
     xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
     if (html && man) {
-        xmlDocPtr r = apply(&st, html, doc, html_file, (const char **)kv.items, &rc);
-        if (r) {
-            xmlChar *text = NULL;
-            int len = 0;
-            DocFile *f = add_file(res, "jvmti.html");
-            if (xsltSaveResultToString(&text, &len, r, html) == 0 && text)
-                buf_put(&f->data, (const char *)text, (size_t)len);
-            xmlFree(text);
-            xmlFreeDoc(r);
-        }
-        r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
-        if (r) {
-            if (split_pages(&st, r, man_file, res) != 0)
-                rc = 1;
-            xmlFreeDoc(r);
+        /* The page comes first in res; man pages are added after it (and
+         * move res->files, so it is found by its index). */
+        size_t page = res->n;
+        add_file(res, "jvmti.html");
+        int fd = -1;
+        pid_t pid = start_helper(&fd);
+        if (pid == 0) {
+            /* The helper: jvmti.html to the parent, then back to the caller,
+             * which frees everything and exits with rc. */
+            res->helper = true;
+            render_html(&st, html, doc, html_file, (const char **)kv.items, &res->files[page],
+                        &rc);
+            if (send_page(fd, rc, &res->files[page].data) != 0 && rc == 0)
+                rc = EXIT_HELPER_IO;
+            close(fd);
+        } else {
+            if (pid < 0)
+                render_html(&st, html, doc, html_file, (const char **)kv.items,
+                            &res->files[page], &rc);
+            xmlDocPtr r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
+            if (r) {
+                if (split_pages(&st, r, man_file, res) != 0)
+                    rc = 1;
+                xmlFreeDoc(r);
+            }
+            if (pid > 0)
+                collect_helper(pid, fd, &res->files[page].data, &rc);
         }
     }
     if (html)

@@ -13,6 +13,8 @@
 #ifndef JVMTIGEN_DOCS_H
 #define JVMTIGEN_DOCS_H
 
+#include <stdbool.h>
+
 #include <libxml/tree.h>
 
 #include "emit.h"
@@ -31,6 +33,9 @@ typedef struct DocFile {
 typedef struct DocsResult {
     DocFile *files;
     size_t n;
+    /* True in the helper process that rendered jvmti.html (see docs.c):
+     * it has handed its work to its parent and must write nothing. */
+    bool helper;
 } DocsResult;
 
 /* The template directory to use when --templates is not given: the first of
@@ -40,7 +45,12 @@ char *docs_default_templates(const char *argv0);
 
 /* Renders every document into res. Returns 0, or an exit status (1: a
  * template is broken or failed, 3: one cannot be read) with diagnostics
- * printed. Every template file read is appended to deps (malloc'd). */
+ * printed. Every template file read is appended to deps (malloc'd).
+ *
+ * jvmti.html is rendered in a forked helper process while this one renders
+ * the man pages. The helper returns from docs_render too, with res->helper
+ * set: its caller must write nothing, free what it holds and exit with the
+ * status returned. JVMTIGEN_JOBS=1 renders both in this process. */
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
                 Vec *deps);
 void docs_result_free(DocsResult *res);

@@ -21,6 +21,8 @@
 #define JVMTIGEN_VERSION "0.1.0"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+/* Internal: the docs helper process has done its part (see docs.h). */
+enum { EXIT_DONE = -1 };
 
 typedef struct Options {
     const char *spec;
@@ -268,7 +270,7 @@ static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, D
     char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
     int rc = docs_render(ctx, doc, dir, docs, deps);
     free(dir);
-    if (rc != 0)
+    if (rc != 0 || docs->helper)
         return rc;
     const char **p = realloc(*paths, ((size_t)n_outputs + docs->n) * sizeof *p);
     if (!p) {
@@ -334,7 +336,10 @@ static int generate(const Options *o, int write_outputs)
     DocsResult docs = {0};
     if (!o->no_docs)
         rc = render_docs(o, &ctx, doc, &docs, &deps, &paths);
-    size_t n_paths = (size_t)n_outputs + docs.n;
+    /* The helper process that rendered jvmti.html writes nothing. */
+    size_t n_paths = docs.helper ? (size_t)n_outputs : (size_t)n_outputs + docs.n;
+    if (docs.helper && rc == EXIT_OK)
+        rc = EXIT_DONE;
     if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
     for (size_t i = 0; i < n_paths && rc == EXIT_OK; i++) {
@@ -369,6 +374,8 @@ static int generate(const Options *o, int write_outputs)
     for (size_t i = (size_t)n_outputs; i < n_paths; i++)
         free((char *)paths[i]);
     docs_result_free(&docs);
+    if (rc == EXIT_DONE)
+        rc = EXIT_OK;
     free(bufs);
     free(paths);
     free(pathbuf);

@@ -299,7 +299,7 @@
             </xsl:choose>
             (see <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>):</p>
           <xsl:call-template name="capability-list">
-            <xsl:with-param name="caps" select="capabilities/required"/>
+            <xsl:with-param name="list" select="capabilities/required"/>
           </xsl:call-template>
         </xsl:otherwise>
       </xsl:choose>
@@ -307,17 +307,20 @@
         <p><strong>Optional features</strong>: these capabilities, when the environment
           possesses them, add to what this <xsl:value-of select="$what"/> does:</p>
         <xsl:call-template name="capability-list">
-          <xsl:with-param name="caps" select="capabilities/capability"/>
+          <xsl:with-param name="list" select="capabilities/capability"/>
         </xsl:call-template>
       </xsl:if>
     </div>
   </xsl:template>
 
+  <!-- A capability's effect: what the function or event says, else the
+       capability's own description. (The parameter is not named caps: that
+       would hide the global $caps.) -->
   <xsl:template name="capability-list">
-    <xsl:param name="caps"/>
+    <xsl:param name="list"/>
     <table class="wide">
       <tr><th scope="col">Capability</th><th scope="col">Effect</th></tr>
-      <xsl:for-each select="$caps">
+      <xsl:for-each select="$list">
         <tr>
           <th scope="row"><a href="#{$caps-id}.{@id}"><code><xsl:value-of select="@id"/></code></a></th>
           <td>
@@ -646,6 +649,9 @@
         <xsl:text> </xsl:text><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a>
       </xsl:for-each>
     </xsl:if>
+    <!-- Some capabilities change what the VM does without any function or
+         event naming them (can_generate_early_vmstart, say). -->
+    <xsl:if test="not($req | $opt)"><i>No function or event names it; see its description.</i></xsl:if>
   </xsl:template>
 
   <xsl:template match="constants">

@@ -3,60 +3,18 @@
      long lines and escaped; blocks start on lines of their own. jvmtigen
      then drops blank lines and leading blanks outside .nf/.fi blocks. -->
 <xsl:stylesheet version="1.0"
-                xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:jg="urn:jvmtigen"
+                exclude-result-prefixes="jg">
 
   <xsl:key name="links-in" match="functionlink|eventlink"
            use="concat(ancestor::*[self::function or self::event][1]/@id, ' ', @id)"/>
 
-  <!-- Backslashes doubled as \e. -->
-  <xsl:template name="roff-escape">
-    <xsl:param name="s"/>
-    <xsl:choose>
-      <xsl:when test="contains($s, '\')">
-        <xsl:value-of select="substring-before($s, '\')"/>
-        <xsl:text>\e</xsl:text>
-        <xsl:call-template name="roff-escape">
-          <xsl:with-param name="s" select="substring-after($s, '\')"/>
-        </xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$s"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
-  <!-- Verbatim lines (inside .nf): each escaped, and one that starts with
-       a dot or an apostrophe guarded with \&. -->
-  <xsl:template name="roff-lines">
-    <xsl:param name="s"/>
-    <xsl:variable name="line">
-      <xsl:choose>
-        <xsl:when test="contains($s, '&#10;')"><xsl:value-of select="substring-before($s, '&#10;')"/></xsl:when>
-        <xsl:otherwise><xsl:value-of select="$s"/></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:if test="starts-with($line, '.') or starts-with($line, &quot;'&quot;)">\&amp;</xsl:if>
-    <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$line"/></xsl:call-template>
-    <xsl:if test="contains($s, '&#10;')">
-      <xsl:text>&#10;</xsl:text>
-      <xsl:call-template name="roff-lines">
-        <xsl:with-param name="s" select="substring-after($s, '&#10;')"/>
-      </xsl:call-template>
-    </xsl:if>
-  </xsl:template>
-
-  <!-- Running text: white space collapsed (keeping one blank at either
-       end, where the source had any), escaped. -->
-  <xsl:template match="text()">
-    <xsl:variable name="n" select="normalize-space(.)"/>
-    <xsl:value-of select="substring(' ', 1, number(contains(' &#9;&#10;&#13;', substring(., 1, 1))))"/>
-    <xsl:if test="starts-with($n, '.') or starts-with($n, &quot;'&quot;)">\&amp;</xsl:if>
-    <xsl:choose>
-      <xsl:when test="contains($n, '\')">
-        <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="$n"/></xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$n"/></xsl:otherwise>
-    </xsl:choose>
-    <xsl:value-of select="substring(' ', 1, number($n != '' and contains(' &#9;&#10;&#13;', substring(., string-length(.), 1))))"/>
-  </xsl:template>
+  <!-- Running text: white space collapsed (one blank kept at either end
+       where the source had any), escaped, a leading dot guarded; verbatim
+       text line by line. Both are jvmtigen's extension functions
+       (templates/README.md): they run on every text node. -->
+  <xsl:template match="text()"><xsl:value-of select="jg:roff-text(.)"/></xsl:template>
 
   <xsl:template match="description">
     <xsl:apply-templates/>
@@ -96,7 +54,7 @@
   <xsl:template match="pre|example">
     <xsl:text>&#10;.PP&#10;.RS&#10;.nf&#10;</xsl:text>
     <xsl:variable name="text"><xsl:apply-templates mode="verbatim"/></xsl:variable>
-    <xsl:call-template name="roff-lines"><xsl:with-param name="s" select="$text"/></xsl:call-template>
+    <xsl:value-of select="jg:roff-lines($text)"/>
     <xsl:text>&#10;.fi&#10;.RE&#10;.PP&#10;</xsl:text>
   </xsl:template>
   <xsl:template match="text()" mode="verbatim"><xsl:value-of select="."/></xsl:template>
@@ -134,7 +92,7 @@
 
   <xsl:template match="constants">
     <xsl:text>&#10;.PP&#10;</xsl:text>
-    <xsl:call-template name="roff-escape"><xsl:with-param name="s" select="@label"/></xsl:call-template>
+    <xsl:value-of select="jg:roff-escape(@label)"/>
     <xsl:text> (\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP):&#10;</xsl:text>
     <xsl:for-each select="constant">
       <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " = </xsl:text>

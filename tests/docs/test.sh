@@ -38,6 +38,10 @@ for name in "${specs[@]}"; do
     check "docs: $name: the page is HTML5 (doctype, lang, one h1)" \
         bash -c "head -c 16 '$page' | grep -q '^<!DOCTYPE html>' && grep -q '<html lang=\"en\">' '$page' \
                  && [ \$(grep -o '<h1' '$page' | wc -l) -eq 1 ]"
+    # A capability row with nothing to say about the capability would have
+    # its effect cell empty: the capability's own description stands in.
+    check "docs: $name: every capability a function or event lists shows its effect" \
+        bash -c "! grep -q 'href=\"#jvmtiCapabilities\.[a-z_]*\"><code>[a-z_]*</code></a></th><td></td>' '$page'"
     check "docs: $name: nothing elided and no open issue is shown" \
         bash -c "! grep -q 'ElidedFunction\|An open issue is not shown\|Nor is this' '$page'"
 done
@@ -189,6 +193,12 @@ fi
 # ---- options and discipline ----
 d=$(scratch docs-opts)
 "$JVMTIGEN" -q --no-docs -o "$d/nodocs" "$FIXTURE"
+# jvmti.html renders in a forked helper while the man pages render here;
+# the same run in one process (JVMTIGEN_JOBS=1) writes the same bytes.
+JVMTIGEN_JOBS=1 "$JVMTIGEN" -q -o "$d/one-process" "$FIXTURE"
+"$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
+check "docs: rendering in a helper process and in one process give the same files" \
+    diff -r "$d/one-process" "$d/two-processes"
 check "docs: --no-docs writes the C outputs only" \
     bash -c "[ -f '$d/nodocs/jvmti.h' ] && [ ! -e '$d/nodocs/jvmti.html' ] && [ ! -e '$d/nodocs/man' ]"
 
@@ -251,6 +261,8 @@ status_is "a bad XPath expression is FILE:LINE: error (1)" 1 "^$d/broken/html.xs
 printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/">\n<xsl:message terminate="yes">stop here</xsl:message>\n</xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/html.xsl"
 status_is "a template that stops the transformation is an error (1)" 1 "stop here" \
     --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+check "docs: ... said once (the page renders in a helper process), nothing written" \
+    bash -c "[ \$(grep -c 'stop here' <<<\"\$1\") -eq 1 ] && [ ! -e '$d/out-broken' ]" _ "$GEN_ERR"
 cp "$d/tpl/html.xsl" "$d/broken/html.xsl"
 printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/"><pages><page name="../escape.3">x</page></pages></xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/man.xsl"
 status_is "a man page name that is not a plain file name is refused" 1 "is not <page name" \
