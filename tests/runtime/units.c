@@ -932,7 +932,20 @@ static void section_events(void)
                JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode with a non-thread (VM hook)");
     expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&dead_thread_obj),
                JVMTI_ERROR_THREAD_NOT_ALIVE, "SetEventNotificationMode with a dead thread (VM hook)");
+    /* Several errors at once: HotSpot's order (thread, event type, global-only,
+     * mode, capability), which tests/conformance compares against. */
+    expect_err(set_mode(A, JVMTI_ENABLE, (jvmtiEvent)1000, (jthread)(void *)&bad_thread_obj),
+               JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode: a non-thread before a bad event");
+    expect_err(set_mode(A, (jvmtiEventMode)3, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&bad_thread_obj),
+               JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode: a non-thread before a bad mode");
     jvmtigen_set_vm_hooks(NULL);
+    expect_err(set_mode(A, (jvmtiEventMode)3, (jvmtiEvent)1000, NULL), JVMTI_ERROR_INVALID_EVENT_TYPE,
+               "SetEventNotificationMode: a bad event before a bad mode");
+    expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, MAIN_T),
+               JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "SetEventNotificationMode: global-only before the missing capability");
+    expect_err(set_mode(A, (jvmtiEventMode)3, JVMTI_EVENT_VM_DEATH, MAIN_T), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "SetEventNotificationMode: global-only with a bad mode");
     expect_true(!jvmtirt_event_enabled(JVMTI_EVENT_CLASS_LOAD), "refused enablings enabled nothing");
 
     /* per thread */
