@@ -146,12 +146,16 @@ static jint JNICALL get_env(JavaVM *vm, void **penv, jint version)
     (void)vm;
     if ((version & JVMTI_VERSION_MASK_INTERFACE_TYPE) == JVMTI_VERSION_INTERFACE_JVMTI)
         return jvmtirt_get_env(penv, version);
+    /* JNI: a thread that is not attached learns that first (as in HotSpot,
+     * whatever the version). */
     *penv = NULL;
+    if (!host_current_jni())
+        return JNI_EDETACHED;
     switch (version) {
     case JNI_VERSION_1_1: case JNI_VERSION_1_2: case JNI_VERSION_1_4: case JNI_VERSION_1_6:
     case JNI_VERSION_1_8: case JNI_VERSION_9: case JNI_VERSION_10:
         *penv = host_current_jni();
-        return *penv ? JNI_OK : JNI_EDETACHED;
+        return JNI_OK;
     }
     return JNI_EVERSION;
 }
