@@ -43,6 +43,7 @@ typedef struct host_thread {
     int alive;                            /* started and not ended */
     int index;
     pthread_t pthread;
+    struct host_thread *next_attached; /* attached through JNI: the host's list */
 } host_thread;
 
 extern JavaVM host_vm;

@@ -166,13 +166,22 @@ static jint JNICALL destroy_vm(JavaVM *vm)
     return JNI_ERR; /* the host decides when it ends */
 }
 
+/* Threads attached through JNI: their objects live until the host exits
+ * (agents may keep references), on this list. */
+static host_thread *attached;
+static pthread_mutex_t attached_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static jint JNICALL attach(JavaVM *vm, void **penv, void *args)
 {
     (void)vm, (void)args;
     if (!current) {
-        host_thread *t = calloc(1, sizeof *t); /* lives until the host exits */
+        host_thread *t = calloc(1, sizeof *t);
         if (!t)
             return JNI_ENOMEM;
+        pthread_mutex_lock(&attached_lock);
+        t->next_attached = attached;
+        attached = t;
+        pthread_mutex_unlock(&attached_lock);
         host_thread_begin(t, "attached", 1);
     }
     *penv = host_current_jni();
@@ -351,6 +360,10 @@ int main(int argc, char **argv)
     if (rc == 0)
         host_thread_finish(&main_thread, 0);
     jvmtirt_shutdown();
+    for (host_thread *t = attached, *next; t; t = next) {
+        next = t->next_attached;
+        free(t);
+    }
     free(workers);
     for (int i = 0; i < argc; i++)
         free(agents[i].path);
