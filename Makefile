@@ -33,7 +33,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check coverage bench clean distclean
+.PHONY: all objs generate runtime check conformance coverage bench clean distclean
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -136,8 +136,16 @@ coverage: $(JVMTIGEN) $(GEN_DRIVER)
 	@JVMTIGEN=$(JVMTIGEN) GEN_DRIVER=$(GEN_DRIVER) \
 	    ./tests/trampolines/coverage $(COVERAGE_SPEC) build/$(VARIANT)/coverage
 
-bench: $(JVMTIGEN)
-	@JVMTIGEN=$(JVMTIGEN) ./tests/bench/run
+# One agent in HotSpot and in jvmti-host, answers compared case by case
+# (tests/conformance; needs a JDK 17 java). Ends with the summary line.
+CONFORMANCE_DIR := build/$(VARIANT)/conformance
+conformance: $(JVMTIGEN) runtime
+	@JVMTIGEN=$(JVMTIGEN) JVMTI_HOST=$(JVMTI_HOST) RT_OUT=$(OUT) JNI_INCLUDE=$(JNI_INCLUDE) \
+	    CC="$(CC)" SPEC=$(SPEC) ./tests/conformance/run $(CONFORMANCE_DIR) --min 300
+
+bench: $(JVMTIGEN) runtime
+	@JVMTIGEN=$(JVMTIGEN) JVMTI_HOST=$(JVMTI_HOST) RT_LIB=$(RT_LIB) RT_OUT=$(OUT) \
+	    JNI_INCLUDE=$(JNI_INCLUDE) CC="$(CC)" ./tests/bench/run
 
 clean:
 	rm -rf build bin lib $(OUT)

@@ -8,7 +8,13 @@
 
 #include "jni.h"
 
-typedef enum host_kind { HOST_THREAD = 0x54485244, HOST_CLASS, HOST_STRING } host_kind;
+typedef enum host_kind {
+    HOST_THREAD = 0x54485244,
+    HOST_CLASS,
+    HOST_STRING,
+    HOST_METHOD,
+    HOST_FIELD
+} host_kind;
 
 typedef struct host_object {
     host_kind kind;
@@ -19,6 +25,15 @@ typedef struct host_class {
     const char *name; /* "java/lang/Thread" */
 } host_class;
 
+/* A method or field of one of the host's classes: a jmethodID or jfieldID
+ * is its address. */
+typedef struct host_member {
+    host_object obj; /* HOST_METHOD or HOST_FIELD */
+    int class_index; /* in host_classes */
+    const char *name, *signature;
+    int is_native;
+} host_member;
+
 /* A thread, and the JNIEnv it uses. */
 typedef struct host_thread {
     host_object obj;
@@ -28,11 +43,14 @@ typedef struct host_thread {
     int alive;                            /* started and not ended */
     int index;
     pthread_t pthread;
+    struct host_thread *next_attached; /* attached through JNI: the host's list */
 } host_thread;
 
 extern JavaVM host_vm;
 extern host_class host_classes[];
 extern const int host_n_classes;
+extern host_member host_members[];
+extern const int host_n_members;
 
 /* The JNIEnv of the calling thread, or NULL if it is not attached. */
 JNIEnv *host_current_jni(void);

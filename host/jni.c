@@ -1,5 +1,6 @@
 /* The host's JNI: enough for agents' usual calls from event callbacks
- * (version, classes by name, references, strings, exceptions, the JavaVM).
+ * (version, classes by name, instance methods and fields of those classes,
+ * references, strings, exceptions, the JavaVM).
  * Every other slot points at one function that says it is unsupported and
  * returns 0 (NULL, JNI_FALSE, JNI_OK): a safe failure for the pointer- and
  * integer-returning functions agents call; nothing is executed. */
@@ -34,8 +35,34 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_THREAD: return find_class(env, "java/lang/Thread");
     case HOST_CLASS: return find_class(env, "java/lang/Class");
     case HOST_STRING: return find_class(env, "java/lang/String");
+    case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     }
     return NULL;
+}
+
+/* The members the host's classes declare (jvmti-host.c), by kind. */
+static void *find_member(jclass clazz, const char *name, const char *sig, host_kind kind)
+{
+    for (int i = 0; clazz && name && sig && i < host_n_members; i++) {
+        host_member *m = &host_members[i];
+        if (m->obj.kind == kind && (jclass)&host_classes[m->class_index].obj == clazz &&
+            strcmp(m->name, name) == 0 && strcmp(m->signature, sig) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static jmethodID JNICALL get_method_id(JNIEnv *env, jclass clazz, const char *name,
+                                       const char *sig)
+{
+    (void)env;
+    return (jmethodID)find_member(clazz, name, sig, HOST_METHOD);
+}
+
+static jfieldID JNICALL get_field_id(JNIEnv *env, jclass clazz, const char *name, const char *sig)
+{
+    (void)env;
+    return (jfieldID)find_member(clazz, name, sig, HOST_FIELD);
 }
 
 /* Objects live as long as the host: references are the objects. */
@@ -147,6 +174,8 @@ static void build_table(void)
     table.GetVersion = get_version;
     table.FindClass = find_class;
     table.GetObjectClass = get_object_class;
+    table.GetMethodID = get_method_id;
+    table.GetFieldID = get_field_id;
     table.NewGlobalRef = new_ref;
     table.NewLocalRef = new_ref;
     table.NewWeakGlobalRef = new_ref;

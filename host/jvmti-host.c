@@ -7,7 +7,7 @@
  *   threads             jvmtirt_thread_start / _end on each thread
  *   events              jvmtigen_post_VMStart(...) and friends
  *
- * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
  * ignored. */
 #include <dlfcn.h>
@@ -20,6 +20,7 @@
 #include "host.h"
 #include "jvmtigen_impl.h"
 #include "jvmtigen_post.h"
+#include "jvmtigen_tables.h"
 #include "jvmtirt.h"
 
 /* ---- objects ---- */
@@ -29,6 +30,18 @@ host_class host_classes[] = {
     {{HOST_CLASS}, "java/lang/String"}, {{HOST_CLASS}, "java/lang/Thread"},
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
+
+/* A few members, so that agents can hold real method and field IDs (there
+ * is no bytecode behind them). class_index: in host_classes above. */
+host_member host_members[] = {
+    {{HOST_METHOD}, 0, "toString", "()Ljava/lang/String;", 0},
+    {{HOST_METHOD}, 0, "hashCode", "()I", 1},
+    {{HOST_METHOD}, 3, "getName", "()Ljava/lang/String;", 0},
+    {{HOST_METHOD}, 3, "run", "()V", 0},
+    {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0},
+    {{HOST_FIELD}, 3, "priority", "I", 0},
+};
+const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
 static JVMTIGEN_TLS host_thread *current;
 
@@ -87,6 +100,34 @@ static jvmtiError check_class(jvmtiEnv *env, jclass klass, int of_member)
                                                       : JVMTI_ERROR_INVALID_CLASS;
 }
 
+static host_member *member_of(const void *id, host_kind kind)
+{
+    const host_object *o = id;
+    return o && o->kind == kind ? (host_member *)(uintptr_t)id : NULL;
+}
+
+static jvmtiError check_method(jvmtiEnv *env, jmethodID method)
+{
+    (void)env;
+    return member_of(method, HOST_METHOD) ? JVMTI_ERROR_NONE : JVMTI_ERROR_INVALID_METHODID;
+}
+
+static jboolean method_is_native(jvmtiEnv *env, jmethodID method)
+{
+    (void)env;
+    return member_of(method, HOST_METHOD)->is_native ? JNI_TRUE : JNI_FALSE;
+}
+
+/* A field ID is valid with the class that declares it. */
+static jvmtiError check_field(jvmtiEnv *env, jclass klass, jfieldID field)
+{
+    (void)env;
+    host_member *f = member_of(field, HOST_FIELD);
+    return f && (!klass || (jclass)&host_classes[f->class_index].obj == klass)
+               ? JVMTI_ERROR_NONE
+               : JVMTI_ERROR_INVALID_FIELDID;
+}
+
 static uintptr_t thread_id(jthread thread) { return (uintptr_t)host_thread_of(thread); }
 
 /* The JVM TI functions the host knows enough to implement itself; every
@@ -105,12 +146,16 @@ static jint JNICALL get_env(JavaVM *vm, void **penv, jint version)
     (void)vm;
     if ((version & JVMTI_VERSION_MASK_INTERFACE_TYPE) == JVMTI_VERSION_INTERFACE_JVMTI)
         return jvmtirt_get_env(penv, version);
+    /* JNI: a thread that is not attached learns that first (as in HotSpot,
+     * whatever the version). */
     *penv = NULL;
+    if (!host_current_jni())
+        return JNI_EDETACHED;
     switch (version) {
     case JNI_VERSION_1_1: case JNI_VERSION_1_2: case JNI_VERSION_1_4: case JNI_VERSION_1_6:
     case JNI_VERSION_1_8: case JNI_VERSION_9: case JNI_VERSION_10:
         *penv = host_current_jni();
-        return *penv ? JNI_OK : JNI_EDETACHED;
+        return JNI_OK;
     }
     return JNI_EVERSION;
 }
@@ -121,13 +166,22 @@ static jint JNICALL destroy_vm(JavaVM *vm)
     return JNI_ERR; /* the host decides when it ends */
 }
 
+/* Threads attached through JNI: their objects live until the host exits
+ * (agents may keep references), on this list. */
+static host_thread *attached;
+static pthread_mutex_t attached_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static jint JNICALL attach(JavaVM *vm, void **penv, void *args)
 {
     (void)vm, (void)args;
     if (!current) {
-        host_thread *t = calloc(1, sizeof *t); /* lives until the host exits */
+        host_thread *t = calloc(1, sizeof *t);
         if (!t)
             return JNI_ENOMEM;
+        pthread_mutex_lock(&attached_lock);
+        t->next_attached = attached;
+        attached = t;
+        pthread_mutex_unlock(&attached_lock);
         host_thread_begin(t, "attached", 1);
     }
     *penv = host_current_jni();
@@ -203,16 +257,19 @@ static void *thread_main(void *arg)
 
 static void usage(void)
 {
-    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]\n"
+    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
+          "                  [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
-          "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n",
+          "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
+          "-all-capabilities offers every capability (the functions the host does\n"
+          "not implement still answer NOT_AVAILABLE once their checks pass).\n",
           stderr);
 }
 
 int main(int argc, char **argv)
 {
     agent *agents = calloc((size_t)argc, sizeof *agents);
-    int n_agents = 0, n_threads = 2;
+    int n_agents = 0, n_threads = 2, all_capabilities = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "-agentpath:", 11) == 0) {
@@ -227,6 +284,8 @@ int main(int argc, char **argv)
             n_threads = atoi(a + 9);
             if (n_threads < 0 || n_threads > 1000)
                 break;
+        } else if (strcmp(a, "-all-capabilities") == 0) {
+            all_capabilities = 1;
         } else if (a[0] == '-') {
             n_threads = -1;
             break;
@@ -245,8 +304,15 @@ int main(int argc, char **argv)
     config.potential.can_generate_compiled_method_load_events = 1;
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
+    if (all_capabilities)
+        for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
+            jvmtigen_capability_set(&config.potential, b, 1);
     jvmtirt_init(&config);
-    jvmtigen_vm_hooks hooks = {.check_thread = check_thread, .check_class = check_class};
+    jvmtigen_vm_hooks hooks = {.check_thread = check_thread,
+                               .check_class = check_class,
+                               .check_method = check_method,
+                               .method_is_native = method_is_native,
+                               .check_field = check_field};
     jvmtigen_set_vm_hooks(&hooks);
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
     jvmtirt_property_define("java.vm.vendor", "jvmtigen", 0);
@@ -285,12 +351,19 @@ int main(int argc, char **argv)
 
         jvmtigen_post_VMDeath(jni);
         jvmtirt_set_phase(JVMTI_PHASE_DEAD);
-        host_thread_finish(&main_thread, 0);
     }
+    /* Agent_OnUnload runs on the main thread, still attached (as in a JVM,
+     * where the thread that ends the VM calls it). */
     for (int i = 0; i < n_agents; i++)
         if (agents[i].handle)
             unload_agent(&agents[i]);
+    if (rc == 0)
+        host_thread_finish(&main_thread, 0);
     jvmtirt_shutdown();
+    for (host_thread *t = attached, *next; t; t = next) {
+        next = t->next_attached;
+        free(t);
+    }
     free(workers);
     for (int i = 0; i < argc; i++)
         free(agents[i].path);

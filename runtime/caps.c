@@ -1,6 +1,11 @@
 /* Capabilities: what the VM can offer (its potential set, some only during
  * OnLoad, some to one environment at a time) and what each environment
- * holds. */
+ * holds.
+ *
+ * An OnLoad-only capability that some environment added during OnLoad
+ * stays potential afterwards, for every environment (solo rules apply): the
+ * VM started with it. This is HotSpot's rule (the spec leaves it to the VM);
+ * one nobody added during OnLoad is gone once OnLoad is over. */
 #include "jvmtigen_impl.h"
 #include "rt.h"
 
@@ -13,7 +18,8 @@ static void potential_of(const rt_env *e, jvmtiCapabilities *out)
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
         if (!jvmtigen_capability_get(&rt.config.potential, b))
             continue;
-        if (!onload && jvmtigen_capability_get(&rt.config.onload_only, b))
+        if (!onload && jvmtigen_capability_get(&rt.config.onload_only, b) &&
+            !jvmtigen_capability_get(&rt.onload_added, b))
             continue;
         if (rt.solo_holder[b] && rt.solo_holder[b] != e)
             continue;
@@ -42,10 +48,13 @@ jvmtiError jvmti_impl_AddCapabilities(jvmtiEnv *env, const jvmtiCapabilities *ca
             err = JVMTI_ERROR_NOT_AVAILABLE;
     if (err == JVMTI_ERROR_NONE) {
         jvmtiCapabilities now = jvmtigen_capabilities_load(&e->head.capabilities);
+        int onload = JVMTIGEN_PHASE(env) == JVMTI_PHASE_ONLOAD;
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
             if (!jvmtigen_capability_get(capabilities_ptr, b))
                 continue;
             jvmtigen_capability_set(&now, b, 1);
+            if (onload)
+                jvmtigen_capability_set(&rt.onload_added, b, 1);
             if (jvmtigen_capability_get(&rt.config.solo, b))
                 rt.solo_holder[b] = e;
         }

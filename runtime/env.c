@@ -102,6 +102,7 @@ void jvmtirt_shutdown(void)
     rt.threads = NULL;
     rt.n_threads = 0;
     memset(rt.solo_holder, 0, sizeof rt.solo_holder);
+    memset(&rt.onload_added, 0, sizeof rt.onload_added);
     rt_free_properties_and_extensions();
     STORE(&jvmtigen_events_on, 0);
     pthread_mutex_unlock(&rt.lock);

@@ -80,30 +80,34 @@ static rt_thread_events *thread_events(rt_thread *t, rt_env *e, int create)
     return n;
 }
 
+/* The checks, in the order HotSpot makes them (the spec gives none): the
+ * thread, if one is given; the event type; thread-level control of a
+ * global-only event; the mode; the capability, when enabling. */
 jvmtiError jvmti_impl_SetEventNotificationMode(jvmtiEnv *env, jvmtiEventMode mode,
                                                jvmtiEvent event_type, jthread event_thread,
                                                ...)
 {
     rt_env *e = rt_env_of(env);
-    if (mode != JVMTI_ENABLE && mode != JVMTI_DISABLE)
-        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    if (event_thread) {
+        jvmtiError err = JVMTIGEN_CHECK_THREAD(env, event_thread);
+        if (err != JVMTI_ERROR_NONE)
+            return err;
+    }
     const jvmtigen_event_info *info = valid_event(event_type);
     if (!info)
         return JVMTI_ERROR_INVALID_EVENT_TYPE;
+    if (event_thread && !info->per_thread)
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT; /* a global-only event */
+    if (mode != JVMTI_ENABLE && mode != JVMTI_DISABLE)
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     jvmtiCapabilities held = jvmtigen_capabilities_load(&e->head.capabilities);
     if (mode == JVMTI_ENABLE && info->capability >= 0 &&
         !jvmtigen_capability_get(&held, info->capability))
         return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
     uint64_t bit = (uint64_t)1 << event_index(event_type);
     uintptr_t tid = 0;
-    if (event_thread) {
-        jvmtiError err = JVMTIGEN_CHECK_THREAD(env, event_thread);
-        if (err != JVMTI_ERROR_NONE)
-            return err;
-        if (!info->per_thread)
-            return JVMTI_ERROR_ILLEGAL_ARGUMENT; /* a global-only event */
+    if (event_thread)
         tid = rt.config.thread_id ? rt.config.thread_id(event_thread) : (uintptr_t)event_thread;
-    }
     jvmtiError err = JVMTI_ERROR_NONE;
     pthread_mutex_lock(&rt.lock);
     if (!event_thread) {

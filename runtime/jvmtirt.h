@@ -37,7 +37,9 @@ extern "C" {
 typedef struct jvmtirt_config {
     /* Capabilities the VM can ever give an environment. */
     jvmtiCapabilities potential;
-    /* Those of `potential` that can only be added in the OnLoad phase. */
+    /* Those of `potential` that can only be added in the OnLoad phase. One
+     * that some environment added during OnLoad stays potential afterwards,
+     * for every environment (as in HotSpot: the VM started with it). */
     jvmtiCapabilities onload_only;
     /* Those of `potential` that at most one environment may hold at a time. */
     jvmtiCapabilities solo;

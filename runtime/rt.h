@@ -73,6 +73,7 @@ struct rt_state {
     rt_thread *threads;
     long n_threads;
     rt_env *solo_holder[JVMTIGEN_CAPABILITY_COUNT];
+    jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;
     jvmtiExtensionFunctionInfo *ext_functions;
     jint n_ext_functions;

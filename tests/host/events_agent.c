@@ -56,6 +56,17 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     /* A JNI function the host does not have fails safely. */
     jmethodID m = (*jni)->GetStaticMethodID(jni, k, "currentThread", "()Ljava/lang/Thread;");
     say(m ? "VMInit: GetStaticMethodID answered" : "VMInit: GetStaticMethodID gave NULL");
+    /* A method ID the host knows, through the trampoline's checks: a NULL
+     * output after a valid method, then something that is not a method. */
+    m = (*jni)->GetMethodID(jni, k, "getName", "()Ljava/lang/String;");
+    snprintf(line, sizeof line, "VMInit: getName %s, GetMethodModifiers: %d, not a method: %d",
+             m ? "found" : "missing", (int)(*env)->GetMethodModifiers(env, m, NULL),
+             (int)(*env)->GetMethodModifiers(env, (jmethodID)(void *)k, NULL));
+    say(line);
+    jvmtiCapabilities pot;
+    memset(&pot, 0, sizeof pot);
+    (*env)->GetPotentialCapabilities(env, &pot);
+    say(pot.can_tag_objects ? "VMInit: can_tag_objects offered" : "VMInit: can_tag_objects not offered");
 }
 
 static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)

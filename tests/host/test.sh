@@ -29,6 +29,8 @@ $1: VMStart in phase start
 $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
 $1: VMInit: GetStaticMethodID gave NULL
+$1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
+$1: VMInit: can_tag_objects not offered
 $1: VMDeath in phase live
 $1: DisposeEnvironment: 0
 $1: OnUnload
@@ -42,7 +44,7 @@ for h in gen jdk; do
     check "host: $h agent: VM events in order, in the right phases" \
         diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
     # Threads interleave: three of each, all between VMInit and VMDeath.
-    between=$(sed -n '/VMInit: GetStaticMethodID/,/VMDeath/p' <<<"$out")
+    between=$(sed -n '/VMInit: can_tag_objects/,/VMDeath/p' <<<"$out")
     check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
         test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
     check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
@@ -58,6 +60,10 @@ check "host: two agents load in command-line order" \
 check "host: both agents get VMDeath, then unload in order" \
     diff <(printf 'first: VMDeath in phase live\nfirst: DisposeEnvironment: 0\nsecond: VMDeath in phase live\nsecond: DisposeEnvironment: 0\nfirst: OnUnload\nsecond: OnUnload\n') \
          <(tail -6 <<<"$out")
+
+out=$(run_host -all-capabilities -agentpath:"$d/gen.so"=all -threads:0 2>/dev/null)
+check "host: -all-capabilities offers every capability" \
+    grep -qx "all: VMInit: can_tag_objects offered" <<<"$out"
 
 err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
 status=$?
