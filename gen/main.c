@@ -11,6 +11,7 @@
 #include "build.h"
 #include "diag.h"
 #include "check.h"
+#include "diff.h"
 #include "docs.h"
 #include "emit.h"
 #include "fill.h"
@@ -34,6 +35,8 @@ typedef struct Options {
     int fill;     /* the fill command: SPEC FILE */
     int core;     /* fill --core */
     int model;    /* the model command: JSON on stdout */
+    int diff;     /* the diff command: OLD (spec) and NEW (file) */
+    int json;     /* diff --json */
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
@@ -45,6 +48,7 @@ static const char usage_text[] =
     "       jvmtigen check [OPTIONS] SPEC\n"
     "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "       jvmtigen model [-q] SPEC\n"
+    "       jvmtigen diff [--json] [-q] OLD NEW\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
     "\n"
@@ -62,6 +66,12 @@ static const char usage_text[] =
     "              same facts print the same bytes. An attribute the spec leaves\n"
     "              out is null (false for flags); every key is always there.\n"
     "              The format is in README.md.\n"
+    "  diff        check the specs OLD and NEW and print what changed from one to\n"
+    "              the other: functions, events, callbacks, types, base types,\n"
+    "              capabilities, errors, constant groups and constants added,\n"
+    "              removed or changed (number, phase, since, capabilities,\n"
+    "              signature, parameters, ...); --json prints it as JSON. Exit\n"
+    "              status 0 whether or not they differ.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -74,6 +84,7 @@ static const char usage_text[] =
     "      --templates DIR       XSLT templates of the documentation (default: the\n"
     "                            templates/ installed with jvmtigen)\n"
     "      --no-docs             write the C outputs only\n"
+    "      --json                (diff) print the changes as JSON\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -133,30 +144,38 @@ static int parse_options(int argc, char **argv, Options *o)
             o->md = 1;
         } else if (strcmp(a, "--core") == 0 && o->fill) {
             o->core = 1;
+        } else if (strcmp(a, "--json") == 0 && o->diff) {
+            o->json = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !o->spec &&
-                   i + 2 + o->fill == argc) {
+                   i + 2 + (o->fill || o->diff) == argc) {
             o->spec = argv[++i];
-            if (o->fill)
+            if (o->fill || o->diff)
                 o->file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
-        } else if (o->fill && o->spec && !o->file) {
+        } else if ((o->fill || o->diff) && o->spec && !o->file) {
             o->file = a;
         } else if (o->spec) {
-            return usage_error(o->fill ? "fill takes one SPEC and one FILE ('%s' is a third)"
-                                       : "more than one spec given ('%s')", a);
+            return usage_error(o->fill   ? "fill takes one SPEC and one FILE ('%s' is a third)"
+                               : o->diff ? "diff takes two specs, OLD and NEW ('%s' is a third)"
+                                         : "more than one spec given ('%s')", a);
         } else {
             o->spec = a;
         }
     }
     if (!o->spec)
-        return usage_error("%s", "no spec given");
+        return usage_error("%s", o->diff ? "diff needs two specs, OLD and NEW" : "no spec given");
     if (o->fill && !o->file)
         return usage_error("%s", "fill needs a FILE after the SPEC");
+    if (o->diff && !o->file)
+        return usage_error("%s", "diff needs two specs, OLD and NEW");
+    if (o->diff && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
+                    o->verbose || o->templates || o->no_docs))
+        return usage_error("%s", "diff takes only --json and -q");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
     if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
@@ -181,19 +200,22 @@ static void free_strings(Vec *v)
     vec_free(v);
 }
 
-/* Loads, builds and checks. On success *spec is set; returns an exit code. */
-static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *deps)
+/* Loads, builds and checks the spec at path. *spec is set (to NULL when it
+ * cannot be loaded); returns an exit code. */
+static int load_and_check(const char *path, Spec **spec, xmlDocPtr *doc, Vec *deps)
 {
     *spec = NULL;
-    int rc = load_spec(o->spec, doc, deps);
+    int rc = load_spec(path, doc, deps);
     if (rc != LOAD_OK) {
         diag_flush();
         return rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
     }
-    *spec = build_spec(*doc, o->spec);
-    if (diag_error_count() == 0)
+    /* Counted from here: diff loads a second spec after a first one's errors. */
+    int before = diag_error_count();
+    *spec = build_spec(*doc, path);
+    if (diag_error_count() == before)
         check_spec(*spec);
-    int errors = diag_error_count();
+    int errors = diag_error_count() - before;
     diag_flush();
     return errors ? EXIT_INVALID : EXIT_OK;
 }
@@ -218,7 +240,7 @@ static int fill(const Options *o)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
                       .quiet = o->quiet, .core = o->core};
     if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
@@ -234,28 +256,65 @@ static int fill(const Options *o)
     return rc;
 }
 
+static int write_stdout(const Buf *b)
+{
+    if (fwrite(b->data, 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
+        Loc l = {"<stdout>", 0};
+        error_at(&l, "cannot write: %s", strerror(errno));
+        diag_flush();
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
 /* The model as JSON on stdout; nothing at all when the spec is invalid. */
 static int model(const Options *o)
 {
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     if (rc == EXIT_OK) {
         Buf json;
         buf_init(&json);
         emit_model_json(spec, &json);
-        if (fwrite(json.data, 1, json.len, stdout) != json.len || fflush(stdout) != 0) {
-            Loc l = {"<stdout>", 0};
-            error_at(&l, "cannot write: %s", strerror(errno));
-            diag_flush();
-            rc = EXIT_IO;
-        }
+        rc = write_stdout(&json);
         buf_free(&json);
     }
     spec_free(spec);
     if (doc)
         xmlFreeDoc(doc);
+    free_strings(&deps);
+    return rc;
+}
+
+/* The changes from OLD (o->spec) to NEW (o->file) on stdout. Both specs
+ * are checked, and all their errors reported, before anything is printed. */
+static int diff(const Options *o)
+{
+    Vec deps = {0};
+    xmlDocPtr docs[2] = {NULL, NULL};
+    Spec *specs[2] = {NULL, NULL};
+    const char *paths[2] = {o->spec, o->file};
+    int rc = EXIT_OK;
+    for (int i = 0; i < 2; i++) {
+        int r = load_and_check(paths[i], &specs[i], &docs[i], &deps);
+        if (rc == EXIT_OK)
+            rc = r;
+    }
+    if (rc == EXIT_OK) {
+        Buf out;
+        buf_init(&out);
+        DiffNames names = {paths[0], paths[1]};
+        emit_spec_diff(specs[0], specs[1], &names, o->json, &out);
+        rc = write_stdout(&out);
+        buf_free(&out);
+    }
+    for (int i = 0; i < 2; i++) {
+        spec_free(specs[i]);
+        if (docs[i])
+            xmlFreeDoc(docs[i]);
+    }
     free_strings(&deps);
     return rc;
 }
@@ -304,7 +363,7 @@ static int generate(const Options *o, int write_outputs)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     if (rc != EXIT_OK || !write_outputs)
         goto done;
 
@@ -406,6 +465,9 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "model") == 0) {
         first = 2;
         o.model = 1;
+    } else if (argc >= 2 && strcmp(argv[1], "diff") == 0) {
+        first = 2;
+        o.diff = 1;
     }
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -418,7 +480,10 @@ int main(int argc, char **argv)
         o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
-        rc = o.fill ? fill(&o) : o.model ? model(&o) : generate(&o, write_outputs);
+        rc = o.fill    ? fill(&o)
+             : o.model ? model(&o)
+             : o.diff  ? diff(&o)
+                       : generate(&o, write_outputs);
     }
     diag_reset();
     xsltCleanupGlobals();
