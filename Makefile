@@ -37,7 +37,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check coverage bench clean distclean install uninstall FORCE
+.PHONY: all objs generate runtime check coverage bench clean distclean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -58,14 +58,14 @@ $(OBJDIR) $(BINDIR):
 	mkdir -p $@
 
 # The installed templates' directory is compiled in (the last place jvmtigen
-# looks, after those relative to its executable). The stamp changes only
-# when PREFIX does, and only then is docs.o rebuilt.
+# looks, after those relative to its executable). The stamp is rewritten
+# (when make reads this file) only when PREFIX changes, and only then is
+# docs.o rebuilt.
 DATADIR_STAMP := $(OBJDIR)/datadir
-$(DATADIR_STAMP): FORCE | $(OBJDIR)
-	@echo '$(PREFIX)/share/jvmtigen' | cmp -s - $@ || echo '$(PREFIX)/share/jvmtigen' > $@
+$(shell mkdir -p $(OBJDIR) && { [ "$$(cat $(DATADIR_STAMP) 2>/dev/null)" = '$(PREFIX)/share/jvmtigen' ] \
+    || echo '$(PREFIX)/share/jvmtigen' > $(DATADIR_STAMP); })
 $(OBJDIR)/docs.o: $(DATADIR_STAMP)
 $(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
-FORCE:
 
 -include $(GEN_OBJS:.o=.d)
 

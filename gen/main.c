@@ -18,10 +18,11 @@
 #include "load.h"
 #include "model_json.h"
 #include "output.h"
+#include "verify.h"
 
 #define JVMTIGEN_VERSION "0.1.0"
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_STALE = 4 };
 
 typedef struct Options {
     const char *spec;
@@ -40,11 +41,14 @@ typedef struct Options {
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
+    int verify;            /* --verify: compare with DIR, write nothing */
+    int check;             /* the check command */
     const char *argv0;
 } Options;
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
+    "       jvmtigen [generate] --verify [OPTIONS] SPEC\n"
     "       jvmtigen check [OPTIONS] SPEC\n"
     "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "       jvmtigen model [-q] SPEC\n"
@@ -84,6 +88,10 @@ static const char usage_text[] =
     "      --templates DIR       XSLT templates of the documentation (default: the\n"
     "                            templates/ installed with jvmtigen)\n"
     "      --no-docs             write the C outputs only\n"
+    "      --verify              write nothing: compare what SPEC generates with the\n"
+    "                            files in DIR, print a unified diff of each that\n"
+    "                            differs, is missing or would be removed; exit 4 if\n"
+    "                            any does\n"
     "      --json                (diff) print the changes as JSON\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
@@ -93,7 +101,8 @@ static const char usage_text[] =
     "Outputs: jvmti.h, jvmtigen_impl.h, jvmtigen_entry.c, jvmtigen_tables.h,\n"
     "         jvmtigen_tables.c, jvmtigen_post.h, jvmtigen_post.c, jvmtigen_defaults.c,\n"
     "         jvmti.html, man/man3/*.3\n"
-    "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
+    "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error,\n"
+    "             4 files in DIR differ from the spec's (--verify).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -140,6 +149,8 @@ static int parse_options(int argc, char **argv, Options *o)
                 return err;
         } else if (strcmp(a, "--no-docs") == 0) {
             o->no_docs = 1;
+        } else if (strcmp(a, "--verify") == 0 && !o->fill && !o->model && !o->diff) {
+            o->verify = 1;
         } else if (strcmp(a, "-MD") == 0) {
             o->md = 1;
         } else if (strcmp(a, "--core") == 0 && o->fill) {
@@ -184,6 +195,10 @@ static int parse_options(int argc, char **argv, Options *o)
                                  "-MD or -v");
     if ((o->fill || o->model) && (o->templates || o->no_docs))
         return usage_error("%s takes no --templates or --no-docs", o->fill ? "fill" : "model");
+    if (o->verify && o->check)
+        return usage_error("%s", "check takes no --verify (check writes nothing anyway)");
+    if (o->verify && (o->depfile || o->md))
+        return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -341,12 +356,51 @@ static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, D
         p[n_outputs + i] = b.data;
     }
     *paths = p;
-    Buf man;
-    buf_init(&man);
-    buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
-    if (docs->n > 1 && make_dirs(man.data) != 0)
-        rc = EXIT_IO;
-    buf_free(&man);
+    return rc;
+}
+
+/* --verify: each output against its file in DIR, and the man pages a run
+ * would remove. The diffs go to stdout; DIR is only read. */
+static int verify(const Options *o, const char *const *paths, size_t n_paths, const Buf *bufs,
+                  const DocsResult *docs)
+{
+    Buf report;
+    buf_init(&report);
+    size_t differ = 0, total = n_paths;
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) {
+        const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs->files[i - n_outputs].data;
+        int r = verify_file(paths[i], data->data ? data->data : "", data->len, &report);
+        if (r < 0)
+            rc = EXIT_IO;
+        differ += r > 0;
+        if (r >= 0 && o->verbose)
+            fprintf(stderr, "jvmtigen: %s %s\n", r ? "differs" : "up to date", paths[i]);
+    }
+    if (!o->no_docs) {
+        Vec stale = {0};
+        docs_stale(o->outdir, docs, &stale);
+        for (size_t i = 0; i < stale.n; i++) {
+            int r = verify_removed(stale.items[i], &report);
+            if (r < 0)
+                rc = EXIT_IO;
+            differ += r > 0;
+            total += r > 0;
+            if (r > 0 && o->verbose)
+                fprintf(stderr, "jvmtigen: would remove %s\n", (char *)stale.items[i]);
+        }
+        free_strings(&stale);
+    }
+    diag_flush();
+    if (rc == EXIT_OK && report.len)
+        rc = write_stdout(&report);
+    if (rc == EXIT_OK && differ) {
+        if (!o->quiet)
+            fprintf(stderr, "jvmtigen: %zu of %zu files in %s differ from what %s generates\n",
+                    differ, total, o->outdir, o->spec);
+        rc = EXIT_STALE;
+    }
+    buf_free(&report);
     return rc;
 }
 
@@ -394,8 +448,20 @@ static int generate(const Options *o, int write_outputs)
     if (!o->no_docs)
         rc = render_docs(o, &ctx, doc, &docs, &deps, &paths);
     size_t n_paths = (size_t)n_outputs + docs.n;
+    if (rc == EXIT_OK && o->verify) {
+        rc = verify(o, paths, n_paths, bufs, &docs);
+        goto verified;
+    }
     if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
+    if (rc == EXIT_OK && docs.n > 1) {
+        Buf man;
+        buf_init(&man);
+        buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
+        if (make_dirs(man.data) != 0)
+            rc = EXIT_IO;
+        buf_free(&man);
+    }
     for (size_t i = 0; i < n_paths && rc == EXIT_OK; i++) {
         bool changed;
         const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs.files[i - n_outputs].data;
@@ -420,6 +486,7 @@ static int generate(const Options *o, int write_outputs)
             rc = EXIT_IO;
         buf_free(&d);
     }
+verified:
     diag_flush();
     for (int i = 0; i < n_outputs; i++) {
         buf_free(&bufs[i]);
@@ -459,6 +526,7 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "check") == 0) {
         first = 2;
         write_outputs = 0;
+        o.check = 1;
     } else if (argc >= 2 && strcmp(argv[1], "fill") == 0) {
         first = 2;
         o.fill = 1;
