@@ -70,11 +70,14 @@ $(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 -include $(GEN_OBJS:.o=.d)
 
 # Generation is driven by jvmtigen's own dependency file, so a second `make`
-# with nothing changed runs nothing.
+# with nothing changed runs nothing. The stamp records the last run (-MT
+# makes it the depfile's target); jvmtigen leaves unchanged outputs alone, so
+# what depends on them is rebuilt only when they change.
+GEN_STAMP := $(OUT)/.jvmtigen-stamp
 ifneq ($(wildcard $(SPEC)),)
-generate: $(OUT)/jvmti.h
-$(OUT)/jvmti.h: $(SPEC) $(JVMTIGEN)
-	$(JVMTIGEN) -q -MD -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
+generate: $(GEN_STAMP)
+$(GEN_STAMP): $(SPEC) $(JVMTIGEN)
+	$(JVMTIGEN) -q -MD -MT $@ -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
 	@touch $@
 -include $(OUT)/jvmtigen.d
 else
@@ -104,9 +107,10 @@ else
 runtime:
 endif
 
-# The generated files come with jvmti.h (one jvmtigen run writes them all).
-$(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
-    $(OUT)/jvmtigen_tables.h: $(OUT)/jvmti.h ;
+# One jvmtigen run writes them all; the empty recipe lets make see which
+# of them changed.
+$(OUT)/jvmti.h $(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
+    $(OUT)/jvmtigen_tables.h: $(GEN_STAMP) ;
 
 $(RTDIR)/%.o: runtime/%.c $(OUT)/jvmti.h | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<

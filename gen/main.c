@@ -31,6 +31,7 @@ typedef struct Options {
     const char *banner_file;
     const char *depfile;
     int md;       /* -MD: depfile in the output directory */
+    const char *dep_target; /* -MT: the depfile rule's target, instead of the outputs */
     int verbose;
     int quiet;
     int fill;     /* the fill command: SPEC FILE */
@@ -85,6 +86,8 @@ static const char usage_text[] =
     "                            spec's copyright lines\n"
     "      --depfile FILE        write a make rule: outputs depend on every file read\n"
     "      -MD                   the same, as DIR/jvmtigen.d\n"
+    "      -MT TARGET            the rule's target is TARGET (a stamp file, say),\n"
+    "                            not the outputs\n"
     "      --templates DIR       XSLT templates of the documentation (default: the\n"
     "                            templates/ installed with jvmtigen)\n"
     "      --no-docs             write the C outputs only\n"
@@ -144,6 +147,7 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "--jvmti-version", &o->version, &err) ||
             opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
             opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
+            opt_value(argc, argv, &i, "-MT", &o->dep_target, &err) ||
             opt_value(argc, argv, &i, "--templates", &o->templates, &err)) {
             if (err)
                 return err;
@@ -199,6 +203,8 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "check takes no --verify (check writes nothing anyway)");
     if (o->verify && (o->depfile || o->md))
         return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
+    if (o->dep_target && !o->depfile && !o->md)
+        return usage_error("%s", "-MT names the target of a depfile: add -MD or --depfile");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -481,7 +487,9 @@ static int generate(const Options *o, int write_outputs)
             buf_printf(&d, "%s/jvmtigen.d", o->outdir);
         if (o->banner_file)
             vec_push(&deps, strdup(o->banner_file));
-        if (write_depfile(d.data, paths, n_paths, (const char *const *)deps.items,
+        const char *const *targets = o->dep_target ? &o->dep_target : paths;
+        size_t n_targets = o->dep_target ? 1 : n_paths;
+        if (write_depfile(d.data, targets, n_targets, (const char *const *)deps.items,
                           deps.n) != 0)
             rc = EXIT_IO;
         buf_free(&d);
