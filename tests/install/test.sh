@@ -91,7 +91,7 @@ if command -v man >/dev/null; then
     done
     [ "${#missing[@]}" -eq 0 ] && ok "install: man -l renders jvmtigen.1 with its sections" ||
         not_ok "install: man -l jvmtigen.1 lacks sections: ${missing[*]}"
-    opts=$("$JVMTIGEN" --help | grep -o -- '--[a-z][a-z-]*\|-MD' | sort -u)
+    opts=$("$JVMTIGEN" --help | grep -o -- '--[a-z][a-z-]*\|-M[A-Z]' | sort -u)
     undocumented=()
     for o in $opts; do grep -q -- "^ *$o\b\|, $o\b\|^ *$o," <<<"$text" || undocumented+=("$o"); done
     [ "${#undocumented[@]}" -eq 0 ] && ok "install: jvmtigen.1 describes every option of --help ($(wc -w <<<"$opts"))" ||
