@@ -7,6 +7,10 @@ SPEC ?= spec/jvmti.xml
 OUT ?= out
 # Extra generator flags, e.g. JVMTIGEN_FLAGS=--jvmti-version=25
 JVMTIGEN_FLAGS ?=
+# Where `make install` puts things (DESTDIR is prepended to every path).
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := $(shell sed -n 's/^\#define JVMTIGEN_VERSION "\(.*\)"$$/\1/p' gen/main.c)
 
 XML_CFLAGS := $(shell $(PKG_CONFIG) --cflags libxml-2.0 libxslt)
 XML_LIBS := $(shell $(PKG_CONFIG) --libs libxml-2.0 libxslt)
@@ -33,7 +37,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check conformance coverage bench clean distclean
+.PHONY: all objs generate runtime check conformance coverage bench clean distclean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -53,14 +57,27 @@ endif
 $(OBJDIR) $(BINDIR):
 	mkdir -p $@
 
+# The installed templates' directory is compiled in (the last place jvmtigen
+# looks, after those relative to its executable). The stamp is rewritten
+# (when make reads this file) only when PREFIX changes, and only then is
+# docs.o rebuilt.
+DATADIR_STAMP := $(OBJDIR)/datadir
+$(shell mkdir -p $(OBJDIR) && { [ "$$(cat $(DATADIR_STAMP) 2>/dev/null)" = '$(PREFIX)/share/jvmtigen' ] \
+    || echo '$(PREFIX)/share/jvmtigen' > $(DATADIR_STAMP); })
+$(OBJDIR)/docs.o: $(DATADIR_STAMP)
+$(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
+
 -include $(GEN_OBJS:.o=.d)
 
 # Generation is driven by jvmtigen's own dependency file, so a second `make`
-# with nothing changed runs nothing.
+# with nothing changed runs nothing. The stamp records the last run (-MT
+# makes it the depfile's target); jvmtigen leaves unchanged outputs alone, so
+# what depends on them is rebuilt only when they change.
+GEN_STAMP := $(OUT)/.jvmtigen-stamp
 ifneq ($(wildcard $(SPEC)),)
-generate: $(OUT)/jvmti.h
-$(OUT)/jvmti.h: $(SPEC) $(JVMTIGEN)
-	$(JVMTIGEN) -q -MD -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
+generate: $(GEN_STAMP)
+$(GEN_STAMP): $(SPEC) $(JVMTIGEN)
+	$(JVMTIGEN) -q -MD -MT $@ -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
 	@touch $@
 -include $(OUT)/jvmtigen.d
 else
@@ -90,9 +107,10 @@ else
 runtime:
 endif
 
-# The generated files come with jvmti.h (one jvmtigen run writes them all).
-$(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
-    $(OUT)/jvmtigen_tables.h: $(OUT)/jvmti.h ;
+# One jvmtigen run writes them all; the empty recipe lets make see which
+# of them changed.
+$(OUT)/jvmti.h $(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
+    $(OUT)/jvmtigen_tables.h: $(GEN_STAMP) ;
 
 $(RTDIR)/%.o: runtime/%.c $(OUT)/jvmti.h | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
@@ -115,6 +133,51 @@ $(RTDIR) $(LIBDIR):
 
 -include $(RT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
 
+# ---- make install / make uninstall (PREFIX, DESTDIR) ----
+# jvmtigen, its man page and templates; libjvmtirt (static, and shared with
+# its soname), the headers a VM includes, and jvmtirt.pc for pkg-config.
+# jni.h is the JDK's: the VM puts it on the include path itself.
+bindir := $(PREFIX)/bin
+libdir := $(PREFIX)/lib
+includedir := $(PREFIX)/include
+datadir := $(PREFIX)/share/jvmtigen
+mandir := $(PREFIX)/share/man
+pkgconfigdir := $(libdir)/pkgconfig
+INSTALL ?= install
+SO_REAL := libjvmtirt.so.$(VERSION)
+RT_HEADERS := runtime/jvmtirt.h runtime/jvmtigen_hooks.h runtime/jvmtigen_post_support.h \
+    runtime/jvmtigen_trace.h
+GEN_HEADERS := jvmti.h jvmtigen_impl.h jvmtigen_post.h jvmtigen_tables.h
+TEMPLATES := $(wildcard templates/*.xsl)
+RT_PC := build/$(VARIANT)/jvmtirt.pc
+
+$(RT_PC): runtime/jvmtirt.pc.in Makefile $(DATADIR_STAMP)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' runtime/jvmtirt.pc.in > $@
+
+install: all $(RT_PC)
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/templates \
+	    $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/jvmtigen $(DESTDIR)$(pkgconfigdir)
+	$(INSTALL) -m 755 $(JVMTIGEN) $(DESTDIR)$(bindir)/jvmtigen
+	$(INSTALL) -m 644 docs/jvmtigen.1 $(DESTDIR)$(mandir)/man1/jvmtigen.1
+	$(INSTALL) -m 644 $(TEMPLATES) $(DESTDIR)$(datadir)/templates
+	$(INSTALL) -m 644 $(RT_LIB) $(DESTDIR)$(libdir)/libjvmtirt.a
+	$(INSTALL) -m 755 $(RT_SO).0 $(DESTDIR)$(libdir)/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(libdir)/libjvmtirt.so.0
+	ln -sf libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so
+	$(INSTALL) -m 644 $(RT_HEADERS) $(GEN_HEADERS:%=$(OUT)/%) $(DESTDIR)$(includedir)/jvmtigen
+	$(INSTALL) -m 644 $(RT_PC) $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc
+
+# Removes exactly the files install puts in place, and the directories that
+# are jvmtigen's own; shared ones (bin, lib, man1, ...) stay.
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/jvmtigen $(DESTDIR)$(mandir)/man1/jvmtigen.1 \
+	    $(patsubst templates/%,$(DESTDIR)$(datadir)/templates/%,$(TEMPLATES)) \
+	    $(DESTDIR)$(libdir)/libjvmtirt.a $(DESTDIR)$(libdir)/$(SO_REAL) \
+	    $(DESTDIR)$(libdir)/libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so \
+	    $(patsubst %,$(DESTDIR)$(includedir)/jvmtigen/%,$(notdir $(RT_HEADERS)) $(GEN_HEADERS)) \
+	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc
+	rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(includedir)/jvmtigen 2>/dev/null || true
+
 # Unit tests link the generator's objects, all but main.
 UNITS := build/$(VARIANT)/test-units
 $(UNITS): tests/unit/units.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
@@ -128,7 +191,8 @@ $(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GE
 check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
 	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
 	    SANITIZE="$(SANITIZE)" RT_LIB=$(RT_LIB) RT_SO=$(RT_SO) JVMTI_HOST=$(JVMTI_HOST) \
-	    RT_OUT=$(OUT) JNI_INCLUDE=$(JNI_INCLUDE) ./tests/run-all
+	    RT_OUT=$(OUT) RT_SPEC=$(SPEC) JNI_INCLUDE=$(JNI_INCLUDE) PREFIX=$(PREFIX) MAKE="$(MAKE)" \
+	    ./tests/run-all
 
 # Line coverage of the generated trampolines under their generated driver.
 COVERAGE_SPEC ?= $(if $(wildcard $(SPEC)),$(SPEC),../shared/spec/jdk25/jvmti.xml)

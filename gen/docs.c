@@ -1010,16 +1010,20 @@ static bool ours(const char *path)
     return yes;
 }
 
-int docs_prune(const char *outdir, const DocsResult *res, int verbose)
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void docs_stale(const char *outdir, const DocsResult *res, Vec *paths)
 {
     Buf dir;
     buf_init(&dir);
     buf_printf(&dir, "%s/" DOCS_MAN_DIR, outdir);
     DIR *d = opendir(dir.data);
-    int rc = 0;
     if (!d) {
         buf_free(&dir);
-        return 0;
+        return;
     }
     StrMap keep;
     strmap_init(&keep);
@@ -1027,7 +1031,7 @@ int docs_prune(const char *outdir, const DocsResult *res, int verbose)
         const char *slash = strrchr(res->files[i].name, '/');
         strmap_put(&keep, slash ? slash + 1 : res->files[i].name, (void *)1);
     }
-    Vec doomed = {0};
+    size_t first = paths->n;
     for (struct dirent *e; (e = readdir(d));) {
         size_t n = strlen(e->d_name);
         if (e->d_name[0] == '.' || n < 3 || strcmp(e->d_name + n - 2, ".3") != 0 ||
@@ -1037,11 +1041,23 @@ int docs_prune(const char *outdir, const DocsResult *res, int verbose)
         buf_init(&p);
         buf_printf(&p, "%s/%s", dir.data, e->d_name);
         if (ours(p.data))
-            vec_push(&doomed, p.data);
+            vec_push(paths, p.data);
         else
             buf_free(&p);
     }
     closedir(d);
+    /* readdir's order is the file system's: sort, for stable output. */
+    if (paths->n - first > 1)
+        qsort(paths->items + first, paths->n - first, sizeof *paths->items, str_cmp);
+    strmap_free(&keep);
+    buf_free(&dir);
+}
+
+int docs_prune(const char *outdir, const DocsResult *res, int verbose)
+{
+    Vec doomed = {0};
+    int rc = 0;
+    docs_stale(outdir, res, &doomed);
     for (size_t i = 0; i < doomed.n; i++) {
         if (unlink(doomed.items[i]) != 0) {
             Loc l = {doomed.items[i], 0};
@@ -1054,7 +1070,5 @@ int docs_prune(const char *outdir, const DocsResult *res, int verbose)
         free(doomed.items[i]);
     }
     vec_free(&doomed);
-    strmap_free(&keep);
-    buf_free(&dir);
     return rc;
 }

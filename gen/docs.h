@@ -55,6 +55,11 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
                 Vec *deps);
 void docs_result_free(DocsResult *res);
 
+/* Appends to paths (malloc'd, sorted) the man pages in DIR/man/man3 that
+ * jvmtigen wrote (they start with DOCS_MAN_MARKER) and that res no longer
+ * has: those docs_prune removes. */
+void docs_stale(const char *outdir, const DocsResult *res, Vec *paths);
+
 /* Removes the man pages in DIR/man/man3 that jvmtigen wrote (they start with
  * DOCS_MAN_MARKER) and that res no longer has. 0, or -1 with a diagnostic. */
 int docs_prune(const char *outdir, const DocsResult *res, int verbose);

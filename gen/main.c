@@ -11,16 +11,18 @@
 #include "build.h"
 #include "diag.h"
 #include "check.h"
+#include "diff.h"
 #include "docs.h"
 #include "emit.h"
 #include "fill.h"
 #include "load.h"
 #include "model_json.h"
 #include "output.h"
+#include "verify.h"
 
 #define JVMTIGEN_VERSION "0.1.0"
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_STALE = 4 };
 /* Internal: the docs helper process has done its part (see docs.h). */
 enum { EXIT_DONE = -1 };
 
@@ -31,22 +33,29 @@ typedef struct Options {
     const char *banner_file;
     const char *depfile;
     int md;       /* -MD: depfile in the output directory */
+    const char *dep_target; /* -MT: the depfile rule's target, instead of the outputs */
     int verbose;
     int quiet;
     int fill;     /* the fill command: SPEC FILE */
     int core;     /* fill --core */
     int model;    /* the model command: JSON on stdout */
+    int diff;     /* the diff command: OLD (spec) and NEW (file) */
+    int json;     /* diff --json */
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
+    int verify;            /* --verify: compare with DIR, write nothing */
+    int check;             /* the check command */
     const char *argv0;
 } Options;
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
+    "       jvmtigen [generate] --verify [OPTIONS] SPEC\n"
     "       jvmtigen check [OPTIONS] SPEC\n"
     "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "       jvmtigen model [-q] SPEC\n"
+    "       jvmtigen diff [--json] [-q] OLD NEW\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
     "\n"
@@ -64,6 +73,12 @@ static const char usage_text[] =
     "              same facts print the same bytes. An attribute the spec leaves\n"
     "              out is null (false for flags); every key is always there.\n"
     "              The format is in README.md.\n"
+    "  diff        check the specs OLD and NEW and print what changed from one to\n"
+    "              the other: functions, events, callbacks, types, base types,\n"
+    "              capabilities, errors, constant groups and constants added,\n"
+    "              removed or changed (number, phase, since, capabilities,\n"
+    "              signature, parameters, ...); --json prints it as JSON. Exit\n"
+    "              status 0 whether or not they differ.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -73,9 +88,16 @@ static const char usage_text[] =
     "                            spec's copyright lines\n"
     "      --depfile FILE        write a make rule: outputs depend on every file read\n"
     "      -MD                   the same, as DIR/jvmtigen.d\n"
+    "      -MT TARGET            the rule's target is TARGET (a stamp file, say),\n"
+    "                            not the outputs\n"
     "      --templates DIR       XSLT templates of the documentation (default: the\n"
     "                            templates/ installed with jvmtigen)\n"
     "      --no-docs             write the C outputs only\n"
+    "      --verify              write nothing: compare what SPEC generates with the\n"
+    "                            files in DIR, print a unified diff of each that\n"
+    "                            differs, is missing or would be removed; exit 4 if\n"
+    "                            any does\n"
+    "      --json                (diff) print the changes as JSON\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -84,7 +106,8 @@ static const char usage_text[] =
     "Outputs: jvmti.h, jvmtigen_impl.h, jvmtigen_entry.c, jvmtigen_tables.h,\n"
     "         jvmtigen_tables.c, jvmtigen_post.h, jvmtigen_post.c, jvmtigen_defaults.c,\n"
     "         jvmti.html, man/man3/*.3\n"
-    "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error.\n";
+    "Exit status: 0 success, 1 invalid spec, 2 usage error, 3 I/O error,\n"
+    "             4 files in DIR differ from the spec's (--verify).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -126,39 +149,50 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "--jvmti-version", &o->version, &err) ||
             opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
             opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
+            opt_value(argc, argv, &i, "-MT", &o->dep_target, &err) ||
             opt_value(argc, argv, &i, "--templates", &o->templates, &err)) {
             if (err)
                 return err;
         } else if (strcmp(a, "--no-docs") == 0) {
             o->no_docs = 1;
+        } else if (strcmp(a, "--verify") == 0 && !o->fill && !o->model && !o->diff) {
+            o->verify = 1;
         } else if (strcmp(a, "-MD") == 0) {
             o->md = 1;
         } else if (strcmp(a, "--core") == 0 && o->fill) {
             o->core = 1;
+        } else if (strcmp(a, "--json") == 0 && o->diff) {
+            o->json = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !o->spec &&
-                   i + 2 + o->fill == argc) {
+                   i + 2 + (o->fill || o->diff) == argc) {
             o->spec = argv[++i];
-            if (o->fill)
+            if (o->fill || o->diff)
                 o->file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
-        } else if (o->fill && o->spec && !o->file) {
+        } else if ((o->fill || o->diff) && o->spec && !o->file) {
             o->file = a;
         } else if (o->spec) {
-            return usage_error(o->fill ? "fill takes one SPEC and one FILE ('%s' is a third)"
-                                       : "more than one spec given ('%s')", a);
+            return usage_error(o->fill   ? "fill takes one SPEC and one FILE ('%s' is a third)"
+                               : o->diff ? "diff takes two specs, OLD and NEW ('%s' is a third)"
+                                         : "more than one spec given ('%s')", a);
         } else {
             o->spec = a;
         }
     }
     if (!o->spec)
-        return usage_error("%s", "no spec given");
+        return usage_error("%s", o->diff ? "diff needs two specs, OLD and NEW" : "no spec given");
     if (o->fill && !o->file)
         return usage_error("%s", "fill needs a FILE after the SPEC");
+    if (o->diff && !o->file)
+        return usage_error("%s", "diff needs two specs, OLD and NEW");
+    if (o->diff && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
+                    o->verbose || o->templates || o->no_docs))
+        return usage_error("%s", "diff takes only --json and -q");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
     if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
@@ -167,6 +201,12 @@ static int parse_options(int argc, char **argv, Options *o)
                                  "-MD or -v");
     if ((o->fill || o->model) && (o->templates || o->no_docs))
         return usage_error("%s takes no --templates or --no-docs", o->fill ? "fill" : "model");
+    if (o->verify && o->check)
+        return usage_error("%s", "check takes no --verify (check writes nothing anyway)");
+    if (o->verify && (o->depfile || o->md))
+        return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
+    if (o->dep_target && !o->depfile && !o->md)
+        return usage_error("%s", "-MT names the target of a depfile: add -MD or --depfile");
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -183,19 +223,22 @@ static void free_strings(Vec *v)
     vec_free(v);
 }
 
-/* Loads, builds and checks. On success *spec is set; returns an exit code. */
-static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *deps)
+/* Loads, builds and checks the spec at path. *spec is set (to NULL when it
+ * cannot be loaded); returns an exit code. */
+static int load_and_check(const char *path, Spec **spec, xmlDocPtr *doc, Vec *deps)
 {
     *spec = NULL;
-    int rc = load_spec(o->spec, doc, deps);
+    int rc = load_spec(path, doc, deps);
     if (rc != LOAD_OK) {
         diag_flush();
         return rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
     }
-    *spec = build_spec(*doc, o->spec);
-    if (diag_error_count() == 0)
+    /* Counted from here: diff loads a second spec after a first one's errors. */
+    int before = diag_error_count();
+    *spec = build_spec(*doc, path);
+    if (diag_error_count() == before)
         check_spec(*spec);
-    int errors = diag_error_count();
+    int errors = diag_error_count() - before;
     diag_flush();
     return errors ? EXIT_INVALID : EXIT_OK;
 }
@@ -220,7 +263,7 @@ static int fill(const Options *o)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
                       .quiet = o->quiet, .core = o->core};
     if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
@@ -236,28 +279,65 @@ static int fill(const Options *o)
     return rc;
 }
 
+static int write_stdout(const Buf *b)
+{
+    if (fwrite(b->data, 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
+        Loc l = {"<stdout>", 0};
+        error_at(&l, "cannot write: %s", strerror(errno));
+        diag_flush();
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
 /* The model as JSON on stdout; nothing at all when the spec is invalid. */
 static int model(const Options *o)
 {
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     if (rc == EXIT_OK) {
         Buf json;
         buf_init(&json);
         emit_model_json(spec, &json);
-        if (fwrite(json.data, 1, json.len, stdout) != json.len || fflush(stdout) != 0) {
-            Loc l = {"<stdout>", 0};
-            error_at(&l, "cannot write: %s", strerror(errno));
-            diag_flush();
-            rc = EXIT_IO;
-        }
+        rc = write_stdout(&json);
         buf_free(&json);
     }
     spec_free(spec);
     if (doc)
         xmlFreeDoc(doc);
+    free_strings(&deps);
+    return rc;
+}
+
+/* The changes from OLD (o->spec) to NEW (o->file) on stdout. Both specs
+ * are checked, and all their errors reported, before anything is printed. */
+static int diff(const Options *o)
+{
+    Vec deps = {0};
+    xmlDocPtr docs[2] = {NULL, NULL};
+    Spec *specs[2] = {NULL, NULL};
+    const char *paths[2] = {o->spec, o->file};
+    int rc = EXIT_OK;
+    for (int i = 0; i < 2; i++) {
+        int r = load_and_check(paths[i], &specs[i], &docs[i], &deps);
+        if (rc == EXIT_OK)
+            rc = r;
+    }
+    if (rc == EXIT_OK) {
+        Buf out;
+        buf_init(&out);
+        DiffNames names = {paths[0], paths[1]};
+        emit_spec_diff(specs[0], specs[1], &names, o->json, &out);
+        rc = write_stdout(&out);
+        buf_free(&out);
+    }
+    for (int i = 0; i < 2; i++) {
+        spec_free(specs[i]);
+        if (docs[i])
+            xmlFreeDoc(docs[i]);
+    }
     free_strings(&deps);
     return rc;
 }
@@ -284,12 +364,51 @@ static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, D
         p[n_outputs + i] = b.data;
     }
     *paths = p;
-    Buf man;
-    buf_init(&man);
-    buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
-    if (docs->n > 1 && make_dirs(man.data) != 0)
-        rc = EXIT_IO;
-    buf_free(&man);
+    return rc;
+}
+
+/* --verify: each output against its file in DIR, and the man pages a run
+ * would remove. The diffs go to stdout; DIR is only read. */
+static int verify(const Options *o, const char *const *paths, size_t n_paths, const Buf *bufs,
+                  const DocsResult *docs)
+{
+    Buf report;
+    buf_init(&report);
+    size_t differ = 0, total = n_paths;
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < n_paths; i++) {
+        const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs->files[i - n_outputs].data;
+        int r = verify_file(paths[i], data->data ? data->data : "", data->len, &report);
+        if (r < 0)
+            rc = EXIT_IO;
+        differ += r > 0;
+        if (r >= 0 && o->verbose)
+            fprintf(stderr, "jvmtigen: %s %s\n", r ? "differs" : "up to date", paths[i]);
+    }
+    if (!o->no_docs) {
+        Vec stale = {0};
+        docs_stale(o->outdir, docs, &stale);
+        for (size_t i = 0; i < stale.n; i++) {
+            int r = verify_removed(stale.items[i], &report);
+            if (r < 0)
+                rc = EXIT_IO;
+            differ += r > 0;
+            total += r > 0;
+            if (r > 0 && o->verbose)
+                fprintf(stderr, "jvmtigen: would remove %s\n", (char *)stale.items[i]);
+        }
+        free_strings(&stale);
+    }
+    diag_flush();
+    if (rc == EXIT_OK && report.len)
+        rc = write_stdout(&report);
+    if (rc == EXIT_OK && differ) {
+        if (!o->quiet)
+            fprintf(stderr, "jvmtigen: %zu of %zu files in %s differ from what %s generates\n",
+                    differ, total, o->outdir, o->spec);
+        rc = EXIT_STALE;
+    }
+    buf_free(&report);
     return rc;
 }
 
@@ -306,7 +425,7 @@ static int generate(const Options *o, int write_outputs)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o, &spec, &doc, &deps);
+    int rc = load_and_check(o->spec, &spec, &doc, &deps);
     if (rc != EXIT_OK || !write_outputs)
         goto done;
 
@@ -340,8 +459,20 @@ static int generate(const Options *o, int write_outputs)
     size_t n_paths = docs.helper ? (size_t)n_outputs : (size_t)n_outputs + docs.n;
     if (docs.helper && rc == EXIT_OK)
         rc = EXIT_DONE;
+    if (rc == EXIT_OK && o->verify) {
+        rc = verify(o, paths, n_paths, bufs, &docs);
+        goto verified;
+    }
     if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
+    if (rc == EXIT_OK && docs.n > 1) {
+        Buf man;
+        buf_init(&man);
+        buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
+        if (make_dirs(man.data) != 0)
+            rc = EXIT_IO;
+        buf_free(&man);
+    }
     for (size_t i = 0; i < n_paths && rc == EXIT_OK; i++) {
         bool changed;
         const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs.files[i - n_outputs].data;
@@ -361,11 +492,14 @@ static int generate(const Options *o, int write_outputs)
             buf_printf(&d, "%s/jvmtigen.d", o->outdir);
         if (o->banner_file)
             vec_push(&deps, strdup(o->banner_file));
-        if (write_depfile(d.data, paths, n_paths, (const char *const *)deps.items,
+        const char *const *targets = o->dep_target ? &o->dep_target : paths;
+        size_t n_targets = o->dep_target ? 1 : n_paths;
+        if (write_depfile(d.data, targets, n_targets, (const char *const *)deps.items,
                           deps.n) != 0)
             rc = EXIT_IO;
         buf_free(&d);
     }
+verified:
     diag_flush();
     for (int i = 0; i < n_outputs; i++) {
         buf_free(&bufs[i]);
@@ -407,12 +541,16 @@ int main(int argc, char **argv)
     } else if (argc >= 2 && strcmp(argv[1], "check") == 0) {
         first = 2;
         write_outputs = 0;
+        o.check = 1;
     } else if (argc >= 2 && strcmp(argv[1], "fill") == 0) {
         first = 2;
         o.fill = 1;
     } else if (argc >= 2 && strcmp(argv[1], "model") == 0) {
         first = 2;
         o.model = 1;
+    } else if (argc >= 2 && strcmp(argv[1], "diff") == 0) {
+        first = 2;
+        o.diff = 1;
     }
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -425,7 +563,10 @@ int main(int argc, char **argv)
         o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
-        rc = o.fill ? fill(&o) : o.model ? model(&o) : generate(&o, write_outputs);
+        rc = o.fill    ? fill(&o)
+             : o.model ? model(&o)
+             : o.diff  ? diff(&o)
+                       : generate(&o, write_outputs);
     }
     diag_reset();
     xsltCleanupGlobals();

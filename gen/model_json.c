@@ -7,322 +7,217 @@
 
 #include <stdbool.h>
 
+#include "json.h"
+
 /* Bumped when a key changes meaning or goes away. */
 #define MODEL_JSON_FORMAT 1
-
-void json_string_append(Buf *out, const char *s)
-{
-    if (!s) {
-        buf_puts(out, "null");
-        return;
-    }
-    buf_putc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            buf_putc(out, '\\');
-            buf_putc(out, (char)*p);
-        } else if (*p < 0x20) {
-            buf_printf(out, "\\u%04x", *p);
-        } else {
-            buf_putc(out, (char)*p); /* UTF-8 passes through byte by byte */
-        }
-    }
-    buf_putc(out, '"');
-}
-
-/* A small writer: it places the commas, newlines and indentation. */
-typedef struct Json {
-    Buf *o;
-    int depth;
-    bool first;     /* nothing written yet in the innermost open container */
-    bool after_key; /* a key was written; its value follows on the same line */
-} Json;
-
-/* Where a value or key starts: right after its key, or on a line of its own. */
-static void item_start(Json *j)
-{
-    if (j->after_key) {
-        j->after_key = false;
-        return;
-    }
-    if (j->depth == 0)
-        return;
-    if (!j->first)
-        buf_putc(j->o, ',');
-    buf_putc(j->o, '\n');
-    for (int i = 0; i < j->depth; i++)
-        buf_puts(j->o, "  ");
-    j->first = false;
-}
-
-static void begin(Json *j, char bracket)
-{
-    item_start(j);
-    buf_putc(j->o, bracket);
-    j->depth++;
-    j->first = true;
-}
-
-/* An empty container closes on its own line: "[]", "{}". */
-static void end(Json *j, char bracket)
-{
-    j->depth--;
-    if (!j->first) {
-        buf_putc(j->o, '\n');
-        for (int i = 0; i < j->depth; i++)
-            buf_puts(j->o, "  ");
-    }
-    buf_putc(j->o, bracket);
-    j->first = false;
-}
-
-static void key(Json *j, const char *k)
-{
-    item_start(j);
-    json_string_append(j->o, k);
-    buf_puts(j->o, ": ");
-    j->after_key = true;
-}
-
-static void str(Json *j, const char *s)
-{
-    item_start(j);
-    json_string_append(j->o, s);
-}
-
-static void kstr(Json *j, const char *k, const char *s)
-{
-    key(j, k);
-    str(j, s);
-}
-
-static void kint(Json *j, const char *k, long long v)
-{
-    key(j, k);
-    item_start(j);
-    buf_printf(j->o, "%lld", v);
-}
-
-static void kbool(Json *j, const char *k, bool v)
-{
-    key(j, k);
-    item_start(j);
-    buf_puts(j->o, v ? "true" : "false");
-}
-
-static void knull(Json *j, const char *k)
-{
-    key(j, k);
-    item_start(j);
-    buf_puts(j->o, "null");
-}
 
 /* Phases and filters the spec leaves out are null, not their defaults:
  * the model keeps "absent" apart from "live". */
 static void kphase(Json *j, const char *k, Phase p)
 {
     if (p == PHASE_DEFAULT)
-        knull(j, k);
+        json_knull(j, k);
     else
-        kstr(j, k, phase_name(p));
+        json_kstr(j, k, phase_name(p));
 }
 
 static void kname_refs(Json *j, const char *k, NameRef *const *refs, size_t n)
 {
-    key(j, k);
-    begin(j, '[');
+    json_key(j, k);
+    json_begin(j, '[');
     for (size_t i = 0; i < n; i++)
-        str(j, refs[i]->id);
-    end(j, ']');
+        json_str(j, refs[i]->id);
+    json_end(j, ']');
 }
 
 static void kcapabilities(Json *j, NameRef *const *req, size_t n_req, NameRef *const *opt,
                           size_t n_opt)
 {
-    key(j, "capabilities");
-    begin(j, '{');
+    json_key(j, "capabilities");
+    json_begin(j, '{');
     kname_refs(j, "required", req, n_req);
     kname_refs(j, "optional", opt, n_opt);
-    end(j, '}');
+    json_end(j, '}');
 }
 
 /* Every attribute key is always there; an absent one is null. */
 static void ktype(Json *j, const char *k, const Type *t)
 {
-    key(j, k);
-    begin(j, '{');
-    kstr(j, "kind", type_kinds[t->kind].xml);
+    json_key(j, k);
+    json_begin(j, '{');
+    json_kstr(j, "kind", type_kinds[t->kind].xml);
     if (t->elem)
         ktype(j, "elem", t->elem);
     else
-        knull(j, "elem");
-    kstr(j, "name", t->name);
-    kstr(j, "incount", t->incount);
-    kstr(j, "outcount", t->outcount);
-    kbool(j, "nullok", t->nullok);
+        json_knull(j, "elem");
+    json_kstr(j, "name", t->name);
+    json_kstr(j, "incount", t->incount);
+    json_kstr(j, "outcount", t->outcount);
+    json_kbool(j, "nullok", t->nullok);
     if (t->min)
-        kint(j, "min", t->min_value);
+        json_kint(j, "min", t->min_value);
     else
-        knull(j, "min");
-    kstr(j, "null", t->null);
-    kstr(j, "started", t->started);
-    kstr(j, "frame", t->frame);
-    kstr(j, "impl", t->impl);
-    kstr(j, "class", t->class_);
-    kstr(j, "native", t->native);
-    kstr(j, "method", t->method);
-    kstr(j, "field", t->field);
-    kstr(j, "thread", t->thread);
-    end(j, '}');
+        json_knull(j, "min");
+    json_kstr(j, "null", t->null);
+    json_kstr(j, "started", t->started);
+    json_kstr(j, "frame", t->frame);
+    json_kstr(j, "impl", t->impl);
+    json_kstr(j, "class", t->class_);
+    json_kstr(j, "native", t->native);
+    json_kstr(j, "method", t->method);
+    json_kstr(j, "field", t->field);
+    json_kstr(j, "thread", t->thread);
+    json_end(j, '}');
 }
 
 /* Parameters and fields: {"name", "type"}. */
 static void kparams(Json *j, const char *k, Param *const *ps, size_t n)
 {
-    key(j, k);
-    begin(j, '[');
+    json_key(j, k);
+    json_begin(j, '[');
     for (size_t i = 0; i < n; i++) {
-        begin(j, '{');
-        kstr(j, "name", ps[i]->name);
+        json_begin(j, '{');
+        json_kstr(j, "name", ps[i]->name);
         ktype(j, "type", ps[i]->type);
-        end(j, '}');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void categories(Json *j, const Spec *s)
 {
-    key(j, "categories");
-    begin(j, '[');
+    json_key(j, "categories");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_categories; i++) {
         const Category *c = s->categories[i];
-        begin(j, '{');
-        kstr(j, "id", c->id);
-        kstr(j, "label", c->label);
-        key(j, "functions");
-        begin(j, '[');
+        json_begin(j, '{');
+        json_kstr(j, "id", c->id);
+        json_kstr(j, "label", c->label);
+        json_key(j, "functions");
+        json_begin(j, '[');
         for (size_t f = 0; f < c->n_functions; f++)
-            str(j, c->functions[f]->id);
-        end(j, ']');
-        key(j, "callbacks");
-        begin(j, '[');
+            json_str(j, c->functions[f]->id);
+        json_end(j, ']');
+        json_key(j, "callbacks");
+        json_begin(j, '[');
         for (size_t f = 0; f < c->n_callbacks; f++)
-            str(j, c->callbacks[f]->id);
-        end(j, ']');
-        end(j, '}');
+            json_str(j, c->callbacks[f]->id);
+        json_end(j, ']');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void functions(Json *j, const Spec *s)
 {
-    key(j, "functions");
-    begin(j, '[');
+    json_key(j, "functions");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_functions; i++) {
         const Function *f = s->functions[i];
-        begin(j, '{');
-        kstr(j, "id", f->id);
-        kint(j, "num", f->num);
+        json_begin(j, '{');
+        json_kstr(j, "id", f->id);
+        json_kint(j, "num", f->num);
         kphase(j, "phase", f->phase);
-        kbool(j, "callbacksafe", f->callbacksafe);
-        kstr(j, "impl", f->impl);
-        kbool(j, "hide", f->hide);
-        kstr(j, "jkernel", f->jkernel);
-        kstr(j, "since", f->since);
-        kstr(j, "synopsis", f->synopsis);
-        kstr(j, "origin", f->origin);
-        kbool(j, "eventcapabilities", f->eventcapabilities);
+        json_kbool(j, "callbacksafe", f->callbacksafe);
+        json_kstr(j, "impl", f->impl);
+        json_kbool(j, "hide", f->hide);
+        json_kstr(j, "jkernel", f->jkernel);
+        json_kstr(j, "since", f->since);
+        json_kstr(j, "synopsis", f->synopsis);
+        json_kstr(j, "origin", f->origin);
+        json_kbool(j, "eventcapabilities", f->eventcapabilities);
         kcapabilities(j, f->required, f->n_required, f->optional, f->n_optional);
         kparams(j, "parameters", f->params, f->n_params);
         kname_refs(j, "errors", f->errors, f->n_errors);
-        kstr(j, "category", f->category ? f->category->id : NULL);
-        end(j, '}');
+        json_kstr(j, "category", f->category ? f->category->id : NULL);
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void callbacks(Json *j, const Spec *s)
 {
-    key(j, "callbacks");
-    begin(j, '[');
+    json_key(j, "callbacks");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_callbacks; i++) {
         const Callback *cb = s->callbacks[i];
-        begin(j, '{');
-        kstr(j, "id", cb->id);
-        kstr(j, "since", cb->since);
-        kstr(j, "synopsis", cb->synopsis);
+        json_begin(j, '{');
+        json_kstr(j, "id", cb->id);
+        json_kstr(j, "since", cb->since);
+        json_kstr(j, "synopsis", cb->synopsis);
         ktype(j, "returns", cb->ret);
         kparams(j, "parameters", cb->params, cb->n_params);
-        kstr(j, "category", cb->category ? cb->category->id : NULL);
-        end(j, '}');
+        json_kstr(j, "category", cb->category ? cb->category->id : NULL);
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void events(Json *j, const Spec *s)
 {
-    key(j, "events");
-    begin(j, '[');
+    json_key(j, "events");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_events; i++) {
         const Event *e = s->events[i];
-        begin(j, '{');
-        kstr(j, "id", e->id);
-        kstr(j, "label", e->label);
-        kstr(j, "const", e->const_name);
-        kint(j, "num", e->num);
+        json_begin(j, '{');
+        json_kstr(j, "id", e->id);
+        json_kstr(j, "label", e->label);
+        json_kstr(j, "const", e->const_name);
+        json_kint(j, "num", e->num);
         kphase(j, "phase", e->phase);
-        kstr(j, "filtered", e->filtered == FILTER_THREAD   ? "thread"
+        json_kstr(j, "filtered", e->filtered == FILTER_THREAD   ? "thread"
                             : e->filtered == FILTER_GLOBAL ? "global"
                                                            : NULL);
-        kstr(j, "since", e->since);
+        json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
         kparams(j, "parameters", e->params, e->n_params);
-        end(j, '}');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void typedefs(Json *j, const Spec *s)
 {
-    key(j, "typedefs");
-    begin(j, '[');
+    json_key(j, "typedefs");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_typedefs; i++) {
         const Typedef *t = s->typedefs[i];
-        begin(j, '{');
-        kstr(j, "id", t->id);
-        kstr(j, "label", t->label);
-        kstr(j, "since", t->since);
-        kbool(j, "union", t->is_union);
+        json_begin(j, '{');
+        json_kstr(j, "id", t->id);
+        json_kstr(j, "label", t->label);
+        json_kstr(j, "since", t->since);
+        json_kbool(j, "union", t->is_union);
         kparams(j, "fields", t->fields, t->n_fields);
-        end(j, '}');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void capabilities(Json *j, const Spec *s)
 {
     const Capabilities *c = s->capabilities;
     if (!c) {
-        knull(j, "capabilities");
+        json_knull(j, "capabilities");
         return;
     }
-    key(j, "capabilities");
-    begin(j, '{');
-    kstr(j, "id", c->id);
-    kstr(j, "label", c->label);
-    key(j, "fields");
-    begin(j, '[');
+    json_key(j, "capabilities");
+    json_begin(j, '{');
+    json_kstr(j, "id", c->id);
+    json_kstr(j, "label", c->label);
+    json_key(j, "fields");
+    json_begin(j, '[');
     for (size_t i = 0; i < c->n_fields; i++) {
         const CapabilityField *f = c->fields[i];
-        begin(j, '{');
-        kstr(j, "id", f->id);
-        kstr(j, "disp1", f->disp1);
-        kstr(j, "disp2", f->disp2);
-        kstr(j, "since", f->since);
-        end(j, '}');
+        json_begin(j, '{');
+        json_kstr(j, "id", f->id);
+        json_kstr(j, "disp1", f->disp1);
+        json_kstr(j, "disp2", f->disp2);
+        json_kstr(j, "since", f->since);
+        json_end(j, '}');
     }
-    end(j, ']');
-    end(j, '}');
+    json_end(j, ']');
+    json_end(j, '}');
 }
 
 static const char *const_kind_name(ConstKind k)
@@ -337,106 +232,106 @@ static const char *const_kind_name(ConstKind k)
 
 static void constant_groups(Json *j, const Spec *s)
 {
-    key(j, "constant_groups");
-    begin(j, '[');
+    json_key(j, "constant_groups");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_constant_groups; i++) {
         const ConstantGroup *g = s->constant_groups[i];
-        begin(j, '{');
-        kstr(j, "id", g->id);
-        kstr(j, "label", g->label);
-        kstr(j, "kind", const_kind_name(g->kind));
-        kstr(j, "since", g->since);
-        key(j, "constants");
-        begin(j, '[');
+        json_begin(j, '{');
+        json_kstr(j, "id", g->id);
+        json_kstr(j, "label", g->label);
+        json_kstr(j, "kind", const_kind_name(g->kind));
+        json_kstr(j, "since", g->since);
+        json_key(j, "constants");
+        json_begin(j, '[');
         for (size_t c = 0; c < g->n_constants; c++) {
             const Constant *k = g->constants[c];
-            begin(j, '{');
-            kstr(j, "id", k->id);
-            kstr(j, "num", k->num);
+            json_begin(j, '{');
+            json_kstr(j, "id", k->id);
+            json_kstr(j, "num", k->num);
             if (k->numeric)
-                kint(j, "value", k->value);
+                json_kint(j, "value", k->value);
             else
-                knull(j, "value");
-            end(j, '}');
+                json_knull(j, "value");
+            json_end(j, '}');
         }
-        end(j, ']');
-        end(j, '}');
+        json_end(j, ']');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void errors(Json *j, const Spec *s)
 {
-    key(j, "error_categories");
-    begin(j, '[');
+    json_key(j, "error_categories");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_error_categories; i++) {
         const ErrorCategory *c = s->error_categories[i];
-        begin(j, '{');
-        kstr(j, "id", c->id);
-        kstr(j, "label", c->label);
-        key(j, "errors");
-        begin(j, '[');
+        json_begin(j, '{');
+        json_kstr(j, "id", c->id);
+        json_kstr(j, "label", c->label);
+        json_key(j, "errors");
+        json_begin(j, '[');
         for (size_t e = 0; e < c->n_errors; e++)
-            str(j, c->errors[e]->id);
-        end(j, ']');
-        end(j, '}');
+            json_str(j, c->errors[e]->id);
+        json_end(j, ']');
+        json_end(j, '}');
     }
-    end(j, ']');
-    key(j, "errors");
-    begin(j, '[');
+    json_end(j, ']');
+    json_key(j, "errors");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_errors; i++) {
         const ErrorDef *e = s->errors[i];
-        begin(j, '{');
-        kstr(j, "id", e->id);
-        kint(j, "num", e->num);
-        kstr(j, "category", e->category ? e->category->id : NULL);
-        end(j, '}');
+        json_begin(j, '{');
+        json_kstr(j, "id", e->id);
+        json_kint(j, "num", e->num);
+        json_kstr(j, "category", e->category ? e->category->id : NULL);
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 static void basetypes(Json *j, const Spec *s)
 {
-    key(j, "basetype_groups");
-    begin(j, '[');
+    json_key(j, "basetype_groups");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_basetype_groups; i++) {
         const BaseTypeGroup *g = s->basetype_groups[i];
-        begin(j, '{');
-        kstr(j, "id", g->id);
-        kstr(j, "label", g->label);
-        key(j, "types");
-        begin(j, '[');
+        json_begin(j, '{');
+        json_kstr(j, "id", g->id);
+        json_kstr(j, "label", g->label);
+        json_key(j, "types");
+        json_begin(j, '[');
         for (size_t t = 0; t < g->n_types; t++)
-            str(j, g->types[t]->id);
-        end(j, ']');
-        end(j, '}');
+            json_str(j, g->types[t]->id);
+        json_end(j, ']');
+        json_end(j, '}');
     }
-    end(j, ']');
+    json_end(j, ']');
     /* The model keeps no group in a BaseType; the groups hold them in
      * document order, which is the order of s->basetypes too. */
-    key(j, "basetypes");
-    begin(j, '[');
+    json_key(j, "basetypes");
+    json_begin(j, '[');
     for (size_t i = 0; i < s->n_basetype_groups; i++) {
         const BaseTypeGroup *g = s->basetype_groups[i];
         for (size_t t = 0; t < g->n_types; t++) {
             const BaseType *b = g->types[t];
-            begin(j, '{');
-            kstr(j, "id", b->id);
-            kstr(j, "name", b->name);
-            kstr(j, "definition", b->definition);
-            kstr(j, "group", g->id);
-            end(j, '}');
+            json_begin(j, '{');
+            json_kstr(j, "id", b->id);
+            json_kstr(j, "name", b->name);
+            json_kstr(j, "definition", b->definition);
+            json_kstr(j, "group", g->id);
+            json_end(j, '}');
         }
     }
-    end(j, ']');
+    json_end(j, ']');
 }
 
 void emit_model_json(const Spec *s, Buf *out)
 {
-    Json j = {.o = out, .depth = 0, .first = true, .after_key = false};
-    begin(&j, '{');
-    kint(&j, "format", MODEL_JSON_FORMAT);
-    kstr(&j, "version", s->latest_version);
+    Json j = json_writer(out);
+    json_begin(&j, '{');
+    json_kint(&j, "format", MODEL_JSON_FORMAT);
+    json_kstr(&j, "version", s->latest_version);
     categories(&j, s);
     functions(&j, s);
     callbacks(&j, s);
@@ -446,6 +341,6 @@ void emit_model_json(const Spec *s, Buf *out)
     constant_groups(&j, s);
     errors(&j, s);
     basetypes(&j, s);
-    end(&j, '}');
+    json_end(&j, '}');
     buf_putc(out, '\n');
 }

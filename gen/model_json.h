@@ -6,16 +6,12 @@
 #ifndef JVMTIGEN_MODEL_JSON_H
 #define JVMTIGEN_MODEL_JSON_H
 
+#include "json.h"
 #include "model.h"
 
 /* Appends the model of a checked spec as one JSON document: two-space
  * indented, keys in a fixed order, lists in document order, ending with a
  * newline. A pure function of the model. */
 void emit_model_json(const Spec *spec, Buf *out);
-
-/* Appends s as a JSON string literal ("null" for NULL): '"' and '\\'
- * escaped, bytes below 0x20 as \u00XX, everything else (UTF-8 included)
- * as it is. */
-void json_string_append(Buf *out, const char *s);
 
 #endif

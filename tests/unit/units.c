@@ -2,12 +2,14 @@
  * "not ok - ..." per assertion, as tests/run-all expects. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../gen/cscan.h"
 #include "../../gen/ctype.h"
 #include "../../gen/facts.h"
 #include "../../gen/model_json.h"
+#include "../../gen/udiff.h"
 #include "../../gen/util.h"
 
 static int failures;
@@ -271,6 +273,194 @@ static void test_json_strings(void)
     buf_free(&b);
 }
 
+/* ---- udiff: hunks by hand, then random texts against a patch applier and
+ * an O(NM) longest common subsequence, both written here ---- */
+
+static const char *hunks_of(const char *a, const char *b, Buf *out)
+{
+    buf_reset(out);
+    buf_puts(out, ""); /* allocated, even when nothing follows */
+    udiff_hunks(a, strlen(a), b, strlen(b), 3, out);
+    return out->data;
+}
+
+static void expect_hunks(const char *a, const char *b, const char *want, const char *desc)
+{
+    Buf h;
+    buf_init(&h);
+    hunks_of(a, b, &h);
+    EXPECT(strcmp(h.data, want) == 0, "udiff: %s", desc);
+    if (strcmp(h.data, want) != 0)
+        printf("# expected:\n%s# got:\n%s", want, h.data);
+    buf_free(&h);
+}
+
+static void test_udiff_by_hand(void)
+{
+    expect_hunks("x\ny\n", "x\ny\n", "", "equal texts, no hunk");
+    expect_hunks("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nV\n6\n7\n8\n9\n",
+                 "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+V\n 6\n 7\n 8\n",
+                 "one line changed, three lines of context each side");
+    expect_hunks("", "a\nb\n", "@@ -0,0 +1,2 @@\n+a\n+b\n",
+                 "from nothing, the empty range names line 0");
+    expect_hunks("a\n", "", "@@ -1 +0,0 @@\n-a\n",
+                 "to nothing; a one-line range is its number alone");
+    expect_hunks("a\nb", "a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
+                 "a missing last newline is a difference, and marked");
+    expect_hunks("0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n", "X\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\nY\n",
+                 "@@ -1,4 +1,4 @@\n-0\n+X\n 1\n 2\n 3\n@@ -9,4 +9,4 @@\n 8\n 9\n 10\n-11\n+Y\n",
+                 "changes 10 lines apart are two hunks");
+    expect_hunks("0\n1\n2\n3\n4\n5\n6\n7\n", "X\n1\n2\n3\n4\n5\n6\nY\n",
+                 "@@ -1,8 +1,8 @@\n-0\n+X\n 1\n 2\n 3\n 4\n 5\n 6\n-7\n+Y\n",
+                 "changes 6 lines apart share one hunk");
+    expect_hunks("a\nb\nc\n", "a\nc\n", "@@ -1,3 +1,2 @@\n a\n-b\n c\n", "a deleted line");
+}
+
+/* Applies hunks to a; false if they do not fit it. */
+static bool apply_hunks(const char *a, const char *hunks, Buf *out)
+{
+    buf_reset(out);
+    buf_puts(out, "");
+    const char *p = hunks, *ap = a;
+    long aline = 1;
+    while (*p) {
+        long s1, c1 = 1, s2, c2 = 1;
+        int used = 0;
+        if (sscanf(p, "@@ -%ld,%ld +%ld,%ld @@%n", &s1, &c1, &s2, &c2, &used) != 4 || !used) {
+            used = 0;
+            c1 = c2 = 1;
+            if (sscanf(p, "@@ -%ld +%ld,%ld @@%n", &s1, &s2, &c2, &used) != 3 || !used) {
+                used = 0;
+                if (sscanf(p, "@@ -%ld,%ld +%ld @@%n", &s1, &c1, &s2, &used) != 3 || !used) {
+                    used = 0;
+                    if (sscanf(p, "@@ -%ld +%ld @@%n", &s1, &s2, &used) != 2 || !used)
+                        return false;
+                }
+            }
+        }
+        p = strchr(p, '\n') + 1;
+        long first = c1 ? s1 : s1 + 1; /* the first line the hunk covers */
+        while (aline < first) {        /* copy up to it */
+            const char *nl = strchr(ap, '\n');
+            size_t n = nl ? (size_t)(nl - ap) + 1 : strlen(ap);
+            if (!n)
+                return false;
+            buf_put(out, ap, n);
+            ap += n;
+            aline++;
+        }
+        while (*p && *p != '@') {
+            char mark = *p++;
+            const char *nl = strchr(p, '\n');
+            size_t n = (size_t)(nl - p) + 1;
+            bool nonl = nl[1] == '\\';
+            size_t len = nonl ? n - 1 : n;
+            if (mark == ' ' || mark == '-') {
+                if (strncmp(ap, p, len) != 0)
+                    return false;
+                ap += len;
+                aline++;
+            }
+            if (mark == ' ' || mark == '+')
+                buf_put(out, p, len);
+            p += n;
+            if (nonl)
+                p = strchr(p, '\n') + 1;
+        }
+    }
+    buf_puts(out, ap);
+    return true;
+}
+
+static size_t split_into(const char *s, const char **lines, size_t *lens)
+{
+    size_t n = 0;
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) + 1 : strlen(s);
+        lines[n] = s;
+        lens[n++] = len;
+        s += len;
+    }
+    return n;
+}
+
+static size_t lcs_length(const char *a, const char *b)
+{
+    static const char *la[64], *lb[64];
+    static size_t na_len[64], nb_len[64], t[65][65];
+    size_t na = split_into(a, la, na_len), nb = split_into(b, lb, nb_len);
+    for (size_t i = 0; i <= na; i++)
+        for (size_t j = 0; j <= nb; j++) {
+            if (!i || !j)
+                t[i][j] = 0;
+            else if (na_len[i - 1] == nb_len[j - 1] && !memcmp(la[i - 1], lb[j - 1], na_len[i - 1]))
+                t[i][j] = t[i - 1][j - 1] + 1;
+            else
+                t[i][j] = t[i - 1][j] > t[i][j - 1] ? t[i - 1][j] : t[i][j - 1];
+        }
+    return t[na][nb];
+}
+
+static void random_text(Buf *t, unsigned *seed, int alphabet)
+{
+    buf_reset(t);
+    int n = (int)(rand_r(seed) % 40);
+    for (int i = 0; i < n; i++)
+        buf_printf(t, "%c\n", 'a' + (int)(rand_r(seed) % (unsigned)alphabet));
+    if (n && rand_r(seed) % 8 == 0)
+        t->data[--t->len] = '\0'; /* no newline at the end */
+}
+
+static void test_udiff_random(void)
+{
+    Buf a, b, h, out;
+    buf_init(&a);
+    buf_init(&b);
+    buf_init(&h);
+    buf_init(&out);
+    unsigned seed = 12345;
+    int bad_apply = 0, not_minimal = 0, runs = 4000;
+    for (int r = 0; r < runs; r++) {
+        int alphabet = 2 + r % 5;
+        random_text(&a, &seed, alphabet);
+        if (r % 3 == 0) { /* b: a with a few edits */
+            buf_reset(&b);
+            buf_puts(&b, a.data);
+            for (int e = 0; e < 3 && b.len > 2; e++)
+                b.data[rand_r(&seed) % (b.len - 1) / 2 * 2] = (char)('a' + alphabet);
+        } else {
+            random_text(&b, &seed, alphabet);
+        }
+        hunks_of(a.data, b.data, &h);
+        if (!apply_hunks(a.data, h.data, &out) || strcmp(out.data, b.data) != 0) {
+            if (!bad_apply++)
+                printf("# a:\n%s\n# b:\n%s\n# hunks:\n%s\n", a.data, b.data, h.data);
+            continue;
+        }
+        size_t na = 0, nb = 0, minus = 0, plus = 0;
+        for (const char *p = a.data; *p; p++)
+            na += *p == '\n' || !p[1];
+        for (const char *p = b.data; *p; p++)
+            nb += *p == '\n' || !p[1];
+        for (const char *p = h.data; *p; p = strchr(p, '\n') + 1) {
+            minus += *p == '-';
+            plus += *p == '+';
+        }
+        size_t lcs = lcs_length(a.data, b.data);
+        if (minus != na - lcs || plus != nb - lcs)
+            not_minimal++;
+    }
+    EXPECT(bad_apply == 0, "udiff: %d random pairs: the hunks turn the first into the second (%d do not)",
+           runs, bad_apply);
+    EXPECT(not_minimal == 0, "udiff: %d random pairs: as few lines removed and added as the longest "
+           "common subsequence allows (%d more)", runs, not_minimal);
+    buf_free(&a);
+    buf_free(&b);
+    buf_free(&h);
+    buf_free(&out);
+}
+
 int main(void)
 {
     test_collation();
@@ -280,5 +470,7 @@ int main(void)
     test_containers();
     test_cscan();
     test_json_strings();
+    test_udiff_by_hand();
+    test_udiff_random();
     return failures != 0;
 }

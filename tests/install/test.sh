@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# make install / make uninstall into a temporary DESTDIR:
+#   - every file in its place: jvmtigen, jvmtigen.1, the templates, libjvmtirt
+#     static and shared (soname libjvmtirt.so.0, symlinks), its headers, the
+#     pkg-config file;
+#   - the man page is clean roff, names the binary's version, and documents
+#     every option --help lists;
+#   - prog.c, built with `pkg-config --cflags --libs jvmtirt` against the
+#     installed files only (static and shared), runs;
+#   - the installed jvmtigen renders the docs with the installed templates,
+#     also after the installed tree is moved elsewhere;
+#   - make uninstall leaves no file behind, nor jvmtigen's own directories.
+# Uses what `make check` passes: CC, SANITIZE, PREFIX, RT_OUT, RT_SPEC,
+# JNI_INCLUDE, MAKE.
+. tests/lib.sh
+
+CC=${CC:-cc}
+PREFIX=${PREFIX:-/usr/local}
+MAKE=${MAKE:-make}
+if [ -z "${JNI_INCLUDE:-}" ]; then
+    JNI_INCLUDE=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
+fi
+root=$PWD
+d=$(scratch install)
+dest=$d/dest
+inst=$dest$PREFIX
+
+# The same variables as the build under test, so install rebuilds nothing;
+# not the parent make's jobserver (this runs outside it).
+makevars=(CC="$CC" SANITIZE="${SANITIZE:-}" PREFIX="$PREFIX")
+[ -n "${RT_OUT:-}" ] && makevars+=(OUT="$RT_OUT")
+[ -n "${RT_SPEC:-}" ] && makevars+=(SPEC="$RT_SPEC")
+run_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$MAKE" --no-print-directory "$@" "${makevars[@]}"; }
+
+if run_make install DESTDIR="$dest" >"$d/install.log" 2>&1; then
+    ok "install: make install DESTDIR=... PREFIX=$PREFIX"
+else
+    not_ok "install: make install DESTDIR=... PREFIX=$PREFIX"; tail -20 "$d/install.log"
+    exit 0
+fi
+if grep -q -e '-o build/' -e ' -c ' "$d/install.log"; then
+    not_ok "install: make install compiled something (the build was not up to date?)"
+    grep -e ' -c ' -e '-o build/' "$d/install.log" | head -5
+else
+    ok "install: make install builds nothing after make"
+fi
+
+# ---- what is where ----
+want=(bin/jvmtigen share/man/man1/jvmtigen.1 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
+      include/jvmtigen/jvmtirt.h include/jvmtigen/jvmti.h include/jvmtigen/jvmtigen_post.h
+      include/jvmtigen/jvmtigen_impl.h include/jvmtigen/jvmtigen_tables.h
+      include/jvmtigen/jvmtigen_hooks.h include/jvmtigen/jvmtigen_post_support.h
+      include/jvmtigen/jvmtigen_trace.h)
+for t in templates/*.xsl; do want+=("share/jvmtigen/$t"); done
+missing=()
+for f in "${want[@]}"; do [ -f "$inst/$f" ] || missing+=("$f"); done
+[ "${#missing[@]}" -eq 0 ] && ok "install: ${#want[@]} files in place under PREFIX" ||
+    not_ok "install: missing under PREFIX: ${missing[*]}"
+[ -x "$inst/bin/jvmtigen" ] && ok "install: bin/jvmtigen is executable" ||
+    not_ok "install: bin/jvmtigen is not executable"
+check "install: the installed headers are the ones built with" \
+    bash -c "cmp '$root/${RT_OUT:-out}/jvmti.h' '$inst/include/jvmtigen/jvmti.h' && cmp '$root/runtime/jvmtirt.h' '$inst/include/jvmtigen/jvmtirt.h'"
+check "install: no internal header of the runtime is installed" test ! -e "$inst/include/jvmtigen/rt.h"
+
+so_real=$(cd "$inst/lib" && ls libjvmtirt.so.*.*.* 2>/dev/null)
+if [ -n "$so_real" ] && [ -f "$inst/lib/$so_real" ] && [ ! -L "$inst/lib/$so_real" ] &&
+   [ "$(readlink "$inst/lib/libjvmtirt.so.0")" = "$so_real" ] &&
+   [ "$(readlink "$inst/lib/libjvmtirt.so")" = "libjvmtirt.so.0" ]; then
+    ok "install: $so_real, with libjvmtirt.so.0 and libjvmtirt.so linking to it"
+else
+    not_ok "install: the shared library and its symlinks"; ls -l "$inst/lib"
+fi
+soname=$(readelf -d "$inst/lib/libjvmtirt.so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = libjvmtirt.so.0 ] && ok "install: the shared library's soname is libjvmtirt.so.0" ||
+    not_ok "install: the shared library's soname is '$soname', not libjvmtirt.so.0"
+
+# ---- the man page ----
+man1=$inst/share/man/man1/jvmtigen.1
+if command -v groff >/dev/null; then
+    warnings=$(groff -man -ww -z "$man1" 2>&1)
+    [ -z "$warnings" ] && ok "install: groff -man -ww -z is silent on jvmtigen.1" ||
+        { not_ok "install: groff warns about jvmtigen.1"; head -10 <<<"$warnings"; }
+else
+    skip "install: groff is not installed"
+fi
+if command -v man >/dev/null; then
+    text=$(MANWIDTH=80 man -l "$man1" 2>&1)
+    missing=()
+    for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
+        grep -q "^$s\$" <<<"$text" || missing+=("$s")
+    done
+    [ "${#missing[@]}" -eq 0 ] && ok "install: man -l renders jvmtigen.1 with its sections" ||
+        not_ok "install: man -l jvmtigen.1 lacks sections: ${missing[*]}"
+    opts=$("$JVMTIGEN" --help | grep -o -- '--[a-z][a-z-]*\|-M[A-Z]' | sort -u)
+    undocumented=()
+    for o in $opts; do grep -q -- "^ *$o\b\|, $o\b\|^ *$o," <<<"$text" || undocumented+=("$o"); done
+    [ "${#undocumented[@]}" -eq 0 ] && ok "install: jvmtigen.1 describes every option of --help ($(wc -w <<<"$opts"))" ||
+        not_ok "install: jvmtigen.1 does not describe: ${undocumented[*]}"
+    cmds=$("$JVMTIGEN" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+    undocumented=()
+    for c in $cmds; do grep -q "^       $c\( \|\$\)" <<<"$text" || undocumented+=("$c"); done
+    [ -n "$cmds" ] && [ "${#undocumented[@]}" -eq 0 ] &&
+        ok "install: jvmtigen.1 has an entry for every command of --help ($(wc -w <<<"$cmds"))" ||
+        not_ok "install: jvmtigen.1 lacks commands: ${undocumented[*]} (of: $cmds)"
+else
+    skip "install: man is not installed"
+fi
+version=$("$JVMTIGEN" --version | awk '{ print $2 }')
+grep -q "^\.TH JVMTIGEN 1 [0-9-]* \"jvmtigen $version\"" "$man1" &&
+    ok "install: jvmtigen.1 is the page of jvmtigen $version" ||
+    not_ok "install: jvmtigen.1's .TH does not name jvmtigen $version"
+
+# ---- a program built against the installed files only ----
+if ! command -v pkg-config >/dev/null; then
+    skip "install: pkg-config is not installed"
+else
+    export PKG_CONFIG_LIBDIR=$inst/lib/pkgconfig PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$dest
+    cflags=$(pkg-config --cflags jvmtirt | sed 's/ *$//')
+    libs=$(pkg-config --libs jvmtirt | sed 's/ *$//')
+    if [ "$cflags" = "-I$inst/include/jvmtigen" ] && [ "$libs" = "-L$inst/lib -ljvmtirt" ]; then
+        ok "install: pkg-config --cflags --libs jvmtirt: $cflags $libs"
+    else
+        not_ok "install: pkg-config --cflags --libs jvmtirt gave '$cflags' '$libs'"
+    fi
+    check "install: pkg-config --modversion jvmtirt is $version" \
+        test "$(pkg-config --modversion jvmtirt)" = "$version"
+    san=()
+    [ -n "${SANITIZE:-}" ] && san=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer)
+    # Compiled away from the source tree: only the installed headers and the
+    # JDK's (for jni.h) can be found.
+    b=$d/build
+    mkdir -p "$b"
+    cp tests/install/prog.c "$b/"
+    flags=(-std=c11 -Wall -Wextra -Werror "${san[@]}" $cflags -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux")
+    if (cd "$b" && $CC "${flags[@]}" -o prog-shared prog.c $libs) >"$d/cc.log" 2>&1; then
+        ok "install: prog.c builds against the shared library"
+        needed=$(readelf -d "$b/prog-shared" | sed -n 's/.*(NEEDED).*\[\(libjvmtirt[^]]*\)\]/\1/p')
+        [ "$needed" = libjvmtirt.so.0 ] && ok "install: the program needs libjvmtirt.so.0" ||
+            not_ok "install: the program needs '$needed', not libjvmtirt.so.0"
+        # Its own lines count: what it checked through the function table.
+        if out=$(LD_LIBRARY_PATH=$inst/lib "$b/prog-shared" 2>&1); then
+            printf '%s\n' "$out"
+            ok "install: the program runs with the installed shared library"
+        else
+            printf '%s\n' "$out" | head -20
+            not_ok "install: the program fails with the installed shared library"
+        fi
+        resolved=$(LD_LIBRARY_PATH=$inst/lib ldd "$b/prog-shared" | awk '$1 == "libjvmtirt.so.0" { print $3 }')
+        [ "$resolved" = "$inst/lib/libjvmtirt.so.0" ] && ok "install: libjvmtirt.so.0 resolves to the installed one" ||
+            not_ok "install: libjvmtirt.so.0 resolves to '$resolved'"
+    else
+        not_ok "install: prog.c does not build against the shared library"; head -20 "$d/cc.log"
+    fi
+    # Static: the archive by name, and what pkg-config --static adds.
+    static_libs=$(echo $(pkg-config --static --libs-only-L jvmtirt) -l:libjvmtirt.a $(pkg-config --static --libs-only-other jvmtirt))
+    if (cd "$b" && $CC "${flags[@]}" -o prog-static prog.c $static_libs) >"$d/cc-static.log" 2>&1; then
+        ok "install: prog.c builds against the static library ($static_libs)"
+        if readelf -d "$b/prog-static" | grep -q 'NEEDED.*libjvmtirt'; then
+            not_ok "install: the static program still needs libjvmtirt.so"
+        else
+            ok "install: the static program does not need libjvmtirt.so"
+        fi
+        if out=$("$b/prog-static" 2>&1); then
+            ok "install: the statically linked program runs"
+        else
+            not_ok "install: the statically linked program fails"; printf '%s\n' "$out" | grep -v '^ok' | head -10
+        fi
+    else
+        not_ok "install: prog.c does not build against the static library"; head -20 "$d/cc-static.log"
+    fi
+    unset PKG_CONFIG_LIBDIR PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+fi
+
+# ---- the installed jvmtigen finds the installed templates ----
+spec=$root/${RT_SPEC:-spec/jvmti.xml}
+templates_used() { # DEPFILE: the directories of the .xsl files it lists
+    grep -o '[^ ]*\.xsl' "$1" | xargs -n1 dirname | sort -u
+}
+run_installed() { # BIN OUTDIR
+    (cd "$d" && "$1" -q -MD -o "$2" "$spec") >"$d/gen.log" 2>&1
+}
+if run_installed "$inst/bin/jvmtigen" "$d/gen1" && [ -s "$d/gen1/jvmti.html" ] &&
+   [ -s "$d/gen1/man/man3/GetThreadState.3" ]; then
+    used=$(templates_used "$d/gen1/jvmtigen.d")
+    [ "$used" = "$inst/share/jvmtigen/templates" ] &&
+        ok "install: the installed jvmtigen renders the docs with PREFIX/share/jvmtigen/templates" ||
+        not_ok "install: the installed jvmtigen used templates from '$used'"
+else
+    not_ok "install: the installed jvmtigen does not generate the docs"; head -10 "$d/gen.log"
+fi
+mkdir -p "$d/elsewhere"
+cp -a "$inst" "$d/elsewhere/opt"
+if run_installed "$d/elsewhere/opt/bin/jvmtigen" "$d/gen2" && [ -s "$d/gen2/jvmti.html" ]; then
+    used=$(templates_used "$d/gen2/jvmtigen.d")
+    [ "$used" = "$d/elsewhere/opt/share/jvmtigen/templates" ] &&
+        ok "install: moved elsewhere as a whole, it uses the templates beside it" ||
+        not_ok "install: moved elsewhere, it used templates from '$used'"
+    cmp -s "$d/gen1/jvmti.html" "$d/gen2/jvmti.html" && ok "install: the same page both times" ||
+        not_ok "install: the moved jvmtigen wrote another page"
+else
+    not_ok "install: the moved jvmtigen does not generate the docs"; head -10 "$d/gen.log"
+fi
+# Alone (no templates beside it), it falls back on the directory it was
+# built for; unless that exists on this machine, the error names it.
+mkdir -p "$d/alone/bin"
+cp "$inst/bin/jvmtigen" "$d/alone/bin/"
+if [ -d "$PREFIX/share/jvmtigen/templates" ]; then
+    skip "install: $PREFIX/share/jvmtigen/templates exists here; the fallback is not tested"
+else
+    run_installed "$d/alone/bin/jvmtigen" "$d/gen3"
+    status=$?
+    if [ "$status" -eq 3 ] && grep -q "^$PREFIX/share/jvmtigen/templates/[a-z]*\.xsl: error: " "$d/gen.log" &&
+       [ ! -e "$d/gen3" ]; then
+        ok "install: without templates beside it, it looks in $PREFIX/share/jvmtigen/templates (exit 3, nothing written)"
+    else
+        not_ok "install: alone, status $status (wanted 3 naming $PREFIX/share/jvmtigen/templates)"; head -5 "$d/gen.log"
+    fi
+fi
+
+# ---- make uninstall ----
+if run_make uninstall DESTDIR="$dest" >"$d/uninstall.log" 2>&1; then
+    ok "install: make uninstall"
+else
+    not_ok "install: make uninstall"; tail -10 "$d/uninstall.log"
+fi
+left=$(cd "$dest" && find . ! -type d | sort)
+[ -z "$left" ] && ok "install: make uninstall leaves no file or link" ||
+    { not_ok "install: make uninstall leaves files behind"; head -20 <<<"$left"; }
+[ ! -e "$inst/share/jvmtigen" ] && [ ! -e "$inst/include/jvmtigen" ] &&
+    ok "install: share/jvmtigen and include/jvmtigen are gone" ||
+    not_ok "install: share/jvmtigen or include/jvmtigen is still there"
+check "install: a second make uninstall is harmless" run_make uninstall DESTDIR="$dest"
