@@ -799,8 +799,11 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
 
 #define EXIT_HELPER_IO 3
 
-static void render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc, const char *file,
-                        const char **params, DocFile *page, int *rc)
+/* Renders and serializes jvmti.html into page. The result tree is
+ * returned for the caller to free (the helper frees it after the page is
+ * on its way). */
+static xmlDocPtr render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc,
+                             const char *file, const char **params, DocFile *page, int *rc)
 {
     xmlDocPtr r = apply(st, html, doc, file, params, rc);
     if (r) {
@@ -809,8 +812,8 @@ static void render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc, co
         if (xsltSaveResultToString(&text, &len, r, html) == 0 && text)
             buf_put(&page->data, (const char *)text, (size_t)len);
         xmlFree(text);
-        xmlFreeDoc(r);
     }
+    return r;
 }
 
 /* Forks the helper. Returns 0 in the helper, its pid in the parent, -1
@@ -867,10 +870,19 @@ static int send_page(int fd, int rc, const Buf *page)
     return len ? write_all(fd, page->data, page->len) : 0;
 }
 
-/* Reads the helper's page into page and waits for it. The helper printed
- * its own diagnostics; a helper that died or said too little is an error
- * here. */
-static void collect_helper(pid_t pid, int fd, Buf *page, int *rc)
+static int wait_for(pid_t pid)
+{
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    return wstatus;
+}
+
+/* Reads the helper's page into page. A helper that failed printed its own
+ * diagnostics and is waited for here, so they come before ours; one that
+ * died or said too little is an error here. A helper that sent its page is
+ * still freeing its memory: res->helper_pid, for docs_wait. */
+static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, int *rc)
 {
     Buf in;
     buf_init(&in);
@@ -884,9 +896,6 @@ static void collect_helper(pid_t pid, int fd, Buf *page, int *rc)
         buf_put(&in, chunk, (size_t)n);
     }
     close(fd);
-    int wstatus = 0;
-    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-        ;
     uint32_t status = 0;
     uint64_t len = 0;
     const size_t head = sizeof status + sizeof len;
@@ -894,21 +903,41 @@ static void collect_helper(pid_t pid, int fd, Buf *page, int *rc)
         memcpy(&status, in.data, sizeof status);
         memcpy(&len, in.data + sizeof status, sizeof len);
     }
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
-        /* The helper said why, on stderr. */
-        if (*rc == 0)
-            *rc = WEXITSTATUS(wstatus);
-    } else if (!WIFEXITED(wstatus) || in.len < head || status != 0 || in.len - head != len) {
-        if (WIFSIGNALED(wstatus))
-            error_at(NULL, "the process rendering jvmti.html died (signal %d)",
-                     WTERMSIG(wstatus));
-        else
-            error_at(NULL, "the process rendering jvmti.html ended without its page");
-        *rc = 1;
-    } else {
+    if (in.len >= head && status == 0 && in.len - head == len) {
         buf_put(page, in.data + head, (size_t)len);
+        res->helper_pid = pid;
+    } else {
+        int wstatus = wait_for(pid);
+        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
+            if (*rc == 0) /* the helper said why, on stderr */
+                *rc = WEXITSTATUS(wstatus);
+        } else {
+            if (WIFSIGNALED(wstatus))
+                error_at(NULL, "the process rendering jvmti.html died (signal %d)",
+                         WTERMSIG(wstatus));
+            else
+                error_at(NULL, "the process rendering jvmti.html ended without its page");
+            *rc = 1;
+        }
     }
     buf_free(&in);
+}
+
+int docs_wait(DocsResult *res)
+{
+    if (res->helper_pid <= 0)
+        return 0;
+    int wstatus = wait_for(res->helper_pid);
+    res->helper_pid = 0;
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
+        return 0;
+    if (WIFSIGNALED(wstatus))
+        error_at(NULL, "the process rendering jvmti.html died after sending it (signal %d)",
+                 WTERMSIG(wstatus));
+    else
+        error_at(NULL, "the process rendering jvmti.html failed after sending it (status %d)",
+                 WEXITSTATUS(wstatus));
+    return 1;
 }
 
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
@@ -951,15 +980,20 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
             /* The helper: jvmti.html to the parent, then back to the caller,
              * which frees everything and exits with rc. */
             res->helper = true;
-            render_html(&st, html, doc, html_file, (const char **)kv.items, &res->files[page],
-                        &rc);
+            xmlDocPtr r = render_html(&st, html, doc, html_file, (const char **)kv.items,
+                                      &res->files[page], &rc);
             if (send_page(fd, rc, &res->files[page].data) != 0 && rc == 0)
                 rc = EXIT_HELPER_IO;
-            close(fd);
+            close(fd); /* the parent goes on; freeing is this process's own time */
+            if (r)
+                xmlFreeDoc(r);
         } else {
-            if (pid < 0)
-                render_html(&st, html, doc, html_file, (const char **)kv.items,
-                            &res->files[page], &rc);
+            if (pid < 0) {
+                xmlDocPtr h = render_html(&st, html, doc, html_file, (const char **)kv.items,
+                                          &res->files[page], &rc);
+                if (h)
+                    xmlFreeDoc(h);
+            }
             xmlDocPtr r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
             if (r) {
                 if (split_pages(&st, r, man_file, res) != 0)
@@ -967,7 +1001,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
                 xmlFreeDoc(r);
             }
             if (pid > 0)
-                collect_helper(pid, fd, &res->files[page].data, &rc);
+                collect_helper(pid, fd, res, &res->files[page].data, &rc);
         }
     }
     if (html)
@@ -989,6 +1023,9 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
 
 void docs_result_free(DocsResult *res)
 {
+    if (res->helper_pid > 0) /* not to leave a zombie; its status is docs_wait's */
+        wait_for(res->helper_pid);
+    res->helper_pid = 0;
     for (size_t i = 0; i < res->n; i++) {
         free(res->files[i].name);
         buf_free(&res->files[i].data);

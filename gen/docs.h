@@ -36,6 +36,9 @@ typedef struct DocsResult {
     /* True in the helper process that rendered jvmti.html (see docs.c):
      * it has handed its work to its parent and must write nothing. */
     bool helper;
+    /* In the parent: the helper, which sent its page and may still be
+     * freeing its memory; docs_wait waits for it. */
+    int helper_pid;
 } DocsResult;
 
 /* The template directory to use when --templates is not given: the first of
@@ -53,6 +56,10 @@ char *docs_default_templates(const char *argv0);
  * status returned. JVMTIGEN_JOBS=1 renders both in this process. */
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
                 Vec *deps);
+/* Waits for the helper process, if one is still running: 0, or 1 with an
+ * error queued when it did not end well after sending its page. */
+int docs_wait(DocsResult *res);
+/* Frees res (waiting for its helper, if need be). */
 void docs_result_free(DocsResult *res);
 
 /* Appends to paths (malloc'd, sorted) the man pages in DIR/man/man3 that

@@ -500,6 +500,8 @@ static int generate(const Options *o, int write_outputs)
         buf_free(&d);
     }
 verified:
+    if (docs_wait(&docs) != 0 && (rc == EXIT_OK || rc == EXIT_STALE))
+        rc = EXIT_INVALID;
     diag_flush();
     for (int i = 0; i < n_outputs; i++) {
         buf_free(&bufs[i]);
