@@ -941,7 +941,7 @@ int docs_wait(DocsResult *res)
 }
 
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
-                Vec *deps)
+                Vec *deps, void (*meanwhile)(void *), void *arg)
 {
     memset(res, 0, sizeof *res);
     DocsState st;
@@ -988,6 +988,8 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
             if (r)
                 xmlFreeDoc(r);
         } else {
+            if (meanwhile)
+                meanwhile(arg);
             if (pid < 0) {
                 xmlDocPtr h = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                           &res->files[page], &rc);

@@ -53,9 +53,12 @@ char *docs_default_templates(const char *argv0);
  * jvmti.html is rendered in a forked helper process while this one renders
  * the man pages. The helper returns from docs_render too, with res->helper
  * set: its caller must write nothing, free what it holds and exit with the
- * status returned. JVMTIGEN_JOBS=1 renders both in this process. */
+ * status returned. JVMTIGEN_JOBS=1 renders both in this process.
+ * meanwhile(arg) is the caller's own work: it runs in this process (never
+ * in the helper) while the helper renders, or first, without a helper. It
+ * runs whenever docs_render returns 0. */
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
-                Vec *deps);
+                Vec *deps, void (*meanwhile)(void *), void *arg);
 /* Waits for the helper process, if one is still running: 0, or 1 with an
  * error queued when it did not end well after sending its page. */
 int docs_wait(DocsResult *res);

@@ -344,11 +344,23 @@ static int diff(const Options *o)
 
 /* Renders the documentation into docs and appends the paths of its files
  * to *paths (malloc'd; *paths grows). Returns an exit status. */
+typedef struct CEmit {
+    const GenContext *ctx;
+    Buf *bufs; /* one per output, in outputs[] order */
+} CEmit;
+
+static void emit_c_outputs(void *arg)
+{
+    CEmit *ce = arg;
+    for (int i = 0; i < n_outputs; i++)
+        outputs[i].emit(ce->ctx, &ce->bufs[i]);
+}
+
 static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, DocsResult *docs,
-                       Vec *deps, const char ***paths)
+                       Vec *deps, const char ***paths, CEmit *ce)
 {
     char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
-    int rc = docs_render(ctx, doc, dir, docs, deps);
+    int rc = docs_render(ctx, doc, dir, docs, deps, emit_c_outputs, ce);
     free(dir);
     if (rc != 0 || docs->helper)
         return rc;
@@ -447,14 +459,18 @@ static int generate(const Options *o, int write_outputs)
     }
     for (int i = 0; i < n_outputs; i++) {
         buf_init(&bufs[i]);
-        outputs[i].emit(&ctx, &bufs[i]);
         buf_init(&pathbuf[i]);
         buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
         paths[i] = pathbuf[i].data;
     }
+    /* The C outputs are made while the docs' helper process renders
+     * jvmti.html (docs.h), or first when there are no docs. */
+    CEmit ce = {&ctx, bufs};
     DocsResult docs = {0};
     if (!o->no_docs)
-        rc = render_docs(o, &ctx, doc, &docs, &deps, &paths);
+        rc = render_docs(o, &ctx, doc, &docs, &deps, &paths, &ce);
+    else
+        emit_c_outputs(&ce);
     /* The helper process that rendered jvmti.html writes nothing. */
     size_t n_paths = docs.helper ? (size_t)n_outputs : (size_t)n_outputs + docs.n;
     if (docs.helper && rc == EXIT_OK)
