@@ -1,11 +1,17 @@
 #include "load.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <libxml/uri.h>
+#include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlversion.h>
 
@@ -15,10 +21,10 @@
 static struct {
     const char *spec;
     Vec *deps;
-    int main_loaded;
     int ext_subset_used;
     int refused;
     int entity_limit_reported;
+    int xml_errors;
     xmlParserCtxtPtr main;  /* entity content is parsed in sub-contexts */
     xmlExternalEntityLoader default_loader;
 } cur;
@@ -43,47 +49,146 @@ static char *xstrdup(const char *s)
     return p;
 }
 
-static int is_local(const char *url)
+static int has_scheme(const char *url)
 {
-    if (strncmp(url, "file://", 7) == 0)
-        return 1;
     /* A URI scheme is letters/digits/+.- followed by ':' */
     for (const char *p = url; *p; p++) {
         if (*p == ':')
-            return p == url;
+            return p != url;
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
               (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.'))
-            return 1;
+            return 0;
     }
-    return 1;
+    return 0;
 }
 
-/* The external subset is the only outside resource a spec may name. The
- * parser asks for it first, with inSubset == 2; anything else (external
- * general or parameter entities, a second subset, any URL) is refused. */
-static xmlParserInputPtr guarded_loader(const char *url, const char *id,
-                                        xmlParserCtxtPtr ctxt)
+static int refuse(const char *what, const char *why, xmlParserCtxtPtr ctxt)
 {
-    const char *what = url ? url : id ? id : "(unnamed)";
-    /* The first request is the spec itself (xmlCtxtReadFile opens it so). */
-    if (!cur.main_loaded && url && strcmp(url, cur.spec) == 0) {
-        cur.main_loaded = 1;
-        return cur.default_loader(url, id, ctxt);
-    }
-    if (ctxt && ctxt->inSubset == 2 && !cur.ext_subset_used && url && is_local(url)) {
-        cur.ext_subset_used = 1;
-        xmlParserInputPtr in = cur.default_loader(url, id, ctxt);
-        if (in && cur.deps)
-            vec_push(cur.deps, xstrdup(strncmp(url, "file://", 7) == 0 ? url + 7 : url));
-        return in;
-    }
     Loc loc = document_loc();
-    error_at(&loc, "refusing to load external entity '%s': a spec may not read other "
-                   "files or the network", what);
+    error_at(&loc, "refusing to load external entity '%s': %s", what, why);
     cur.refused++;
     /* Stop the parse: nothing useful can come of a document that needs it. */
     if (ctxt)
         xmlStopParser(ctxt);
+    return 0;
+}
+
+/* The file the DOCTYPE's system literal names, as written (a plain path or
+ * a file: URL), relative to the spec's directory: malloc'd, or NULL when
+ * it names no local file. */
+static char *subset_path(const char *sysid)
+{
+    const char *p = sysid;
+    if (strncmp(p, "file://", 7) == 0) {
+        p += 7;
+        if (strncmp(p, "localhost/", 10) == 0)
+            p += 9;
+        if (*p != '/')
+            return NULL; /* file://host/... */
+    } else if (has_scheme(p)) {
+        return NULL;
+    }
+    Buf b;
+    buf_init(&b);
+    const char *slash = strrchr(cur.spec, '/');
+    if (*p != '/' && slash)
+        buf_printf(&b, "%.*s/", (int)(slash - cur.spec), cur.spec);
+    buf_puts(&b, p);
+    /* A URI reference may escape bytes as %XX; a file whose name has a
+     * literal '%' is found too. */
+    struct stat st;
+    if (strchr(b.data, '%') && stat(b.data, &st) != 0) {
+        char *u = xmlURIUnescapeString(b.data, 0, NULL);
+        if (u) {
+            buf_reset(&b);
+            buf_puts(&b, u);
+            xmlFree(u);
+        }
+    }
+    return b.data;
+}
+
+/* Reads the external subset into memory: a regular file only (not a
+ * device, a pipe or a directory), never unpacked. */
+static xmlParserInputPtr load_subset(const char *sysid, xmlParserCtxtPtr ctxt)
+{
+    char *path = subset_path(sysid);
+    if (!path) {
+        refuse(sysid, "a spec may not read other files or the network", ctxt);
+        return NULL;
+    }
+    xmlParserInputPtr in = NULL;
+    Buf data;
+    buf_init(&data);
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        Loc loc = document_loc();
+        error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
+        cur.refused++;
+        xmlStopParser(ctxt);
+        goto out;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        refuse(sysid, "the DTD is not a regular file", ctxt);
+        goto out;
+    }
+    char tmp[65536];
+    for (;;) {
+        ssize_t n = read(fd, tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            Loc loc = document_loc();
+            error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
+            cur.refused++;
+            xmlStopParser(ctxt);
+            goto out;
+        }
+        if (n == 0)
+            break;
+        buf_put(&data, tmp, (size_t)n);
+        if (data.len > INT_MAX) {
+            refuse(sysid, "the DTD is too large", ctxt);
+            goto out;
+        }
+    }
+    xmlParserInputBufferPtr ib =
+        xmlParserInputBufferCreateMem(data.data ? data.data : "", (int)data.len,
+                                      XML_CHAR_ENCODING_NONE);
+    in = ib ? xmlNewIOInputStream(ctxt, ib, XML_CHAR_ENCODING_NONE) : NULL;
+    if (!in) {
+        if (ib)
+            xmlFreeParserInputBuffer(ib);
+        error_at(NULL, "cannot create an XML parser input");
+        cur.refused++;
+        xmlStopParser(ctxt);
+        goto out;
+    }
+    in->filename = (char *)xmlStrdup((const xmlChar *)path);
+    if (cur.deps)
+        vec_push(cur.deps, xstrdup(path));
+out:
+    if (fd >= 0)
+        close(fd);
+    buf_free(&data);
+    free(path);
+    return in;
+}
+
+/* The external subset is the only outside resource a spec may name. The
+ * parser asks for it with inSubset == 2; anything else (external general
+ * or parameter entities, a second subset, any URL) is refused. */
+static xmlParserInputPtr guarded_loader(const char *url, const char *id,
+                                        xmlParserCtxtPtr ctxt)
+{
+    const char *what = url ? url : id ? id : "(unnamed)";
+    if (ctxt && ctxt == cur.main && ctxt->inSubset == 2 && !cur.ext_subset_used &&
+        ctxt->extSubURI) {
+        cur.ext_subset_used = 1;
+        return load_subset((const char *)ctxt->extSubURI, ctxt);
+    }
+    refuse(what, "a spec may not read other files or the network", ctxt);
     return NULL;
 }
 
@@ -116,26 +221,32 @@ static void on_xml_error(void *data, xmlErrorPtr e)
         return;
     }
     DiagLevel level = e->level == XML_ERR_WARNING ? DIAG_WARNING : DIAG_ERROR;
+    if (level == DIAG_ERROR && ++cur.xml_errors > LOAD_MAX_ERRORS) {
+        if (cur.xml_errors == LOAD_MAX_ERRORS + 1) {
+            error_at(&loc, "too many errors (%d); giving up", LOAD_MAX_ERRORS);
+            if (cur.main)
+                xmlStopParser(cur.main);
+        }
+        return;
+    }
     const char *msg = e->message ? e->message : "unknown XML error";
     diag(level, &loc, "%s", msg);
 }
 
-int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
+int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc,
+                     Vec *deps)
 {
     *doc = NULL;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        Loc loc = {path, 0};
-        error_at(&loc, "cannot read: %s", strerror(errno));
-        return LOAD_IO;
+    if (len > INT_MAX) {
+        Loc loc = {name, 0};
+        error_at(&loc, "too large to parse (%zu bytes)", len);
+        return LOAD_INVALID;
     }
-    fclose(probe);
-
     memset(&cur, 0, sizeof cur);
-    cur.spec = path;
+    cur.spec = name;
     cur.deps = deps;
     if (deps)
-        vec_push(deps, xstrdup(path));
+        vec_push(deps, xstrdup(name));
     cur.default_loader = xmlGetExternalEntityLoader();
     xmlSetExternalEntityLoader(guarded_loader);
     xmlSetStructuredErrorFunc(NULL, on_xml_error);
@@ -152,11 +263,11 @@ int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
      * limits, so the tree holds plain text; external ones never get loaded. */
     int opts = XML_PARSE_DTDLOAD | XML_PARSE_DTDVALID | XML_PARSE_NOENT | XML_PARSE_NONET |
                XML_PARSE_BIG_LINES;
-    *doc = xmlCtxtReadFile(ctxt, path, NULL, opts);
+    *doc = xmlCtxtReadMemory(ctxt, data ? data : "", (int)len, name, NULL, opts);
     if (!*doc || !ctxt->wellFormed || !ctxt->valid || cur.refused ||
         diag_error_count() > errors_before) {
         if (diag_error_count() == errors_before) {
-            Loc loc = {path, 0};
+            Loc loc = {name, 0};
             error_at(&loc, "not a valid spec document");
         }
         if (*doc)
@@ -167,7 +278,24 @@ int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
     }
     xmlFreeParserCtxt(ctxt);
 out:
+    cur.main = NULL;
     xmlSetExternalEntityLoader(cur.default_loader);
     xmlSetStructuredErrorFunc(NULL, NULL);
+    return rc;
+}
+
+int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
+{
+    *doc = NULL;
+    Buf data;
+    buf_init(&data);
+    if (read_file(path, &data) != 0) {
+        Loc loc = {path, 0};
+        error_at(&loc, "cannot read: %s", strerror(errno));
+        buf_free(&data);
+        return LOAD_IO;
+    }
+    int rc = load_spec_memory(path, data.data, data.len, doc, deps);
+    buf_free(&data);
     return rc;
 }
