@@ -280,9 +280,10 @@ static int generate(const Options *o, int write_outputs)
         fputs("jvmtigen: error: out of memory\n", stderr);
         exit(EXIT_IO);
     }
-    for (int i = 0; i < n_outputs; i++) {
+    for (int i = 0; i < n_outputs; i++)
         buf_init(&bufs[i]);
-        outputs[i].emit(&ctx, &bufs[i]);
+    emit_all(&ctx, bufs);
+    for (int i = 0; i < n_outputs; i++) {
         buf_init(&pathbuf[i]);
         buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
         paths[i] = pathbuf[i].data;
