@@ -1,6 +1,7 @@
 /* jvmtigen: the command line. Subcommands share one pipeline:
  * load (load.c) -> build the model (build.c) -> check (check.c) -> emit. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,53 +273,50 @@ static int generate(const Options *o, int write_outputs)
         goto done;
     }
 
-    /* Everything is generated in memory first: a failure writes nothing. */
-    Buf *bufs = calloc((size_t)n_outputs, sizeof *bufs);
-    const char **paths = calloc((size_t)n_outputs, sizeof *paths);
-    Buf *pathbuf = calloc((size_t)n_outputs, sizeof *pathbuf);
-    if (!bufs || !paths || !pathbuf) {
+    /* Everything is generated in memory first, the depfile last, and the
+     * files are written all or nothing: a failure leaves DIR as it was. */
+    int n_files = n_outputs + (o->depfile || o->md ? 1 : 0);
+    Buf *bufs = calloc((size_t)n_files, sizeof *bufs);
+    const char **paths = calloc((size_t)n_files, sizeof *paths);
+    Buf *pathbuf = calloc((size_t)n_files, sizeof *pathbuf);
+    bool *changed = calloc((size_t)n_files, sizeof *changed);
+    if (!bufs || !paths || !pathbuf || !changed) {
         fputs("jvmtigen: error: out of memory\n", stderr);
         exit(EXIT_IO);
     }
-    for (int i = 0; i < n_outputs; i++)
+    for (int i = 0; i < n_files; i++) {
         buf_init(&bufs[i]);
-    emit_all(&ctx, bufs);
-    for (int i = 0; i < n_outputs; i++) {
         buf_init(&pathbuf[i]);
+    }
+    emit_all(&ctx, bufs);
+    for (int i = 0; i < n_outputs; i++)
         buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
-        paths[i] = pathbuf[i].data;
-    }
-    if (make_dirs(o->outdir) != 0)
-        rc = EXIT_IO;
-    for (int i = 0; i < n_outputs && rc == EXIT_OK; i++) {
-        bool changed;
-        if (write_if_changed(paths[i], bufs[i].data, bufs[i].len, &changed) != 0)
-            rc = EXIT_IO;
-        else if (o->verbose)
-            fprintf(stderr, "jvmtigen: %s %s\n", changed ? "wrote" : "unchanged", paths[i]);
-    }
-    if (rc == EXIT_OK && (o->depfile || o->md)) {
-        Buf d;
-        buf_init(&d);
+    if (n_files > n_outputs) {
         if (o->depfile)
-            buf_puts(&d, o->depfile);
+            buf_puts(&pathbuf[n_outputs], o->depfile);
         else
-            buf_printf(&d, "%s/jvmtigen.d", o->outdir);
+            buf_printf(&pathbuf[n_outputs], "%s/jvmtigen.d", o->outdir);
         if (o->banner_file)
             vec_push(&deps, strdup(o->banner_file));
-        if (write_depfile(d.data, paths, (size_t)n_outputs, (const char *const *)deps.items,
-                          deps.n) != 0)
-            rc = EXIT_IO;
-        buf_free(&d);
     }
+    for (int i = 0; i < n_files; i++)
+        paths[i] = pathbuf[i].data;
+    if (n_files > n_outputs)
+        depfile_append(&bufs[n_outputs], paths, (size_t)n_outputs,
+                       (const char *const *)deps.items, deps.n);
+    if (make_dirs(o->outdir) != 0 || write_files(paths, bufs, (size_t)n_files, changed) != 0)
+        rc = EXIT_IO;
+    for (int i = 0; i < n_outputs && rc == EXIT_OK && o->verbose; i++)
+        fprintf(stderr, "jvmtigen: %s %s\n", changed[i] ? "wrote" : "unchanged", paths[i]);
     diag_flush();
-    for (int i = 0; i < n_outputs; i++) {
+    for (int i = 0; i < n_files; i++) {
         buf_free(&bufs[i]);
         buf_free(&pathbuf[i]);
     }
     free(bufs);
     free(paths);
     free(pathbuf);
+    free(changed);
 done:
     spec_free(spec);
     if (doc)
@@ -331,6 +329,10 @@ done:
 int main(int argc, char **argv)
 {
     LIBXML_TEST_VERSION
+    /* Past a file size limit (ulimit -f) a write fails with EFBIG, which is
+     * reported and leaves the outputs as they were, instead of a signal
+     * killing the generator half-way. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(usage_text, stdout);
         return EXIT_OK;
