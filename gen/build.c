@@ -172,6 +172,11 @@ static Type *build_type(Builder *b, xmlNodePtr n)
     t->thread = attr(b, n, "thread");
     if (t->min && !parse_c_integer(trimmed(b, t->min), &t->min_value))
         error_at(&l, "<%s> min '%s' is not an integer", name_of(n), t->min);
+    else if (t->min && (t->min_value < -2147483647LL || t->min_value > 2147483647LL))
+        /* The trampoline tests value < min: beyond a jint's range that
+         * refuses every value or none (and C compilers warn about it). */
+        error_at(&l, "<%s> min %lld is out of range -2147483647..2147483647", name_of(n),
+                 t->min_value);
     if (type_kinds[k].wrapper) {
         for (xmlNodePtr c = n->children; c; c = c->next) {
             if (!is_elem(c))
