@@ -19,6 +19,10 @@ enum { LOAD_OK = 0, LOAD_INVALID = 1, LOAD_IO = 3 };
 /* Errors from the XML parser after which a load gives up (a damaged file can
  * make one error per element, far more bytes than the file itself). */
 #define LOAD_MAX_ERRORS 100
+/* Attributes (and namespace declarations) one element may have: libxml2
+ * builds an element's attribute list in time quadratic in their number
+ * (50,000 attributes took a minute). The JDK's specs use at most 8. */
+#define LOAD_MAX_ATTRIBUTES 256
 
 /* On LOAD_OK *doc is set (free with xmlFreeDoc). Diagnostics are queued.
  * Every file read is appended to deps (malloc'd strings) when deps != NULL. */

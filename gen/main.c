@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxslt/xslt.h>
@@ -35,7 +36,14 @@ typedef struct Options {
     int core;     /* fill --core */
     int model;    /* the model command: JSON on stdout */
     const char *file;
+    const char *time_limit; /* --time-limit SECONDS, as given */
+    unsigned seconds;       /* ... parsed: 0 = none */
 } Options;
+
+/* Reading a spec may take at most this long (--time-limit): real specs take
+ * a fraction of a second, and a document built to drive libxml2 into its
+ * quadratic corners is stopped with an error instead of hanging a build. */
+#define DEFAULT_TIME_LIMIT 60
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
@@ -68,6 +76,8 @@ static const char usage_text[] =
     "                            spec's copyright lines\n"
     "      --depfile FILE        write a make rule: outputs depend on every file read\n"
     "      -MD                   the same, as DIR/jvmtigen.d\n"
+    "      --time-limit S        give up (exit 1) when reading and checking SPEC takes\n"
+    "                            longer than S seconds (default 60; 0: no limit)\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -116,7 +126,8 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "-o", &o->outdir, &err) ||
             opt_value(argc, argv, &i, "--jvmti-version", &o->version, &err) ||
             opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
-            opt_value(argc, argv, &i, "--depfile", &o->depfile, &err)) {
+            opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
+            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err)) {
             if (err)
                 return err;
         } else if (strcmp(a, "-MD") == 0) {
@@ -153,6 +164,16 @@ static int parse_options(int argc, char **argv, Options *o)
                      o->verbose))
         return usage_error("%s", "model takes no -o, --jvmti-version, --banner, --depfile, "
                                  "-MD or -v");
+    o->seconds = DEFAULT_TIME_LIMIT;
+    if (o->time_limit) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(o->time_limit, &end, 10);
+        if (errno || end == o->time_limit || *end || o->time_limit[0] == '-' || n > 86400)
+            return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
+                               o->time_limit);
+        o->seconds = (unsigned)n;
+    }
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -169,21 +190,47 @@ static void free_strings(Vec *v)
     vec_free(v);
 }
 
-/* Loads, builds and checks. On success *spec is set; returns an exit code. */
+/* The message the time limit prints, made before the clock starts: a
+ * signal handler may only write() it. */
+static char time_limit_message[1024];
+static size_t time_limit_message_len;
+
+static void on_time_limit(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, time_limit_message, time_limit_message_len);
+    (void)w;
+    _exit(EXIT_INVALID); /* nothing has been written yet */
+}
+
+/* Loads, builds and checks, within o->seconds. On success *spec is set;
+ * returns an exit code. */
 static int load_and_check(const Options *o, Spec **spec, xmlDocPtr *doc, Vec *deps)
 {
     *spec = NULL;
-    int rc = load_spec(o->spec, doc, deps);
-    if (rc != LOAD_OK) {
-        diag_flush();
-        return rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
+    if (o->seconds) {
+        int n = snprintf(time_limit_message, sizeof time_limit_message,
+                         "%s: error: gave up after %u seconds of reading it (--time-limit); a "
+                         "document made to keep the XML parser busy?\n",
+                         o->spec, o->seconds);
+        time_limit_message_len = n < 0 ? 0
+                                 : (size_t)n < sizeof time_limit_message ? (size_t)n
+                                                                        : sizeof time_limit_message - 1;
+        signal(SIGALRM, on_time_limit);
+        alarm(o->seconds);
     }
-    *spec = build_spec(*doc, o->spec);
-    if (diag_error_count() == 0)
-        check_spec(*spec);
-    int errors = diag_error_count();
+    int rc = load_spec(o->spec, doc, deps);
+    if (rc == LOAD_OK) {
+        *spec = build_spec(*doc, o->spec);
+        if (diag_error_count() == 0)
+            check_spec(*spec);
+        rc = diag_error_count() ? EXIT_INVALID : EXIT_OK;
+    } else {
+        rc = rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
+    }
+    alarm(0);
     diag_flush();
-    return errors ? EXIT_INVALID : EXIT_OK;
+    return rc;
 }
 
 /* The version outputs are made for: --jvmti-version, else the spec's
