@@ -221,6 +221,15 @@ static void on_xml_error(void *data, xmlErrorPtr e)
                         e->code == XML_WAR_UNDECLARED_ENTITY || e->code == XML_ERR_USER_STOP))
         return;
     Loc loc = {e->file ? e->file : cur.spec, e->line};
+    /* libxml2 validates an element when it ends, and reports the line it
+     * has reached then; the element's own line is where the problem is. */
+    xmlNodePtr node = e->node;
+    if (e->domain == XML_FROM_VALID && node && node->type == XML_ELEMENT_NODE &&
+        node->doc && node->doc == (cur.main ? cur.main->myDoc : NULL)) {
+        long line = xmlGetLineNo(node);
+        if (line > 0 && line < INT_MAX)
+            loc = (Loc){cur.spec, (int)line};
+    }
     if (is_entity_limit(e->code)) {
         /* One report, at the reference in the spec, in words that say why. */
         if (cur.entity_limit_reported++)
