@@ -61,7 +61,7 @@ dir_state() {
 # closed, at most HOSTILE_TIMEOUT seconds, default 60) on a fresh copy of
 # the base outputs. Sets H_STATUS, H_ERR (its stderr), H_OUT (DIR) and
 # H_WHY: empty, or what is wrong whatever the input: a hang, a signal, a
-# line of stderr that is not a diagnostic naming a file, a failed run that
+# line of stderr that is not a diagnostic (FILE:[LINE:] error|warning|note: ...), a failed run that
 # changed DIR, a successful one that left DIR incomplete or different from
 # a second run's.
 hostile_run() {
@@ -80,10 +80,10 @@ hostile_run() {
     *) H_WHY="exit status $H_STATUS"; [ "$H_STATUS" -gt 128 ] && H_WHY+=" (signal $((H_STATUS - 128)))"; return ;;
     esac
     while IFS= read -r line; do
-        case $line in
-        "" | "$file:"* | jvmtigen:\ * | *.dtd:* | "$H_OUT"*) ;;
-        *) H_WHY="a line of stderr that is not a diagnostic naming a file: ${line:0:200}"; return ;;
-        esac
+        [ -z "$line" ] && continue
+        [[ $line =~ ^[^[:space:]]+:([0-9]+:)?\ (error|warning|note):\  ]] && continue
+        H_WHY="a line of stderr that is not a diagnostic naming a file: ${line:0:200}"
+        return
     done <<<"$H_ERR"
     if [ "$H_STATUS" -ne 0 ]; then
         after=$(dir_state "$H_OUT")
