@@ -7,9 +7,9 @@
  *   threads             jvmtirt_thread_start / _end on each thread
  *   events              jvmtigen_post_VMStart(...) and friends
  *
- * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-soak:SECONDS] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
- * ignored. */
+ * ignored. -soak keeps the threads posting events for that long (soak.c). */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -192,20 +192,32 @@ static void unload_agent(agent *a)
 
 /* ---- the program's threads ---- */
 
+static double soak_seconds;  /* -soak: 0 = no soak */
+static int workers_running;  /* atomic */
+
+static int workers_busy(void) { return __atomic_load_n(&workers_running, __ATOMIC_ACQUIRE) > 0; }
+
 static void *thread_main(void *arg)
 {
     host_thread *t = arg;
     host_thread_begin(t, t->name, 1);
-    /* A thread's "work": a few calls that agents can observe. */
+    /* A thread's "work": a few calls that agents can observe, or under
+     * -soak events in a loop. */
+    if (soak_seconds > 0)
+        host_soak_work(t);
     host_thread_finish(t, 1);
+    __atomic_sub_fetch(&workers_running, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
 static void usage(void)
 {
-    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [CLASS]\n"
+    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-soak:SECONDS] [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
-          "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n",
+          "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath. With -soak the\n"
+          "threads post ClassLoad, ClassPrepare, DataDumpRequest and garbage\n"
+          "collection events for that many seconds, and the host checks that the\n"
+          "core's memory returns to where it was.\n",
           stderr);
 }
 
@@ -222,6 +234,13 @@ int main(int argc, char **argv)
             if (eq) {
                 *eq = '\0';
                 ag->options = eq + 1;
+            }
+        } else if (strncmp(a, "-soak:", 6) == 0) {
+            char *end;
+            soak_seconds = strtod(a + 6, &end);
+            if (*end || !(soak_seconds > 0 && soak_seconds <= 3600)) {
+                n_threads = -1;
+                break;
             }
         } else if (strncmp(a, "-threads:", 9) == 0) {
             n_threads = atoi(a + 9);
@@ -245,7 +264,10 @@ int main(int argc, char **argv)
     config.potential.can_generate_compiled_method_load_events = 1;
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
+    config.potential.can_generate_garbage_collection_events = 1;
     jvmtirt_init(&config);
+    if (soak_seconds > 0)
+        host_soak_setup(soak_seconds);
     jvmtigen_vm_hooks hooks = {.check_thread = check_thread, .check_class = check_class};
     jvmtigen_set_vm_hooks(&hooks);
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
@@ -274,16 +296,23 @@ int main(int argc, char **argv)
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
+        if (soak_seconds > 0)
+            host_soak_begin();
+        __atomic_store_n(&workers_running, n_threads, __ATOMIC_RELEASE);
         for (int i = 0; i < n_threads; i++) {
             snprintf(workers[i].name, sizeof workers[i].name, "worker-%d", i);
             workers[i].index = i;
             pthread_create(&ids[i], NULL, thread_main, &workers[i]);
         }
+        if (soak_seconds > 0)
+            host_soak_watch(workers_busy);
         for (int i = 0; i < n_threads; i++)
             pthread_join(ids[i], NULL);
         free(ids);
 
         jvmtigen_post_VMDeath(jni);
+        if (soak_seconds > 0 && host_soak_end(n_threads) > 0)
+            rc = 1;
         jvmtirt_set_phase(JVMTI_PHASE_DEAD);
         host_thread_finish(&main_thread, 0);
     }
