@@ -37,7 +37,9 @@
 #endif
 #endif
 #ifdef HOST_SANITIZER_ALLOCATOR
-#include <sanitizer/allocator_interface.h>
+/* The sanitizers' allocators count (their runtimes export it; gcc ships no
+ * header declaring it). */
+size_t __sanitizer_get_current_allocated_bytes(void);
 static size_t allocated_bytes(void) { return __sanitizer_get_current_allocated_bytes(); }
 static void single_arena(void) {}
 #else
@@ -204,8 +206,12 @@ int host_soak_end(int n_threads)
          "environments back to the baseline (%ld; %ld at most during the run)",
          s.environments, max_envs);
     /* Disposed environments are reclaimed while events keep coming, not
-     * only once posting pauses: the backlog stays small throughout. */
-    line(s.pending_disposal == 0 && max_pending <= 64,
+     * only once posting pauses. The backlog is what is disposed during the
+     * longest post under way (preemption included): a few hundred to a few
+     * thousand here, whatever the length of the run. When reclaiming
+     * waited for a moment with no post at all, it grew to 10,000-26,000
+     * in 3 s (9 MB) with six threads posting. */
+    line(s.pending_disposal == 0 && max_pending <= 4096,
          "disposed environments reclaimed during the run (backlog at most %ld, %ld at the end)",
          max_pending, s.pending_disposal);
     line(s.raw_monitors == base_stats.raw_monitors, "raw monitors back to the baseline (%ld)",
