@@ -141,9 +141,10 @@ bench: $(JVMTIGEN)
 # target for N seconds, one process at a time. ----
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_DIR := build/fuzz
+FUZZ_DIR ?= build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -O1 $(XML_CFLAGS) -Igen \
+FUZZ_OPT ?= -O1
+FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CFLAGS) -Igen \
     -DFUZZ_SPEC_NAME='"$(CURDIR)/tests/fuzz/regressions/input.xml"'
 FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GEN_SRCS)))
 FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz
