@@ -28,6 +28,7 @@ typedef struct host_thread {
     int alive;                            /* started and not ended */
     int index;
     pthread_t pthread;
+    struct host_thread *attached_next; /* threads attached through JNI */
 } host_thread;
 
 extern JavaVM host_vm;

@@ -121,13 +121,22 @@ static jint JNICALL destroy_vm(JavaVM *vm)
     return JNI_ERR; /* the host decides when it ends */
 }
 
+/* Threads attached through JNI: their objects live until the host exits
+ * (agents may keep references), then are freed. */
+static host_thread *attached;
+static pthread_mutex_t attached_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static jint JNICALL attach(JavaVM *vm, void **penv, void *args)
 {
     (void)vm, (void)args;
     if (!current) {
-        host_thread *t = calloc(1, sizeof *t); /* lives until the host exits */
+        host_thread *t = calloc(1, sizeof *t);
         if (!t)
             return JNI_ENOMEM;
+        pthread_mutex_lock(&attached_lock);
+        t->attached_next = attached;
+        attached = t;
+        pthread_mutex_unlock(&attached_lock);
         host_thread_begin(t, "attached", 1);
     }
     *penv = host_current_jni();
@@ -320,6 +329,10 @@ int main(int argc, char **argv)
         if (agents[i].handle)
             unload_agent(&agents[i]);
     jvmtirt_shutdown();
+    for (host_thread *t = attached, *next; t; t = next) {
+        next = t->attached_next;
+        free(t);
+    }
     free(workers);
     for (int i = 0; i < argc; i++)
         free(agents[i].path);
