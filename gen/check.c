@@ -379,8 +379,9 @@ static void check_expression(StrMap *earlier, const Constant *c)
             long long v;
             if (len >= sizeof lit || (memcpy(lit, start, len), lit[len] = '\0',
                                       !parse_c_integer(lit, &v)) || v > INT_MAX)
-                report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int",
-                       c->id, (int)(len > 40 ? 40 : len), start);
+                report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
+                       c->id, (int)(len > 40 ? 40 : len), start,
+                       len < sizeof lit ? integer_hint(lit) : "");
         } else {
             /* Show a whole UTF-8 character, not its first byte. */
             int len = 1;
