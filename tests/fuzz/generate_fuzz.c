@@ -3,8 +3,10 @@
  * errors then goes through every emitter (emit_all: the same code that
  * writes out/) and the model's JSON. The outputs are checked: each is
  * there, and each C file scans cleanly (comments and literals closed,
- * braces balanced), and the JSON parses: hostile text in a spec must not
- * break out of the comment or string it is put in. */
+ * braces balanced; no line ends in a backslash; no trigraph), and the JSON
+ * parses: hostile text in a spec must not break out of the comment or
+ * string it is put in. tests/fuzz/compile-corpus goes further and compiles
+ * what the corpus generates. */
 #include "cscan.h"
 #include "emit.h"
 #include "fuzz_common.h"
@@ -20,6 +22,25 @@ static void check_c(const char *name, const Buf *b)
         abort();
     }
     cscan_free(&s);
+    /* No line may end in a backslash (C joins it to the next before it
+     * finds comments: spec text could leave its comment) and no trigraph. */
+    for (size_t i = 0; i < b->len; i++) {
+        const char *p = b->data + i;
+        if (*p == '\\') {
+            size_t j = i + 1;
+            while (j < b->len && (b->data[j] == ' ' || b->data[j] == '\t'))
+                j++;
+            if (j == b->len || b->data[j] == '\n' || b->data[j] == '\r') {
+                fprintf(stderr, "fuzz: generated %s: a backslash ends a line at byte %zu\n",
+                        name, i);
+                abort();
+            }
+        }
+        if (p[0] == '?' && i + 2 < b->len && p[1] == '?' && strchr("=/'()!<>-", p[2])) {
+            fprintf(stderr, "fuzz: generated %s: a trigraph at byte %zu\n", name, i);
+            abort();
+        }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
