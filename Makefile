@@ -37,7 +37,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check conformance coverage bench clean distclean install uninstall
+.PHONY: all objs generate runtime check conformance coverage bench fuzz fuzz-build clean distclean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -210,6 +210,33 @@ conformance: $(JVMTIGEN) runtime
 bench: $(JVMTIGEN) runtime
 	@JVMTIGEN=$(JVMTIGEN) JVMTI_HOST=$(JVMTI_HOST) RT_LIB=$(RT_LIB) RT_OUT=$(OUT) \
 	    JNI_INCLUDE=$(JNI_INCLUDE) CC="$(CC)" ./tests/bench/run
+
+# ---- fuzzing (tests/fuzz): libFuzzer targets for the loader and the whole
+# generation path, built with clang into build/fuzz (not the normal build).
+# `make fuzz FUZZ_SECONDS=N` replays tests/fuzz/regressions, then runs each
+# target for N seconds, one process at a time. ----
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OPT ?= -O1
+FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CFLAGS) -Igen \
+    -DFUZZ_SPEC_NAME='"$(CURDIR)/tests/fuzz/regressions/input.xml"'
+FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GEN_SRCS)))
+FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz
+
+$(FUZZ_DIR)/obj/%.o: gen/%.c | $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FUZZ_DIR)/%_fuzz: tests/fuzz/%_fuzz.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(XML_LIBS)
+$(FUZZ_DIR)/obj:
+	mkdir -p $@
+.SECONDARY: $(FUZZ_OBJS)
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz-build: $(FUZZ_TARGETS)
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FUZZ_DIR) ./tests/fuzz/run $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build bin lib $(OUT)

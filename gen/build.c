@@ -101,7 +101,8 @@ static int num_attr(Builder *b, xmlNodePtr n, const char *what, const char *id, 
     if (is_missing(s))
         return 0;
     if (!parse_c_integer(trimmed(b, s), &v)) {
-        error_at(&l, "%s '%s': num '%s' is not an integer", what, id, s);
+        error_at(&l, "%s '%s': num '%s' is not an integer%s", what, id, s,
+                 integer_hint(trimmed(b, s)));
         return 0;
     }
     if (v < lo || v > hi) {
@@ -171,7 +172,13 @@ static Type *build_type(Builder *b, xmlNodePtr n)
     t->field = attr(b, n, "field");
     t->thread = attr(b, n, "thread");
     if (t->min && !parse_c_integer(trimmed(b, t->min), &t->min_value))
-        error_at(&l, "<%s> min '%s' is not an integer", name_of(n), t->min);
+        error_at(&l, "<%s> min '%s' is not an integer%s", name_of(n), t->min,
+                 integer_hint(trimmed(b, t->min)));
+    else if (t->min && (t->min_value < -2147483647LL || t->min_value > 2147483647LL))
+        /* The trampoline tests value < min: beyond a jint's range that
+         * refuses every value or none (and C compilers warn about it). */
+        error_at(&l, "<%s> min %lld is out of range -2147483647..2147483647", name_of(n),
+                 t->min_value);
     if (type_kinds[k].wrapper) {
         for (xmlNodePtr c = n->children; c; c = c->next) {
             if (!is_elem(c))

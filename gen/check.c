@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cscan.h"
 #include "facts.h"
 
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
         error_nums, groups, constants, typedefs, basetypes, capabilities, type_names,
-        enum_names, anchors, elided;
+        enum_names, anchors, elided, declared, undeclared;
     Arena *a;        /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
@@ -168,6 +169,8 @@ static void build_index(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_basetypes; i++) {
         BaseType *t = s->basetypes[i];
         define(&ix->basetypes, "base type", t->id, &t->loc);
+        if (t->definition && t->id && *t->id)
+            strmap_put(&ix->declared, t->id, t);
         strmap_put(&ix->enum_names, t->id, &t->loc);
         anchor(ix, t->id, &t->loc);
     }
@@ -216,10 +219,24 @@ static const Param *find_param(Param **ps, size_t n, const char *name)
 
 /* Checks one type tree. `owner` names the item; `scope` holds the names that
  * count/companion attributes may refer to (NULL: not checked). */
+/* The handle types jni.h does not declare: jvmti.h declares them with the
+ * <definition> of the spec's base type of that name (typedef jobject
+ * jthread; ...). Without one the header would not compile. */
+static bool needs_definition(TypeKind k)
+{
+    return k == TK_JTHREAD || k == TK_JTHREADGROUP || k == TK_JLOCATION ||
+           k == TK_JRAWMONITORID;
+}
+
 static void check_type(Index *ix, const Type *t, const char *what, const char *owner,
                        const char *member, Param **scope, size_t n_scope, bool in_function)
 {
     for (; t; t = t->elem) {
+        const char *c = type_kinds[t->kind].c;
+        if (needs_definition(t->kind) && !strmap_get(&ix->declared, c) &&
+            !strmap_put(&ix->undeclared, c, (void *)c))
+            report(&t->loc, "%s '%s' of '%s' uses %s, but no <basetype id=\"%s\"> has a "
+                   "<definition> that declares it", what, member, owner, c, c);
         if (t->kind == TK_STRUCT && t->name && *t->name &&
             !strmap_get(&ix->type_names, t->name) && !strmap_get(&ix->basetypes, t->name))
             report(&t->loc, "%s '%s' of '%s' uses unknown type '%s'", what, member, owner,
@@ -269,8 +286,72 @@ static void check_caprefs(Index *ix, const char *what, const char *id, NameRef *
                    refs[i]->id);
 }
 
+/* A base type's <definition> goes into jvmti.h as written, so it must be C
+ * declarations of that type and nothing more: no preprocessor directive
+ * (nor '#' or '%', which could make one), no trigraph, no backslash ending
+ * a line (C would join the header's next line to it), comments and
+ * literals closed, brackets balanced, a ';' at the end, and the type's
+ * name among its identifiers. NULL if it is, else what is wrong. */
+static const char *definition_problem(const BaseType *t)
+{
+    const char *d = t->definition;
+    size_t n = strlen(d);
+    if (strstr(d, "??"))
+        return "it has two question marks in a row (a trigraph in C89)";
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] != '\\')
+            continue;
+        size_t j = i + 1;
+        while (j < n && (d[j] == ' ' || d[j] == '\t'))
+            j++;
+        if (j == n || d[j] == '\n' || d[j] == '\r')
+            return "a backslash ends a line";
+    }
+    CScan sc;
+    const char *why = NULL;
+    if (!cscan(&sc, d, n)) {
+        cscan_free(&sc);
+        return "it does not scan as C (a comment or literal not closed, or braces that do "
+               "not match)";
+    }
+    size_t c = 0;
+    for (size_t i = 0; i < n && !why; i++) {
+        while (c < sc.n_comments && sc.comments[c].end <= i)
+            c++;
+        if (c < sc.n_comments && sc.comments[c].off <= i)
+            continue; /* inside a comment */
+        if (d[i] == '#' || d[i] == '%')
+            why = "it has a preprocessor directive (or a '#' or '%')";
+    }
+    int parens = 0, brackets = 0;
+    bool named = false;
+    for (size_t i = 0; i < sc.n_toks && !why; i++) {
+        parens += ctok_is(&sc, i, "(") - ctok_is(&sc, i, ")");
+        brackets += ctok_is(&sc, i, "[") - ctok_is(&sc, i, "]");
+        if (parens < 0 || brackets < 0)
+            why = "its brackets do not match";
+        if (sc.toks[i].kind == CT_IDENT && ctok_is(&sc, i, t->id))
+            named = true;
+    }
+    if (!why && (parens || brackets))
+        why = "its brackets do not match";
+    if (!why && (!sc.n_toks || !ctok_is(&sc, sc.n_toks - 1, ";")))
+        why = "it does not end with ';'";
+    if (!why && !named)
+        why = "it does not name the type";
+    cscan_free(&sc);
+    return why;
+}
+
 static void check_items(Index *ix, const Spec *s)
 {
+    for (size_t i = 0; i < s->n_basetypes; i++) {
+        const BaseType *t = s->basetypes[i];
+        const char *why = t->definition && !is_missing(t->id) ? definition_problem(t) : NULL;
+        if (why)
+            report(&t->loc, "base type '%s': its <definition> must be C declarations of '%s' "
+                   "and nothing else, but %s", t->id, t->id, why);
+    }
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
         need_identifier("function", f->id, &f->loc);
@@ -379,8 +460,9 @@ static void check_expression(StrMap *earlier, const Constant *c)
             long long v;
             if (len >= sizeof lit || (memcpy(lit, start, len), lit[len] = '\0',
                                       !parse_c_integer(lit, &v)) || v > INT_MAX)
-                report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int",
-                       c->id, (int)(len > 40 ? 40 : len), start);
+                report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
+                       c->id, (int)(len > 40 ? 40 : len), start,
+                       len < sizeof lit ? integer_hint(lit) : "");
         } else {
             /* Show a whole UTF-8 character, not its first byte. */
             int len = 1;
@@ -523,7 +605,8 @@ int check_spec(const Spec *s)
     StrMap *maps[] = {&ix.functions, &ix.function_nums, &ix.callbacks, &ix.events,
                       &ix.event_nums, &ix.event_consts, &ix.errors, &ix.error_nums, &ix.groups,
                       &ix.constants, &ix.typedefs, &ix.basetypes, &ix.capabilities,
-                      &ix.type_names, &ix.enum_names, &ix.anchors, &ix.elided};
+                      &ix.type_names, &ix.enum_names, &ix.anchors, &ix.elided,
+                      &ix.declared, &ix.undeclared};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);

@@ -1,5 +1,6 @@
 #include "ctype.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 void ctype_append(Buf *b, const Type *t)
@@ -45,11 +46,29 @@ void cparams_append(Buf *b, Param **ps, size_t n, const char *sep)
     }
 }
 
+/* Whether only spaces and tabs stand between s and the end of its line (or
+ * of the text, which an emitter may follow with a line break). */
+static bool at_line_end(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\n' || *s == '\r' || *s == '\0';
+}
+
 void comment_text_append(Buf *b, const char *s)
 {
     for (; *s; s++) {
         buf_putc(b, *s);
-        if (s[0] == '*' && s[1] == '/')
+        /* The comment must not end early: not by a star and a slash, nor
+         * by one split over two lines by a backslash ending the first (C
+         * joins such lines before it looks for comments; gcc even with
+         * spaces after the backslash), nor by the trigraph ??/ that is a
+         * backslash in C89. Nor should one seem to begin. */
+        if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*'))
+            buf_putc(b, ' '); /* a slash and a star: -Wcomment */
+        else if (s[0] == '\\' && at_line_end(s + 1))
+            buf_putc(b, '.');
+        else if (s[0] == '?' && s[1] == '?')
             buf_putc(b, ' ');
     }
 }

@@ -19,7 +19,9 @@ void cparam_append(Buf *b, const Param *p);
 /* Appends params that appear in signatures, separated by sep. */
 void cparams_append(Buf *b, Param **ps, size_t n, const char *sep);
 
-/* Text made safe inside a C comment ("*" "/" cannot end it early). */
+/* Text made safe inside a C comment: nothing in it can end the comment
+ * early (a star and a slash, also split by a line-ending backslash or the
+ * trigraph ??/) or look like a nested one. */
 void comment_text_append(Buf *b, const char *s);
 
 #endif

@@ -1,6 +1,7 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,36 @@ void diag_reset(void)
     errors = 0;
 }
 
+/* A diagnostic is one line: a line break inside (libxml2 puts some in its
+ * messages; a spec's text quoted in one may hold any) becomes a space, and
+ * any other control character a \xNN escape, so that every line of the
+ * output starts with FILE:LINE. */
+static bool is_control(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+static void one_line(Buf *b)
+{
+    size_t i = 0;
+    while (i < b->len && !is_control((unsigned char)b->data[i]))
+        i++;
+    if (i == b->len)
+        return;
+    Buf t;
+    buf_init(&t);
+    for (i = 0; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->data[i];
+        if (c == '\n' || c == '\r') {
+            if (t.len && t.data[t.len - 1] != ' ')
+                buf_putc(&t, ' ');
+        } else if (is_control(c)) {
+            buf_printf(&t, "\\x%02x", c);
+        } else {
+            buf_putc(&t, (char)c);
+        }
+    }
+    buf_free(b);
+    *b = t;
+}
+
 static const char *level_name(DiagLevel l)
 {
     return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
@@ -59,6 +90,7 @@ void diag(DiagLevel level, const Loc *loc, const char *fmt, ...)
     /* libxml2 messages carry their own newline; keep exactly one. */
     while (b.len && (b.data[b.len - 1] == '\n' || b.data[b.len - 1] == ' '))
         b.data[--b.len] = '\0';
+    one_line(&b);
     if (level == DIAG_ERROR)
         errors++;
     if (n_pending == cap_pending) {

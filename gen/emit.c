@@ -16,6 +16,12 @@ const Output outputs[] = {
 };
 const int n_outputs = (int)(sizeof outputs / sizeof *outputs);
 
+void emit_all(const GenContext *ctx, Buf *bufs)
+{
+    for (int i = 0; i < n_outputs; i++)
+        outputs[i].emit(ctx, &bufs[i]);
+}
+
 void emit_banner(const GenContext *ctx, Buf *out, const char *what)
 {
     const char *custom = ctx->banner;

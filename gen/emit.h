@@ -22,6 +22,10 @@ typedef struct Output {
 extern const Output outputs[];
 extern const int n_outputs;
 
+/* Every output, outputs[i] into bufs[i] (n_outputs initialized buffers):
+ * the whole generation, in memory. */
+void emit_all(const GenContext *ctx, Buf *bufs);
+
 void emit_header(const GenContext *ctx, Buf *out);
 void emit_impl_header(const GenContext *ctx, Buf *out);
 void emit_tables_header(const GenContext *ctx, Buf *out);

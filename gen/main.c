@@ -1,9 +1,11 @@
 /* jvmtigen: the command line. Subcommands share one pipeline:
  * load (load.c) -> build the model (build.c) -> check (check.c) -> emit. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxslt/xslt.h>
@@ -47,7 +49,14 @@ typedef struct Options {
     int verify;            /* --verify: compare with DIR, write nothing */
     int check;             /* the check command */
     const char *argv0;
+    const char *time_limit; /* --time-limit SECONDS, as given */
+    unsigned seconds;       /* ... parsed: 0 = none */
 } Options;
+
+/* Reading a spec may take at most this long (--time-limit): real specs take
+ * a fraction of a second, and a document built to drive libxml2 into its
+ * quadratic corners is stopped with an error instead of hanging a build. */
+#define DEFAULT_TIME_LIMIT 60
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
@@ -98,6 +107,8 @@ static const char usage_text[] =
     "                            differs, is missing or would be removed; exit 4 if\n"
     "                            any does\n"
     "      --json                (diff) print the changes as JSON\n"
+    "      --time-limit S        give up (exit 1) when reading and checking SPEC takes\n"
+    "                            longer than S seconds (default 60; 0: no limit)\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -150,7 +161,8 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "--banner", &o->banner_file, &err) ||
             opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
             opt_value(argc, argv, &i, "-MT", &o->dep_target, &err) ||
-            opt_value(argc, argv, &i, "--templates", &o->templates, &err)) {
+            opt_value(argc, argv, &i, "--templates", &o->templates, &err) ||
+            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err)) {
             if (err)
                 return err;
         } else if (strcmp(a, "--no-docs") == 0) {
@@ -207,6 +219,16 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
     if (o->dep_target && !o->depfile && !o->md)
         return usage_error("%s", "-MT names the target of a depfile: add -MD or --depfile");
+    o->seconds = DEFAULT_TIME_LIMIT;
+    if (o->time_limit) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(o->time_limit, &end, 10);
+        if (errno || end == o->time_limit || *end || o->time_limit[0] == '-' || n > 86400)
+            return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
+                               o->time_limit);
+        o->seconds = (unsigned)n;
+    }
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -223,24 +245,50 @@ static void free_strings(Vec *v)
     vec_free(v);
 }
 
-/* Loads, builds and checks the spec at path. *spec is set (to NULL when it
- * cannot be loaded); returns an exit code. */
-static int load_and_check(const char *path, Spec **spec, xmlDocPtr *doc, Vec *deps)
+/* The message the time limit prints, made before the clock starts: a
+ * signal handler may only write() it. */
+static char time_limit_message[1024];
+static size_t time_limit_message_len;
+
+static void on_time_limit(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, time_limit_message, time_limit_message_len);
+    (void)w;
+    _exit(EXIT_INVALID); /* nothing has been written yet */
+}
+
+/* Loads, builds and checks the spec at path, within o->seconds. *spec is
+ * set (to NULL when it cannot be loaded); returns an exit code. */
+static int load_and_check(const Options *o, const char *path, Spec **spec, xmlDocPtr *doc,
+                          Vec *deps)
 {
     *spec = NULL;
-    int rc = load_spec(path, doc, deps);
-    if (rc != LOAD_OK) {
-        diag_flush();
-        return rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
+    if (o->seconds) {
+        int n = snprintf(time_limit_message, sizeof time_limit_message,
+                         "%s: error: gave up after %u seconds of reading it (--time-limit); a "
+                         "document made to keep the XML parser busy?\n",
+                         path, o->seconds);
+        time_limit_message_len = n < 0 ? 0
+                                 : (size_t)n < sizeof time_limit_message ? (size_t)n
+                                                                        : sizeof time_limit_message - 1;
+        signal(SIGALRM, on_time_limit);
+        alarm(o->seconds);
     }
-    /* Counted from here: diff loads a second spec after a first one's errors. */
-    int before = diag_error_count();
-    *spec = build_spec(*doc, path);
-    if (diag_error_count() == before)
-        check_spec(*spec);
-    int errors = diag_error_count() - before;
+    int rc = load_spec(path, doc, deps);
+    if (rc == LOAD_OK) {
+        /* Counted from here: diff loads a second spec after a first one's errors. */
+        int before = diag_error_count();
+        *spec = build_spec(*doc, path);
+        if (diag_error_count() == before)
+            check_spec(*spec);
+        rc = diag_error_count() > before ? EXIT_INVALID : EXIT_OK;
+    } else {
+        rc = rc == LOAD_IO ? EXIT_IO : EXIT_INVALID;
+    }
+    alarm(0);
     diag_flush();
-    return errors ? EXIT_INVALID : EXIT_OK;
+    return rc;
 }
 
 /* The version outputs are made for: --jvmti-version, else the spec's
@@ -263,7 +311,7 @@ static int fill(const Options *o)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o->spec, &spec, &doc, &deps);
+    int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
     FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
                       .quiet = o->quiet, .core = o->core};
     if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
@@ -296,7 +344,7 @@ static int model(const Options *o)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o->spec, &spec, &doc, &deps);
+    int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
     if (rc == EXIT_OK) {
         Buf json;
         buf_init(&json);
@@ -321,7 +369,7 @@ static int diff(const Options *o)
     const char *paths[2] = {o->spec, o->file};
     int rc = EXIT_OK;
     for (int i = 0; i < 2; i++) {
-        int r = load_and_check(paths[i], &specs[i], &docs[i], &deps);
+        int r = load_and_check(o, paths[i], &specs[i], &docs[i], &deps);
         if (rc == EXIT_OK)
             rc = r;
     }
@@ -352,8 +400,7 @@ typedef struct CEmit {
 static void emit_c_outputs(void *arg)
 {
     CEmit *ce = arg;
-    for (int i = 0; i < n_outputs; i++)
-        outputs[i].emit(ce->ctx, &ce->bufs[i]);
+    emit_all(ce->ctx, ce->bufs);
 }
 
 static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, DocsResult *docs,
@@ -437,7 +484,7 @@ static int generate(const Options *o, int write_outputs)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
-    int rc = load_and_check(o->spec, &spec, &doc, &deps);
+    int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
     if (rc != EXIT_OK || !write_outputs)
         goto done;
 
@@ -449,7 +496,8 @@ static int generate(const Options *o, int write_outputs)
         goto done;
     }
 
-    /* Everything is generated in memory first: a failure writes nothing. */
+    /* Everything is generated in memory first, the depfile last, and the
+     * files are written all or nothing: a failure leaves DIR as it was. */
     Buf *bufs = calloc((size_t)n_outputs, sizeof *bufs);
     const char **paths = calloc((size_t)n_outputs, sizeof *paths);
     Buf *pathbuf = calloc((size_t)n_outputs, sizeof *pathbuf);
@@ -479,7 +527,41 @@ static int generate(const Options *o, int write_outputs)
         rc = verify(o, paths, n_paths, bufs, &docs);
         goto verified;
     }
-    if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
+    if (rc != EXIT_OK)
+        goto verified;
+
+    /* Every file in one list (the Bufs are shallow copies): the outputs,
+     * the docs, and the depfile after them. */
+    bool with_depfile = o->depfile || o->md;
+    size_t n_files = n_paths + (with_depfile ? 1 : 0);
+    const char **all_paths = calloc(n_files, sizeof *all_paths);
+    Buf *all = calloc(n_files, sizeof *all);
+    bool *changed = calloc(n_files, sizeof *changed);
+    if (!all_paths || !all || !changed) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(EXIT_IO);
+    }
+    for (size_t i = 0; i < n_paths; i++) {
+        all_paths[i] = paths[i];
+        all[i] = i < (size_t)n_outputs ? bufs[i] : docs.files[i - n_outputs].data;
+    }
+    Buf depname, depfile;
+    buf_init(&depname);
+    buf_init(&depfile);
+    if (with_depfile) {
+        if (o->depfile)
+            buf_puts(&depname, o->depfile);
+        else
+            buf_printf(&depname, "%s/jvmtigen.d", o->outdir);
+        if (o->banner_file)
+            vec_push(&deps, strdup(o->banner_file));
+        const char *const *targets = o->dep_target ? &o->dep_target : paths;
+        size_t n_targets = o->dep_target ? 1 : n_paths;
+        depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items, deps.n);
+        all_paths[n_paths] = depname.data;
+        all[n_paths] = depfile;
+    }
+    if (make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
     if (rc == EXIT_OK && docs.n > 1) {
         Buf man;
@@ -489,32 +571,17 @@ static int generate(const Options *o, int write_outputs)
             rc = EXIT_IO;
         buf_free(&man);
     }
-    for (size_t i = 0; i < n_paths && rc == EXIT_OK; i++) {
-        bool changed;
-        const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs.files[i - n_outputs].data;
-        if (write_if_changed(paths[i], data->data, data->len, &changed) != 0)
-            rc = EXIT_IO;
-        else if (o->verbose)
-            fprintf(stderr, "jvmtigen: %s %s\n", changed ? "wrote" : "unchanged", paths[i]);
-    }
+    if (rc == EXIT_OK && write_files(all_paths, all, n_files, changed) != 0)
+        rc = EXIT_IO;
+    for (size_t i = 0; i < n_paths && rc == EXIT_OK && o->verbose; i++)
+        fprintf(stderr, "jvmtigen: %s %s\n", changed[i] ? "wrote" : "unchanged", paths[i]);
     if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, &docs, o->verbose) != 0)
         rc = EXIT_IO;
-    if (rc == EXIT_OK && (o->depfile || o->md)) {
-        Buf d;
-        buf_init(&d);
-        if (o->depfile)
-            buf_puts(&d, o->depfile);
-        else
-            buf_printf(&d, "%s/jvmtigen.d", o->outdir);
-        if (o->banner_file)
-            vec_push(&deps, strdup(o->banner_file));
-        const char *const *targets = o->dep_target ? &o->dep_target : paths;
-        size_t n_targets = o->dep_target ? 1 : n_paths;
-        if (write_depfile(d.data, targets, n_targets, (const char *const *)deps.items,
-                          deps.n) != 0)
-            rc = EXIT_IO;
-        buf_free(&d);
-    }
+    buf_free(&depname);
+    buf_free(&depfile);
+    free(all_paths);
+    free(all);
+    free(changed);
 verified:
     if (docs_wait(&docs) != 0 && (rc == EXIT_OK || rc == EXIT_STALE))
         rc = EXIT_INVALID;
@@ -543,6 +610,10 @@ done:
 int main(int argc, char **argv)
 {
     LIBXML_TEST_VERSION
+    /* Past a file size limit (ulimit -f) a write fails with EFBIG, which is
+     * reported and leaves the outputs as they were, instead of a signal
+     * killing the generator half-way. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(usage_text, stdout);
         return EXIT_OK;

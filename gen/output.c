@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,24 +55,18 @@ static bool same_content(const char *path, const char *data, size_t len)
     return same;
 }
 
-int write_if_changed(const char *path, const char *data, size_t len, bool *changed)
+/* Writes data to a new temporary file beside path; its name goes to tmp.
+ * 0 on success; on failure a diagnostic is queued and no file is left. */
+static int write_temp(const char *path, const char *data, size_t len, Buf *tmp)
 {
-    *changed = false;
-    if (same_content(path, data, len))
-        return 0;
-    Buf tmp;
-    buf_init(&tmp);
     const char *slash = strrchr(path, '/');
     if (slash)
-        buf_printf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+        buf_printf(tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
     else
-        buf_printf(&tmp, ".%s.XXXXXX", path);
-    int fd = mkstemp(tmp.data);
-    if (fd < 0) {
-        int rc = io_error(path, "cannot create a temporary file");
-        buf_free(&tmp);
-        return rc;
-    }
+        buf_printf(tmp, ".%s.XXXXXX", path);
+    int fd = mkstemp(tmp->data);
+    if (fd < 0)
+        return io_error(path, "cannot create a temporary file");
     /* mkstemp makes the file 0600; give it the mode a plain create would. */
     mode_t mask = umask(0);
     umask(mask);
@@ -86,20 +81,73 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
         }
         off += (size_t)w;
     }
-    int rc = 0;
-    if (off < len || close(fd) != 0) {
-        rc = io_error(path, "cannot write");
-        if (off < len)
-            close(fd);
-        unlink(tmp.data);
-    } else if (rename(tmp.data, path) != 0) {
-        rc = io_error(path, "cannot replace");
-        unlink(tmp.data);
-    } else {
-        *changed = true;
+    int saved = errno;
+    if (off < len) {
+        close(fd);
+        unlink(tmp->data);
+        errno = saved;
+        return io_error(path, "cannot write");
     }
-    buf_free(&tmp);
+    if (close(fd) != 0) {
+        saved = errno;
+        unlink(tmp->data);
+        errno = saved;
+        return io_error(path, "cannot write");
+    }
+    return 0;
+}
+
+int write_files(const char *const *paths, const Buf *contents, size_t n, bool *changed)
+{
+    for (size_t i = 0; i < n; i++) {
+        changed[i] = false;
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+            errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+            return io_error(paths[i], "cannot replace (not a regular file)");
+        }
+    }
+    Buf *tmps = calloc(n ? n : 1, sizeof *tmps);
+    bool *todo = calloc(n ? n : 1, sizeof *todo);
+    if (!tmps || !todo) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    int rc = 0;
+    size_t written = 0;
+    for (; written < n && rc == 0; written++) {
+        buf_init(&tmps[written]);
+        todo[written] = !same_content(paths[written], contents[written].data,
+                                      contents[written].len);
+        if (todo[written])
+            rc = write_temp(paths[written], contents[written].data ? contents[written].data : "",
+                            contents[written].len, &tmps[written]);
+        if (rc)
+            todo[written] = false; /* write_temp left nothing */
+    }
+    /* Every file is on disk: now they take their places. */
+    for (size_t i = 0; i < written; i++) {
+        if (!todo[i])
+            continue;
+        if (rc == 0 && rename(tmps[i].data, paths[i]) == 0) {
+            changed[i] = true;
+            continue;
+        }
+        if (rc == 0)
+            rc = io_error(paths[i], "cannot replace");
+        unlink(tmps[i].data);
+    }
+    for (size_t i = 0; i < written; i++)
+        buf_free(&tmps[i]);
+    free(tmps);
+    free(todo);
     return rc;
+}
+
+int write_if_changed(const char *path, const char *data, size_t len, bool *changed)
+{
+    Buf b = {(char *)(uintptr_t)data, len, len};
+    return write_files(&path, &b, 1, changed);
 }
 
 /* Make needs spaces, '#', '$' and ':' escaped in file names. */
@@ -114,29 +162,23 @@ static void make_escape(Buf *b, const char *s)
     }
 }
 
-int write_depfile(const char *path, const char *const *targets, size_t n_targets,
-                  const char *const *deps, size_t n_deps)
+void depfile_append(Buf *b, const char *const *targets, size_t n_targets,
+                    const char *const *deps, size_t n_deps)
 {
-    Buf b;
-    buf_init(&b);
     for (size_t i = 0; i < n_targets; i++) {
         if (i)
-            buf_puts(&b, " \\\n ");
-        make_escape(&b, targets[i]);
+            buf_puts(b, " \\\n ");
+        make_escape(b, targets[i]);
     }
-    buf_puts(&b, ":");
+    buf_puts(b, ":");
     for (size_t i = 0; i < n_deps; i++) {
-        buf_puts(&b, " \\\n ");
-        make_escape(&b, deps[i]);
+        buf_puts(b, " \\\n ");
+        make_escape(b, deps[i]);
     }
-    buf_puts(&b, "\n");
+    buf_puts(b, "\n");
     for (size_t i = 0; i < n_deps; i++) {
-        buf_puts(&b, "\n");
-        make_escape(&b, deps[i]);
-        buf_puts(&b, ":\n");
+        buf_puts(b, "\n");
+        make_escape(b, deps[i]);
+        buf_puts(b, ":\n");
     }
-    bool changed;
-    int rc = write_if_changed(path, b.data, b.len, &changed);
-    buf_free(&b);
-    return rc;
 }

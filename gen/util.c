@@ -329,6 +329,15 @@ bool is_c_identifier(const char *s)
     return true;
 }
 
+const char *integer_hint(const char *s)
+{
+    if (s && *s == '-')
+        s++;
+    return s && s[0] == '0' && s[1] >= '0' && s[1] <= '9'
+               ? " (a leading 0 would make C read it as octal)"
+               : "";
+}
+
 bool parse_c_integer(const char *s, long long *out)
 {
     if (!s)
@@ -342,6 +351,8 @@ bool parse_c_integer(const char *s, long long *out)
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
         s += 2;
+    } else if (s[0] == '0' && s[1] != '\0') {
+        return false; /* C would read 010 as octal 8: not what a reader of 010 sees */
     }
     if (!*s)
         return false;

@@ -64,7 +64,11 @@ bool is_c_identifier(const char *s);
 /* A C or C++ keyword (the header is read by both). */
 bool is_c_keyword(const char *s);
 /* Parses a C integer literal (decimal, 0x hex, optional leading '-');
- * false if s is not one or does not fit in a long long. */
+ * false if s is not one, does not fit in a long long, or is decimal with a
+ * leading 0 (C would read 010 as octal). */
 bool parse_c_integer(const char *s, long long *out);
+/* What to add to "'%s' is not an integer" for s: why, when the reason is a
+ * leading 0 ("" otherwise). */
+const char *integer_hint(const char *s);
 
 #endif

@@ -62,6 +62,16 @@ host_thread *host_thread_of_env(JNIEnv *jni);
 void host_thread_begin(host_thread *t, const char *name, int post);
 void host_thread_finish(host_thread *t, int post);
 
+/* -soak:SECONDS (soak.c): extension functions registered before agents
+ * load; the baseline taken once the VM is live; each worker posting until
+ * the time is up; the main thread sampling while workers run; the checks
+ * after VMDeath (returns how many failed). */
+void host_soak_setup(double seconds);
+void host_soak_begin(void);
+void host_soak_work(host_thread *t);
+void host_soak_watch(int (*running)(void));
+int host_soak_end(int n_threads);
+
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 

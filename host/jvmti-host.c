@@ -7,9 +7,10 @@
  *   threads             jvmtirt_thread_start / _end on each thread
  *   events              jvmtigen_post_VMStart(...) and friends
  *
- * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [CLASS]
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]
+ *                   [-soak:SECONDS] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
- * ignored. */
+ * ignored. -soak keeps the threads posting events for that long (soak.c). */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -246,23 +247,35 @@ static void unload_agent(agent *a)
 
 /* ---- the program's threads ---- */
 
+static double soak_seconds;  /* -soak: 0 = no soak */
+static int workers_running;  /* atomic */
+
+static int workers_busy(void) { return __atomic_load_n(&workers_running, __ATOMIC_ACQUIRE) > 0; }
+
 static void *thread_main(void *arg)
 {
     host_thread *t = arg;
     host_thread_begin(t, t->name, 1);
-    /* A thread's "work": a few calls that agents can observe. */
+    /* A thread's "work": a few calls that agents can observe, or under
+     * -soak events in a loop. */
+    if (soak_seconds > 0)
+        host_soak_work(t);
     host_thread_finish(t, 1);
+    __atomic_sub_fetch(&workers_running, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
 static void usage(void)
 {
     fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
-          "                  [CLASS]\n"
+          "                  [-soak:SECONDS] [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
-          "not implement still answer NOT_AVAILABLE once their checks pass).\n",
+          "not implement still answer NOT_AVAILABLE once their checks pass).\n"
+          "With -soak the threads post ClassLoad, ClassPrepare, DataDumpRequest and\n"
+          "garbage collection events for that many seconds, and the host checks that\n"
+          "the core's memory returns to where it was.\n",
           stderr);
 }
 
@@ -279,6 +292,13 @@ int main(int argc, char **argv)
             if (eq) {
                 *eq = '\0';
                 ag->options = eq + 1;
+            }
+        } else if (strncmp(a, "-soak:", 6) == 0) {
+            char *end;
+            soak_seconds = strtod(a + 6, &end);
+            if (*end || !(soak_seconds > 0 && soak_seconds <= 3600)) {
+                n_threads = -1;
+                break;
             }
         } else if (strncmp(a, "-threads:", 9) == 0) {
             n_threads = atoi(a + 9);
@@ -304,10 +324,13 @@ int main(int argc, char **argv)
     config.potential.can_generate_compiled_method_load_events = 1;
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
+    config.potential.can_generate_garbage_collection_events = 1;
     if (all_capabilities)
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
     jvmtirt_init(&config);
+    if (soak_seconds > 0)
+        host_soak_setup(soak_seconds);
     jvmtigen_vm_hooks hooks = {.check_thread = check_thread,
                                .check_class = check_class,
                                .check_method = check_method,
@@ -328,11 +351,13 @@ int main(int argc, char **argv)
         }
 
     host_thread main_thread = {0};
+    int main_started = 0;
     /* Thread objects outlive their threads: agents may keep references. */
     host_thread *workers = calloc((size_t)n_threads + 1, sizeof *workers);
     if (rc == 0) {
         jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
         host_thread_begin(&main_thread, "main", 0);
+        main_started = 1;
         JNIEnv *jni = host_current_jni();
         jvmtirt_set_phase(JVMTI_PHASE_START);
         jvmtigen_post_VMStart(jni);
@@ -340,16 +365,23 @@ int main(int argc, char **argv)
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
+        if (soak_seconds > 0)
+            host_soak_begin();
+        __atomic_store_n(&workers_running, n_threads, __ATOMIC_RELEASE);
         for (int i = 0; i < n_threads; i++) {
             snprintf(workers[i].name, sizeof workers[i].name, "worker-%d", i);
             workers[i].index = i;
             pthread_create(&ids[i], NULL, thread_main, &workers[i]);
         }
+        if (soak_seconds > 0)
+            host_soak_watch(workers_busy);
         for (int i = 0; i < n_threads; i++)
             pthread_join(ids[i], NULL);
         free(ids);
 
         jvmtigen_post_VMDeath(jni);
+        if (soak_seconds > 0 && host_soak_end(n_threads) > 0)
+            rc = 1;
         jvmtirt_set_phase(JVMTI_PHASE_DEAD);
     }
     /* Agent_OnUnload runs on the main thread, still attached (as in a JVM,
@@ -357,7 +389,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_agents; i++)
         if (agents[i].handle)
             unload_agent(&agents[i]);
-    if (rc == 0)
+    if (main_started)
         host_thread_finish(&main_thread, 0);
     jvmtirt_shutdown();
     for (host_thread *t = attached, *next; t; t = next) {

@@ -3,10 +3,21 @@
  *
  * Disposal while events are posted: DisposeEnvironment marks the
  * environment dead, unlinks it from the list and queues it; it is freed
- * only when no posting cursor is open. A cursor raises rt.posting before it
- * reads the list, and the reclaimer reads rt.posting after the unlink (both
- * sequentially consistent), so a cursor either sees the environment unlinked
- * or holds the count up until it is done with it. */
+ * once no posting cursor that might have seen it is open. Cursors count
+ * themselves in one of two phases (rt.posting[rt.phase]); a grace period
+ * flips rt.phase, and the environments unlinked before the flip are freed
+ * as soon as the old phase's count is zero. New cursors count in the new
+ * phase, so under continuous posting the old count still drains as the
+ * posts under way end: disposed environments do not pile up while events
+ * keep coming (the host's soak test measures the backlog).
+ *
+ * Why it is safe: a cursor raises its phase's count, then reads rt.phase
+ * again and starts over if it changed; only then does it read the list
+ * (all sequentially consistent). A cursor that can reach an environment
+ * read the list before the unlink, so its second read of rt.phase came
+ * before the flip that follows the unlink: it counts in the old phase,
+ * and the environment waits for it. A callback may dispose of its own
+ * environment: its cursor holds the old phase up until it is done. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,11 +99,12 @@ void jvmtirt_shutdown(void)
         next = e->next;
         free_env(e);
     }
-    for (rt_env *e = rt.pending, *next; e; e = next) {
-        next = e->pending_next;
-        free_env(e);
-    }
-    rt.envs = rt.pending = NULL;
+    for (int list = 0; list < 2; list++)
+        for (rt_env *e = list ? rt.waiting : rt.pending, *next; e; e = next) {
+            next = e->pending_next;
+            free_env(e);
+        }
+    rt.envs = rt.pending = rt.waiting = NULL;
     rt.n_pending = 0;
     rt.n_envs = 0;
     for (rt_thread *t = rt.threads, *next; t; t = next) {
@@ -164,18 +176,58 @@ jint jvmtirt_get_env(void **penv, jint version)
 
 jint jvmtirt_env_version(jvmtiEnv *env) { return rt_env_of(env)->version; }
 
+int rt_walk_begin(void)
+{
+    for (;;) {
+        int p = LOAD_SC(&rt.phase);
+        __atomic_add_fetch(&rt.posting[p], 1, __ATOMIC_SEQ_CST);
+        if (LOAD_SC(&rt.phase) == p)
+            return p;
+        rt_walk_end(p); /* a grace period began meanwhile: count in the new phase */
+    }
+}
+
+void rt_walk_end(int p)
+{
+    /* The last cursor of a phase frees what waits for it. Its decrement
+     * comes before its look at n_pending, and the reclaimer queues before
+     * it looks at the count: one of the two sees the other. */
+    if (__atomic_sub_fetch(&rt.posting[p], 1, __ATOMIC_SEQ_CST) == 0 &&
+        LOAD_SC(&rt.n_pending) != 0)
+        rt_reclaim_if_quiet();
+}
+
+static int free_list(rt_env *e)
+{
+    int n = 0;
+    for (rt_env *next; e; e = next, n++) {
+        next = e->pending_next;
+        free_env(e);
+    }
+    return n;
+}
+
 void rt_reclaim_if_quiet(void)
 {
     if (LOAD_SC(&rt.n_pending) == 0)
         return;
     pthread_mutex_lock(&rt.lock);
-    if (LOAD_SC(&rt.posting) == 0) {
-        for (rt_env *e = rt.pending, *next; e; e = next) {
-            next = e->pending_next;
-            free_env(e);
+    for (;;) {
+        if (rt.waiting) {
+            if (LOAD_SC(&rt.posting[rt.waiting_phase]) != 0)
+                break; /* its last cursor will call again */
+            int n = free_list(rt.waiting);
+            rt.waiting = NULL;
+            STORE_SC(&rt.n_pending, rt.n_pending - n);
         }
+        if (!rt.pending)
+            break;
+        /* A grace period: what is pending now was unlinked before the flip;
+         * cursors that may hold it count in the phase being left. */
+        rt.waiting = rt.pending;
         rt.pending = NULL;
-        STORE(&rt.n_pending, 0);
+        rt.waiting_phase = rt.phase;
+        STORE_SC(&rt.phase, 1 - rt.phase);
     }
     pthread_mutex_unlock(&rt.lock);
 }

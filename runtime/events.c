@@ -178,14 +178,8 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
 
 /* ---- the posting cursor ---- */
 
-/* While a walk is open no disposed environment is freed (see env.c). */
-static void walk_begin(void) { __atomic_add_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST); }
-
-static void walk_end(void)
-{
-    if (__atomic_sub_fetch(&rt.posting, 1, __ATOMIC_SEQ_CST) == 0)
-        rt_reclaim_if_quiet();
-}
+/* While a walk is open no disposed environment it may reach is freed
+ * (rt_walk_begin, rt_walk_end: see env.c). */
 
 static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 {
@@ -206,7 +200,7 @@ static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 
 jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event)
 {
-    walk_begin();
+    c->phase = rt_walk_begin();
     c->index = event_index(event);
     c->bit = (uint64_t)1 << c->index;
     return advance(c, LOAD_SC(&rt.envs));
@@ -217,11 +211,7 @@ jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c)
     return advance(c, LOAD_SC(&((rt_env *)c->env)->next));
 }
 
-void jvmtigen_post_done(jvmtigen_post_cursor *c)
-{
-    (void)c;
-    walk_end();
-}
+void jvmtigen_post_done(jvmtigen_post_cursor *c) { rt_walk_end(c->phase); }
 
 void jvmtirt_extension_event_each(jint index,
                                   int (*fn)(jvmtiEnv *env, jvmtiExtensionEvent callback, void *arg),
@@ -229,7 +219,7 @@ void jvmtirt_extension_event_each(jint index,
 {
     if (index < 0)
         return;
-    walk_begin();
+    int phase = rt_walk_begin();
     jint slot = -1;
     for (jint i = 0; i < LOAD(&rt.n_ext_events); i++)
         if (rt.ext_events[i].extension_event_index == index)
@@ -241,5 +231,5 @@ void jvmtirt_extension_event_each(jint index,
         if (cb && fn((jvmtiEnv *)e, cb, arg))
             break;
     }
-    walk_end();
+    rt_walk_end(phase);
 }

@@ -39,6 +39,7 @@ typedef struct jvmtigen_post_cursor {
     void *env;                  /* internal */
     uint64_t bit;
     int index;
+    int phase;                  /* internal */
 } jvmtigen_post_cursor;
 
 jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event);

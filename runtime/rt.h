@@ -4,7 +4,7 @@
  * environment list, the thread registry, capabilities held solo, per-thread
  * event settings, properties, extension registries. The posting path takes
  * no lock: it reads the environment list, masks and callbacks with atomic
- * loads, and holds the global `posting` count up while it walks, so that no
+ * loads, and holds a `posting` count up while it walks, so that no
  * environment it may see is freed under it (see env.c). */
 #ifndef JVMTIRT_RT_H
 #define JVMTIRT_RT_H
@@ -66,9 +66,13 @@ struct rt_state {
     jvmtirt_config config;
     const struct jvmtiInterface_1_ *table; /* plain or tracing */
     rt_env *envs;            /* atomic head; creation order */
-    rt_env *pending;         /* disposed environments to free when quiet */
-    long posting;            /* atomic: open posting cursors */
-    int n_pending;           /* atomic */
+    /* Disposed environments, freed in grace periods (env.c): */
+    rt_env *pending;         /* unlinked, waiting for the next grace period */
+    rt_env *waiting;         /* unlinked before the last flip of `phase` */
+    long posting[2];         /* atomic: open posting cursors, by their phase */
+    int phase;               /* atomic: the phase new cursors count in (0, 1) */
+    int waiting_phase;       /* the phase whose cursors `waiting` waits for */
+    int n_pending;           /* atomic: environments on both lists */
     long n_envs;
     rt_thread *threads;
     long n_threads;
@@ -90,8 +94,12 @@ static inline rt_env *rt_env_of(jvmtiEnv *env) { return (rt_env *)(void *)env; }
 /* Recomputes every environment's thread_mask and jvmtigen_events_on, and
  * tells the VM. Under rt.lock. */
 void rt_events_recompute(void);
-/* Frees disposed environments if no posting cursor is open. */
+/* Frees the disposed environments no posting cursor can reach any more,
+ * and starts a grace period for the rest. */
 void rt_reclaim_if_quiet(void);
+/* A posting cursor opens (returns its phase) and closes (with it). */
+int rt_walk_begin(void);
+void rt_walk_end(int phase);
 /* The calling OS thread, for raw monitor ownership (works on any thread,
  * attached or not). */
 const void *rt_thread_token(void);

@@ -38,3 +38,72 @@ valgrind_check() {
     if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "$label: $desc"
     else not_ok "$label: $desc (status $status, wanted $want)"; head -30 "$log"; fi
 }
+
+# ---- hostile input (tests/hostile, tests/security) ----
+
+# hostile_setup: a complete set of generated outputs and a file of the
+# user's, all with an old timestamp; each hostile run starts from a copy.
+hostile_setup() {
+    HOSTILE_BASE=$(scratch hostile-base)
+    "$JVMTIGEN" -q -o "$HOSTILE_BASE" tests/checks/fixtures/valid.xml || return 1
+    printf 'mine\n' >"$HOSTILE_BASE/notes.txt"
+    touch -d '2001-02-03 04:05:06' "$HOSTILE_BASE"/*
+}
+
+# dir_state DIR: the names, kinds, sizes, modes, mtimes and checksums of
+# everything in DIR.
+dir_state() {
+    (cd "$1" && find . -mindepth 1 -printf '%p %y %s %m %T@\n' | sort &&
+        find . -type f -exec cksum {} + | sort)
+}
+
+# hostile_run FILE [ARGS...]: runs `jvmtigen -o DIR ARGS FILE` (stdin
+# closed, at most HOSTILE_TIMEOUT seconds, default 60) on a fresh copy of
+# the base outputs. Sets H_STATUS, H_ERR (its stderr), H_OUT (DIR) and
+# H_WHY: empty, or what is wrong whatever the input: a hang, a signal, a
+# line of stderr that is not a diagnostic (FILE:[LINE:] error|warning|note: ...), a failed run that
+# changed DIR, a successful one that left DIR incomplete or different from
+# a second run's.
+hostile_run() {
+    local file=$1 before after line fresh f
+    shift
+    H_OUT=$(scratch hostile)/out
+    cp -a "$HOSTILE_BASE" "$H_OUT"
+    before=$(dir_state "$H_OUT")
+    H_ERR=$(timeout -k 5 "${HOSTILE_TIMEOUT:-60}" "$JVMTIGEN" -o "$H_OUT" "$@" "$file" \
+        2>&1 >/dev/null </dev/null)
+    H_STATUS=$?
+    H_WHY=
+    case $H_STATUS in
+    124 | 137) H_WHY="timed out"; return ;;
+    0 | 1 | 2 | 3) ;;
+    *) H_WHY="exit status $H_STATUS"; [ "$H_STATUS" -gt 128 ] && H_WHY+=" (signal $((H_STATUS - 128)))"; return ;;
+    esac
+    while IFS= read -r line; do
+        [ -z "$line" ] && continue
+        [[ $line =~ ^[^[:space:]]+:([0-9]+:)?\ (error|warning|note):\  ]] && continue
+        H_WHY="a line of stderr that is not a diagnostic naming a file: ${line:0:200}"
+        return
+    done <<<"$H_ERR"
+    if [ "$H_STATUS" -ne 0 ]; then
+        after=$(dir_state "$H_OUT")
+        [ "$before" = "$after" ] || H_WHY="the output directory changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | head -3 | tr '\n' ' ')"
+        return
+    fi
+    [ "$(cat "$H_OUT/notes.txt" 2>/dev/null)" = mine ] || { H_WHY="the user's file changed"; return; }
+    fresh=$(scratch hostile-fresh)
+    if ! "$JVMTIGEN" -q -o "$fresh" "$@" "$file" </dev/null >/dev/null 2>&1; then
+        H_WHY="a second run failed"; return
+    fi
+    for f in "$HOSTILE_BASE"/*; do
+        f=${f##*/}
+        [ "$f" = notes.txt ] && continue
+        cmp -s "$fresh/$f" "$H_OUT/$f" || { H_WHY="$f is missing, incomplete or differs from a second run's"; return; }
+    done
+    [ -z "$(find "$H_OUT" -name '.*' -type f)" ] || { H_WHY="a temporary file was left behind"; return; }
+    # Spec text goes into comments: a line ending in a backslash (which C
+    # joins to the next before finding comments) or a trigraph could let
+    # it out; the generated C has neither.
+    f=$(grep -lE '\\[[:space:]]*$|\?\?[=/()!<>'"'"'-]' "$H_OUT"/*.c "$H_OUT"/*.h 2>/dev/null | head -1)
+    [ -z "$f" ] || H_WHY="${f##*/} has a line-ending backslash or a trigraph"
+}

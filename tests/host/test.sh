@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bin/jvmti-host runs ordinary agents: events in the VM's order, several
 # agents at once, an agent built against the JDK's own jvmti.h, and the
-# errors a java user would expect (agent not found, Agent_OnLoad failing).
+# errors a java user would expect (agent not found, Agent_OnLoad failing);
+# and a soak of the core under a busy agent (soak_agent.c, host/soak.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -75,3 +76,29 @@ check "host: Agent_OnLoad returning an error exits 1 (got $status)" test "$statu
 check "host: ... and says so" grep -q "Agent_OnLoad of $d/gen.so returned 7" <<<"$err"
 run_host -bogus >/dev/null 2>&1
 check "host: an unknown option is a usage error (2)" test $? = 2
+
+# ---- the soak: many threads, environments created and disposed, events
+# toggled and posted, raw monitors contended, for SOAK_SECONDS (default 3);
+# every delivery judged, memory back to its baseline (soak_agent.c, soak.c) ----
+soak_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -g -O1 -shared -fPIC -pthread "${san[@]}" -I"$RT_OUT" \
+        -I"$JDK_INC" -I"$JDK_INC/linux" -o "$d/soak.so" tests/host/soak_agent.c
+}
+if check "host: soak: the agent builds" soak_build; then
+    secs=${SOAK_SECONDS:-3}
+    out=$(timeout -k 10 $((${secs%.*} + 120)) "$JVMTI_HOST" \
+        -agentpath:"$d/soak.so"=churners=2,togglers=2,lockers=2 -threads:6 -soak:"$secs" 2>"$d/soak.err")
+    status=$?
+    grep -E '^(ok|not ok) - ' <<<"$out" |
+        sed -e 's/ - jvmti-host: soak: / - host: soak: /' -e 's/ - soak-agent: / - host: soak: agent: /'
+    check "host: soak: the host exits 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || { grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/soak.err" | head -20; tail -3 "$d/soak.err"; }
+    # The environment that keeps them enabled got every one the host posted.
+    posted=$(sed -n 's/^jvmti-host: soak: posted //p' <<<"$out")
+    got=$(sed -n 's/^soak-agent: the static environment got //p' <<<"$out")
+    for ev in ClassPrepare DataDumpRequest GarbageCollectionStart; do
+        p=$(grep -o "$ev=[0-9]*" <<<"$posted"); g=$(grep -o "$ev=[0-9]*" <<<"$got")
+        check "host: soak: every $ev posted was delivered where enabled (${p#*=} posted, ${g#*=} delivered)" \
+            test -n "$p" -a "$p" = "$g" -a "${p#*=}" != 0
+    done
+fi

@@ -72,6 +72,9 @@ static void test_integers(void)
     EXPECT(parse_c_integer("-12", &v) && v == -12, "integer: negative");
     EXPECT(parse_c_integer("9223372036854775807", &v) && v == LLONG_MAX, "integer: LLONG_MAX");
     EXPECT(!parse_c_integer("9223372036854775808", &v), "integer: overflow is refused");
+    EXPECT(!parse_c_integer("010", &v) && !parse_c_integer("-07", &v) && !parse_c_integer("00", &v) &&
+               parse_c_integer("0x010", &v) && v == 16,
+           "integer: a leading 0 on a decimal is refused (C reads it as octal)");
     EXPECT(!parse_c_integer("", &v) && !parse_c_integer("0x", &v) && !parse_c_integer("12a", &v) &&
                !parse_c_integer("1 2", &v) && !parse_c_integer("-", &v),
            "integer: malformed text is refused");
@@ -114,6 +117,20 @@ static void test_ctype(void)
     buf_reset(&b);
     comment_text_append(&b, "a */ b");
     EXPECT(strcmp(b.data, "a * / b") == 0, "ctype: comment text cannot close the comment");
+    /* C joins a line ending in a backslash (gcc: and spaces) to the next
+     * before it finds comments; ??/ is a backslash in C89. */
+    const char *spliced[][2] = {
+        {"a *\\\n/ b", "a *\\.\n/ b"}, {"a *\\  \n/ b", "a *\\.  \n/ b"},
+        {"a *\\\r\n/", "a *\\.\r\n/"}, {"ends in \\", "ends in \\."},
+        {"a *?" "?/\n/ b", "a *? ?/\n/ b"}, {"a /* b", "a / * b"},
+        {"a \\ b", "a \\ b"}, {"what?", "what?"},
+    };
+    for (size_t i = 0; i < sizeof spliced / sizeof *spliced; i++) {
+        buf_reset(&b);
+        comment_text_append(&b, spliced[i][0]);
+        EXPECT(strcmp(b.data, spliced[i][1]) == 0,
+               "ctype: comment text cannot be spliced into a comment's end (case %zu)", i);
+    }
     buf_free(&b);
 }
 
