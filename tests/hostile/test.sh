@@ -49,7 +49,9 @@ result() {
         same:*)
             local ref=${check#same:} f
             for f in "$REF_OUTS/$ref"/*; do
-                cmp -s "$f" "$H_OUT/${f##*/}" || { why="${f##*/} differs from the outputs of $ref"; break; }
+                if [ -d "$f" ]; then diff -rq "$f" "$H_OUT/${f##*/}" >/dev/null 2>&1
+                else cmp -s "$f" "$H_OUT/${f##*/}"; fi ||
+                    { why="${f##*/} differs from the outputs of $ref"; break; }
             done ;;
         esac
     fi
