@@ -95,7 +95,14 @@ static jvmtiEnv *E0, *E1;
 static tag tag_e0 = {KIND_E0, NULL, 0, NULL}, tag_e1 = {KIND_E1, NULL, 0, NULL};
 /* Each churner's latest tag: how a callback whose environment is already
  * invalid (so its local storage cannot be read) still finds its tag. */
-static tag *churn_current[N_CHURNERS];
+/* The tag of the environment most recently created at an address (by a
+ * hash of it). An environment being delivered to is not freed, so it is
+ * the newest at its address: its own tag is found here, never that of an
+ * older one freed before it (disposed environments are freed quickly and
+ * their addresses come back). */
+#define N_BY_ADDR 4096
+static tag *by_addr[N_BY_ADDR];
+static size_t addr_slot(const void *env) { return ((uintptr_t)env >> 4) % N_BY_ADDR; }
 
 typedef struct poster {
     char obj;     /* its thread object */
@@ -149,13 +156,11 @@ static void JNICALL on_class_load(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
     jvmtiError err = (*env)->GetEnvironmentLocalStorage(env, &p);
     if (err == JVMTI_ERROR_INVALID_ENVIRONMENT) {
         /* Disposed at least as late as this post began (else it is a
-         * late delivery, found through the churner's latest tag). */
+         * late delivery, found through by_addr). */
         ADD(&inflight_invalid, 1);
-        for (int i = 0; i < N_CHURNERS && !p; i++) {
-            tag *c = GET(&churn_current[i]);
-            if (c && GET(&c->env) == env)
-                p = c;
-        }
+        tag *c = GET(&by_addr[addr_slot(env)]);
+        if (c && GET(&c->env) == env)
+            p = c;
         if (!p) {
             ADD(&invalid_untraced, 1);
             return;
@@ -294,7 +299,7 @@ static void *churner_main(void *arg)
         t->env = e;
         t->next = churn_tags[i];
         churn_tags[i] = t;
-        PUT(&churn_current[i], t);
+        PUT(&by_addr[addr_slot(e)], t);
         EXPECT((*e)->SetEnvironmentLocalStorage(e, t), JVMTI_ERROR_NONE, "SetEnvironmentLocalStorage");
         EXPECT((*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb), JVMTI_ERROR_NONE, "SetEventCallbacks");
         jthread on = n % 2 ? NULL : POSTER_T((n / 2) % N_POSTERS);
