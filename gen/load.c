@@ -230,6 +230,8 @@ static void on_xml_error(void *data, xmlErrorPtr e)
         if (line > 0 && line < INT_MAX)
             loc = (Loc){cur.spec, (int)line};
     }
+    if (cur.xml_errors > LOAD_MAX_ERRORS)
+        return; /* given up: nothing more after saying so */
     if (is_entity_limit(e->code)) {
         /* One report, at the reference in the spec, in words that say why. */
         if (cur.entity_limit_reported++)
