@@ -37,7 +37,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check conformance coverage bench fuzz fuzz-build clean distclean install uninstall
+.PHONY: all objs generate runtime check conformance coverage bench fuzz fuzz-build fuzz-coverage clean distclean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -237,6 +237,15 @@ $(FUZZ_DIR)/obj:
 fuzz-build: $(FUZZ_TARGETS)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FUZZ_DIR) ./tests/fuzz/run $(FUZZ_TARGETS)
+
+# `make fuzz-coverage`: the lines of gen/ the corpora reach. The same
+# targets, built with source-based coverage instead of the sanitizers.
+FUZZ_COV_DIR ?= build/fuzz-cov
+fuzz-coverage:
+	@$(MAKE) --no-print-directory FUZZ_DIR=$(FUZZ_COV_DIR) \
+	    FUZZ_SAN='-fprofile-instr-generate -fcoverage-mapping' fuzz-build >/dev/null
+	@FUZZ_DIR=$(FUZZ_DIR) FUZZ_COV_DIR=$(FUZZ_COV_DIR) ./tests/fuzz/coverage \
+	    $(FUZZ_COV_DIR)/loader_fuzz $(FUZZ_COV_DIR)/generate_fuzz
 
 clean:
 	rm -rf build bin lib $(OUT)
