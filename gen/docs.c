@@ -83,6 +83,8 @@ typedef struct DocsState {
     Vec *deps;
     Buf messages;                        /* libxslt's error text, collected */
     Vec files;                           /* file names diagnostics point at */
+    StrMap said;                         /* "file:line: message" already reported */
+    int repeated_errors;                 /* errors not reported again */
     xsltDocLoaderFunc default_loader;    /* libxslt's, which ours wraps */
 } DocsState;
 
@@ -126,6 +128,7 @@ static void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
     strmap_init(&st->callbacks);
     strmap_init(&st->members);
     strmap_init(&st->error_users);
+    strmap_init(&st->said);
     buf_init(&st->messages);
     const Spec *s = ctx->spec;
     for (size_t i = 0; i < s->n_functions; i++) {
@@ -168,6 +171,7 @@ static void state_free(DocsState *st)
     strmap_free(&st->callbacks);
     strmap_free(&st->members);
     strmap_free(&st->error_users);
+    strmap_free(&st->said);
     arena_free(st->keys);
     buf_free(&st->messages);
     for (size_t i = 0; i < st->files.n; i++)
@@ -188,6 +192,31 @@ static const char *keep_name(DocsState *st, const char *name)
     return copy;
 }
 
+/* A template's error at run time comes once per node it runs on: a call of
+ * a missing named template inside a loop gave hundreds of equal lines. Each
+ * (place, message) is reported once; it still counts as an error. */
+static void report(DocsState *st, DiagLevel level, const Loc *loc, const char *msg)
+{
+    Buf key;
+    buf_init(&key);
+    buf_printf(&key, "%s:%d: %d %s", loc->file ? loc->file : "", loc->line, (int)level, msg);
+    if (strmap_get(&st->said, key.data)) {
+        st->repeated_errors += level == DIAG_ERROR;
+        buf_free(&key);
+        return;
+    }
+    strmap_put(&st->said, arena_strdup(st->keys, key.data), st);
+    buf_free(&key);
+    diag(level, loc, "%s", msg);
+}
+
+/* Errors so far, the ones not repeated included: a page whose only errors
+ * were reported on an earlier page has failed too. */
+static int errors_so_far(const DocsState *st)
+{
+    return diag_error_count() + st->repeated_errors;
+}
+
 /* libxml2's errors (a template that is not well-formed XML, a bad XPath
  * expression) come with a file and a line. */
 static void on_xml_error(void *data, xmlErrorPtr e)
@@ -196,8 +225,8 @@ static void on_xml_error(void *data, xmlErrorPtr e)
     if (!e || e->level == XML_ERR_NONE || !cur)
         return;
     Loc loc = {e->file ? keep_name(cur, e->file) : NULL, e->line};
-    diag(e->level == XML_ERR_WARNING ? DIAG_WARNING : DIAG_ERROR, &loc, "%s",
-         e->message ? e->message : "XML error");
+    report(cur, e->level == XML_ERR_WARNING ? DIAG_WARNING : DIAG_ERROR, &loc,
+           e->message ? e->message : "XML error");
 }
 
 /* libxslt's come as printf pieces: a context line ("compilation error: file
@@ -229,7 +258,7 @@ static void flush_messages(DocsState *st, const char *fallback_file)
             loc.file = keep_name(st, file);
             loc.line = line;
         } else if (*p) {
-            error_at(&loc, "%s", p);
+            report(st, DIAG_ERROR, &loc, p);
         }
         p = nl ? nl + 1 : NULL;
     }
@@ -612,11 +641,11 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
         return NULL;
     }
     fclose(probe);
-    int before = diag_error_count();
+    int before = errors_so_far(st);
     xsltStylesheetPtr style = xsltParseStylesheetFile(BAD_CAST file);
     flush_messages(st, file);
-    if (!style || style->errors || diag_error_count() > before) {
-        if (diag_error_count() == before) {
+    if (!style || style->errors || errors_so_far(st) > before) {
+        if (errors_so_far(st) == before) {
             Loc l = {file, 0};
             error_at(&l, "not a usable XSLT stylesheet");
         }
@@ -662,12 +691,12 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
      * for template authors. */
     const char *prof = getenv("JVMTIGEN_XSLT_PROFILE");
     FILE *profile = prof && *prof && strcmp(prof, "0") != 0 ? stderr : NULL;
-    int before = diag_error_count();
+    int before = errors_so_far(st);
     xmlDocPtr res = xsltApplyStylesheetUser(style, doc, NULL, NULL, profile, t);
     flush_messages(st, file);
     if (!res || t->state == XSLT_STATE_ERROR || t->state == XSLT_STATE_STOPPED ||
-        diag_error_count() > before) {
-        if (diag_error_count() == before) {
+        errors_so_far(st) > before) {
+        if (errors_so_far(st) == before) {
             Loc l = {file, 0};
             error_at(&l, "the transformation failed");
         }

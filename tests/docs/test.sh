@@ -268,6 +268,16 @@ status_is "a template that stops the transformation is an error (1)" 1 "stop her
     --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
 check "docs: ... said once (the page renders in a helper process), nothing written" \
     bash -c "[ \$(grep -c 'stop here' <<<\"\$1\") -eq 1 ] && [ ! -e '$d/out-broken' ]" _ "$GEN_ERR"
+# A missing named template is an error at each call: once per function
+# here, but said once (it was hundreds of equal lines), on the page and on
+# the man pages alike.
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/"><html><xsl:for-each select="//function">\n<xsl:call-template name="no-such"/></xsl:for-each></html></xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/html.xsl"
+sed 's/<html>/<pages>/; s,</html>,</pages>,' "$d/broken/html.xsl" >"$d/broken/man.xsl"
+status_is "a call of a missing named template is FILE:LINE: error (1)" 1 \
+    "^$d/broken/html.xsl:3: error: .*no-such.* not found" --templates "$d/broken" -o "$d/out-broken" "$FIXTURE"
+check "docs: ... said once for each template though called for every function, nothing written" \
+    bash -c "[ \$(grep -c 'html.xsl:3: error: .*no-such' <<<\"\$1\") -eq 1 ] && [ \$(grep -c 'man.xsl:3: error: .*no-such' <<<\"\$1\") -eq 1 ] \
+             && [ \$(grep -c '<function' '$FIXTURE') -gt 1 ] && [ ! -e '$d/out-broken' ]" _ "$GEN_ERR"
 cp "$d/tpl/html.xsl" "$d/broken/html.xsl"
 printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n<xsl:template match="/"><pages><page name="../escape.3">x</page></pages></xsl:template>\n</xsl:stylesheet>\n' >"$d/broken/man.xsl"
 status_is "a man page name that is not a plain file name is refused" 1 "is not <page name" \
