@@ -14,7 +14,7 @@ here=tests/conformance
 MIN=300
 
 # Few timing calls here: `make conformance` and `make bench` time for real.
-out=$(CONFORMANCE_ITERS=${CONFORMANCE_ITERS:-100000} SHARED_SPECS="$SHARED_SPECS" \
+out=$(CONFORMANCE_ITERS=${CONFORMANCE_ITERS:-100000} SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
       $here/run "$d" --min $MIN 2>&1)
 status=$?
 if [ $status -eq 4 ]; then
