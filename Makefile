@@ -17,7 +17,11 @@ XML_LIBS := $(shell $(PKG_CONFIG) --libs libxml-2.0 libxslt)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(XML_CFLAGS)
+# valgrind 3.19 cannot read clang 14's DWARF 5 (memcheck would fail on a
+# clang build): clang's debug information is DWARF 4.
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo yes)
+DEBUG_FORMAT := $(if $(IS_CLANG),$(if $(filter -g%,$(CFLAGS)),-gdwarf-4))
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS)
 
 comma := ,
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
@@ -33,6 +37,14 @@ LIBDIR := lib
 endif
 OBJDIR := build/$(VARIANT)/obj
 JVMTIGEN := $(BINDIR)/jvmtigen
+# Every compiler has its own objects, but bin/ and lib/ are shared: a file
+# naming the compiler that linked them last makes `make` after `make
+# CC=clang` link gcc's objects again, instead of keeping clang's binaries.
+# It is rewritten only when something is linked.
+LINKED_BY ?= build/linked-by-$(subst /,-,$(BINDIR))
+ifneq ($(shell cat $(LINKED_BY) 2>/dev/null),$(VARIANT))
+.PHONY: $(LINKED_BY)
+endif
 
 GEN_SRCS := $(wildcard gen/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
@@ -47,7 +59,7 @@ $(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
 
 objs: $(GEN_OBJS)
 
-$(JVMTIGEN): $(GEN_OBJS) | $(BINDIR)
+$(JVMTIGEN): $(GEN_OBJS) $(LINKED_BY) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(GEN_OBJS) $(XML_LIBS)
 ifneq ($(SANITIZE),)
 	@# jvmtigen finds its templates at BIN/../templates
@@ -56,6 +68,8 @@ endif
 
 $(OBJDIR) $(BINDIR):
 	mkdir -p $@
+$(LINKED_BY):
+	@mkdir -p $(@D) && echo '$(VARIANT)' >$@
 
 # The installed templates' directory is compiled in (the last place jvmtigen
 # looks, after those relative to its executable). The stamp is rewritten
@@ -91,7 +105,7 @@ endif
 JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard \
     /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
 RT_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
-    $(CFLAGS) -fPIC -pthread -I$(OUT) -Iruntime -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
+    $(CFLAGS) $(DEBUG_FORMAT) -fPIC -pthread -I$(OUT) -Iruntime -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
 RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
 RTDIR := build/$(VARIANT)/rt
 RT_OBJS := $(patsubst runtime/%.c,$(RTDIR)/%.o,$(wildcard runtime/*.c)) \
@@ -119,13 +133,13 @@ $(RTDIR)/%.o: $(OUT)/%.c | $(RTDIR)
 $(RTDIR)/host-%.o: host/%.c $(OUT)/jvmti.h | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
-$(RT_LIB): $(RT_OBJS) | $(LIBDIR)
+$(RT_LIB): $(RT_OBJS) $(LINKED_BY) | $(LIBDIR)
 	rm -f $@
 	ar rcs $@ $(RT_OBJS)
-$(RT_SO): $(RT_OBJS) | $(LIBDIR)
+$(RT_SO): $(RT_OBJS) $(LINKED_BY) | $(LIBDIR)
 	$(CC) -shared -Wl,-soname,libjvmtirt.so.0 $(SAN_FLAGS) $(LDFLAGS) -o $@.0 $(RT_OBJS) -pthread
 	ln -sf libjvmtirt.so.0 $@
-$(JVMTI_HOST): $(HOST_OBJS) $(RT_LIB) | $(BINDIR)
+$(JVMTI_HOST): $(HOST_OBJS) $(RT_LIB) $(LINKED_BY) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(HOST_OBJS) $(RT_LIB) -ldl -pthread
 
 $(RTDIR) $(LIBDIR):
