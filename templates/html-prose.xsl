@@ -118,12 +118,22 @@
     <a href="#{@id}"><xsl:apply-templates/></a>
   </xsl:template>
 
-  <!-- External links: absolute URLs as they are; paths relative to the
-       JDK's specs directory point at the published JDK documentation. -->
+  <!-- External links: http, https and mailto URLs as they are; paths
+       relative to the JDK's specs directory point at the published JDK
+       documentation. A spec is input like any other: a URL of any other
+       scheme (javascript:, data:, file:) is not made a link. -->
   <xsl:template match="externallink">
+    <xsl:variable name="scheme" select="translate(substring-before(@id, ':'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
+    <xsl:variable name="text">
+      <xsl:choose>
+        <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
     <xsl:variable name="url">
       <xsl:choose>
-        <xsl:when test="contains(@id, '://') or starts-with(@id, 'mailto:')"><xsl:value-of select="@id"/></xsl:when>
+        <xsl:when test="$scheme = 'https' or $scheme = 'http' or $scheme = 'mailto'"><xsl:value-of select="@id"/></xsl:when>
+        <xsl:when test="contains(@id, ':') and not(contains($scheme, '/'))"/>
         <xsl:when test="starts-with(@id, '../')">
           <xsl:value-of select="concat('https://docs.oracle.com/en/java/javase/', $version-major, '/docs/', substring-after(@id, '../'))"/>
         </xsl:when>
@@ -132,12 +142,10 @@
         </xsl:otherwise>
       </xsl:choose>
     </xsl:variable>
-    <a class="external" href="{$url}">
-      <xsl:choose>
-        <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
-        <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
-      </xsl:choose>
-    </a>
+    <xsl:choose>
+      <xsl:when test="string($url) != ''"><a class="external" href="{$url}"><xsl:copy-of select="$text"/></a></xsl:when>
+      <xsl:otherwise><xsl:copy-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- The JVM specification, optionally one chapter of it. -->

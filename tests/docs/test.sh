@@ -244,6 +244,22 @@ check "docs: a man page jvmtigen did not write is kept" test -f "$d/default/man/
 check "docs: unchanged docs are left alone (-v says unchanged)" \
     bash -c "grep -q 'unchanged $d/default/jvmti.html' <<<\"\$1\" && grep -q 'unchanged $d/default/man/man3/GetWidget.3' <<<\"\$1\"" _ "$GEN_ERR"
 
+# A spec is input like any other: only http, https and mailto URLs (and
+# paths into the JDK's docs) become links; javascript:, data: and file: do
+# not, however they are spelled.
+sed 's|<externallink id="https://example.org/">an external page</externallink>,|&\
+    <externallink id="javascript:alert(1)//://">a</externallink>, <externallink id="JavaScript:alert(2)"/>,\
+    <externallink id=" data:text/html,x">b</externallink>, <externallink id="file:///etc/passwd"/>,\
+    <externallink id="HTTP://example.org/caps">c</externallink>, <externallink id="mailto:x@example.org">d</externallink>,|' \
+    "$FIXTURE" >"$d/links.xml"
+run_gen -o "$d/links" "$d/links.xml"
+check "docs: links of other schemes than http, https and mailto are not made links" \
+    bash -c "[ \$(grep -c 'alert(1)' '$d/links.xml') -eq 1 ] && grep -q 'JavaScript:alert(2)' '$d/links/jvmti.html' \
+             && ! grep -Eiq 'href=\"[[:space:]]*(javascript|data|file):' '$d/links/jvmti.html' \
+             && grep -q 'href=\"HTTP://example.org/caps\"' '$d/links/jvmti.html' \
+             && grep -q 'href=\"mailto:x@example.org\"' '$d/links/jvmti.html' \
+             && grep -q 'href=\"https://example.org/\"' '$d/links/jvmti.html'"
+
 # Broken templates: FILE:LINE: error, a failing status, nothing written.
 status_is() { # DESC WANT PATTERN ARGS...
     local desc=$1 want=$2 pattern=$3; shift 3
