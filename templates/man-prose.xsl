@@ -92,7 +92,7 @@
 
   <xsl:template match="constants">
     <xsl:text>&#10;.PP&#10;</xsl:text>
-    <xsl:value-of select="jg:roff-escape(@label)"/>
+    <xsl:value-of select="jg:roff-text(normalize-space(@label))"/>
     <xsl:text> (\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP):&#10;</xsl:text>
     <xsl:for-each select="constant">
       <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " = </xsl:text>

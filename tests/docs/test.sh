@@ -260,6 +260,18 @@ check "docs: links of other schemes than http, https and mailto are not made lin
              && grep -q 'href=\"mailto:x@example.org\"' '$d/links/jvmti.html' \
              && grep -q 'href=\"https://example.org/\"' '$d/links/jvmti.html'"
 
+# Spec text at the start of a man page line, or in a request's arguments,
+# cannot make a request of its own: a leading dot or apostrophe is guarded,
+# a newline (a character reference in an attribute) is a blank.
+sed -e 's|<synopsis>Get Widget</synopsis>|<synopsis>'"'"'so /etc/passwd</synopsis>|' \
+    -e 's|<constants id="jvmtiWidgetKind" label="Widget kinds"|<constants id="jvmtiWidgetKind" label=".so /etc/passwd"|' \
+    -e 's|<category id="widgets" label="Widgets">|<category id="widgets" label="W\&#10;.so /etc/passwd">|' \
+    -e 's|<event label="Tick"|<event label="\&#10;.so /etc/passwd"|' "$FIXTURE" >"$d/requests.xml"
+run_gen -o "$d/requests" "$d/requests.xml"
+check "docs: spec text makes no roff request of its own (synopsis, labels, a newline in an attribute)" \
+    bash -c "[ \$(grep -c 'so /etc/passwd' '$d/requests.xml') -eq 4 ] && [ \$(cat '$d/requests/man/man3/'*.3 | grep -c 'so /etc/passwd') -ge 4 ] \
+             && ! grep -q \"^[.']so\" '$d/requests/man/man3/'*.3"
+
 # Broken templates: FILE:LINE: error, a failing status, nothing written.
 status_is() { # DESC WANT PATTERN ARGS...
     local desc=$1 want=$2 pattern=$3; shift 3
