@@ -7,13 +7,17 @@
  *
  * Checked, for every spec without errors:
  * - the templates render it without an error: a valid spec is documented;
- * - jvmti.html links nowhere but into itself and to http, https and mailto
- *   URLs (a spec's javascript: URL must not become an href);
+ * - jvmti.html, read by libxml2's HTML parser, links nowhere but into itself
+ *   and to http, https and mailto URLs (a spec's javascript: URL must not
+ *   become an href), has no event-handler attribute and one script element;
  * - every man page is a plain file name; each of its lines that roff would
  *   take as a request starts with a macro the templates write, and every
  *   escape is one they write: spec text cannot inject a request (.so, .sy)
  *   or an escape (\X, \*) into a page. */
+#include <limits.h>
 #include <strings.h>
+
+#include <libxml/HTMLparser.h>
 
 #include "docs.h"
 #include "emit.h"
@@ -29,20 +33,51 @@ static void fail(const char *what, const char *file, const char *at)
     abort();
 }
 
-/* Every href in the page: "#...", or an http(s)/mailto URL. */
+/* An href or src of the page: "#...", or an http(s)/mailto URL. */
+static int allowed_url(const char *u)
+{
+    return u[0] == '#' || strncasecmp(u, "https://", 8) == 0 || strncasecmp(u, "http://", 7) == 0 ||
+           strncasecmp(u, "mailto:", 7) == 0;
+}
+
+/* Walks the page as libxml2's HTML parser reads it (as a browser would):
+ * links only to allowed URLs, no event-handler attribute, and as many
+ * script elements as the templates write (one). */
+static void walk_html(const DocFile *f, xmlNodePtr n, int *scripts)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcasecmp((const char *)n->name, "script") == 0)
+            ++*scripts;
+        for (xmlAttrPtr a = n->properties; a; a = a->next) {
+            const char *name = (const char *)a->name;
+            if (strncasecmp(name, "on", 2) == 0)
+                fail("an event-handler attribute", f->name, name);
+            if (strcasecmp(name, "href") == 0 || strcasecmp(name, "src") == 0) {
+                xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+                if (v && !allowed_url((const char *)v))
+                    fail("a link to somewhere else", f->name, (const char *)v);
+                xmlFree(v);
+            }
+        }
+        walk_html(f, n->children, scripts);
+    }
+}
+
 static void check_html(const DocFile *f)
 {
-    const char *s = f->data.data, *end = s + f->data.len;
-    if (f->data.len == 0 || strlen(s) != f->data.len)
-        fail("empty, or a NUL in the page", f->name, "");
-    for (const char *p = s; (p = strstr(p, "href=\"")) != NULL; p += 6) {
-        const char *u = p + 6;
-        size_t left = (size_t)(end - u);
-        if (!(left > 0 && u[0] == '#') && !(left >= 8 && strncasecmp(u, "https://", 8) == 0) &&
-            !(left >= 7 && strncasecmp(u, "http://", 7) == 0) &&
-            !(left >= 7 && strncasecmp(u, "mailto:", 7) == 0))
-            fail("a link to somewhere else", f->name, u);
-    }
+    if (f->data.len == 0 || f->data.len > INT_MAX)
+        fail("empty or huge page", f->name, "");
+    htmlDocPtr h = htmlReadMemory(f->data.data, (int)f->data.len, f->name, "UTF-8",
+                                  HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+    if (!h)
+        fail("the page does not parse as HTML", f->name, "");
+    int scripts = 0;
+    walk_html(f, xmlDocGetRootElement(h), &scripts);
+    xmlFreeDoc(h);
+    if (scripts != 1)
+        fail("not one script element", f->name, "");
 }
 
 static int letter(char c)
