@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +31,10 @@ static struct {
     xmlParserCtxtPtr main;  /* entity content is parsed in sub-contexts */
     xmlExternalEntityLoader default_loader;
     startElementNsSAX2Func start_element;
+    entityDeclSAXFunc entity_decl;
+    StrMap entity_sizes;    /* internal general entity -> its expansion's size + 1 */
+    Vec entity_names;       /* the keys of entity_sizes, to free */
+    int entities_refused;
 } cur;
 
 /* Stopping libxml2 (xmlStopParser) frees the input it is reading, so it is
@@ -220,6 +225,11 @@ static void on_xml_error(void *data, xmlErrorPtr e)
     if (cur.refused && (e->code == XML_IO_LOAD_ERROR || e->code == XML_ERR_UNDECLARED_ENTITY ||
                         e->code == XML_WAR_UNDECLARED_ENTITY || e->code == XML_ERR_USER_STOP))
         return;
+    /* A refused entity is not declared: its references are not news. */
+    if (cur.entities_refused && (e->code == XML_ERR_UNDECLARED_ENTITY ||
+                                 e->code == XML_WAR_UNDECLARED_ENTITY ||
+                                 e->code == XML_ERR_USER_STOP))
+        return;
     Loc loc = {e->file ? e->file : cur.spec, e->line};
     /* libxml2 validates an element when it ends, and reports the line it
      * has reached then; the element's own line is where the problem is. */
@@ -276,6 +286,76 @@ static void guarded_start_element(void *ctx, const xmlChar *localname, const xml
     }
     cur.start_element(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                       nb_defaulted, attributes);
+}
+
+/* ---- entity sizes ----
+ * Each internal general entity's whole expansion is computed as it is
+ * declared: its replacement text, with each entity it names counted at the
+ * size computed for that one (entities must be declared before they are
+ * used). One over LOAD_MAX_ENTITY_SIZE is refused and not declared at all,
+ * so nothing expands it: no later reference costs more than its name. */
+static size_t entity_size(const char *name)
+{
+    static const char *const predefined[] = {"lt", "gt", "amp", "apos", "quot"};
+    uintptr_t v = (uintptr_t)strmap_get(&cur.entity_sizes, name);
+    if (v)
+        return v - 1;
+    for (size_t i = 0; i < sizeof predefined / sizeof *predefined; i++)
+        if (strcmp(name, predefined[i]) == 0)
+            return 1;
+    return strlen(name); /* undeclared (or refused): an error, not an expansion */
+}
+
+static size_t expansion_size(const char *text)
+{
+    size_t n = 0;
+    for (const char *p = text; *p;) {
+        const char *semi = *p == '&' ? strchr(p, ';') : NULL;
+        if (!semi) {
+            n++, p++;
+            continue;
+        }
+        size_t add = 1; /* a character reference */
+        if (p[1] != '#') {
+            char name[256];
+            size_t len = (size_t)(semi - p - 1);
+            if (len >= sizeof name) {
+                add = len;
+            } else {
+                memcpy(name, p + 1, len);
+                name[len] = '\0';
+                add = entity_size(name);
+            }
+        }
+        n = n > SIZE_MAX - add ? SIZE_MAX : n + add;
+        p = semi + 1;
+    }
+    return n;
+}
+
+static void guarded_entity_decl(void *ctx, const xmlChar *name, int type,
+                                const xmlChar *public_id, const xmlChar *system_id,
+                                xmlChar *content)
+{
+    if (type == XML_INTERNAL_GENERAL_ENTITY && name && content &&
+        !strmap_get(&cur.entity_sizes, (const char *)name)) {
+        size_t size = expansion_size((const char *)content);
+        if (size > LOAD_MAX_ENTITY_SIZE) {
+            if (!cur.entities_refused++) {
+                Loc loc = document_loc();
+                error_at(&loc, "entity expansion refused: '%s' would expand to %s%zu bytes; an "
+                               "entity may expand to at most %d",
+                         (const char *)name, size == SIZE_MAX ? "over " : "", size,
+                         LOAD_MAX_ENTITY_SIZE);
+            }
+            request_stop();
+            return;
+        }
+        char *key = xstrdup((const char *)name);
+        vec_push(&cur.entity_names, key);
+        strmap_put(&cur.entity_sizes, key, (void *)(uintptr_t)(size + 1));
+    }
+    cur.entity_decl(ctx, name, type, public_id, system_id, content);
 }
 
 /* ---- a look at the bytes before libxml2 parses them ----
@@ -421,6 +501,9 @@ int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *
     }
     cur.start_element = ctxt->sax->startElementNs;
     ctxt->sax->startElementNs = guarded_start_element;
+    cur.entity_decl = ctxt->sax->entityDecl;
+    if (cur.entity_decl)
+        ctxt->sax->entityDecl = guarded_entity_decl;
     /* NOENT: entities are expanded by the parser, under its amplification
      * limits, so the tree holds plain text; external ones never get loaded. */
     int opts = XML_PARSE_DTDLOAD | XML_PARSE_DTDVALID | XML_PARSE_NOENT | XML_PARSE_NONET |
@@ -442,6 +525,10 @@ out:
     if (ctxt)
         xmlFreeParserCtxt(ctxt);
     cur.main = NULL;
+    strmap_free(&cur.entity_sizes);
+    for (size_t i = 0; i < cur.entity_names.n; i++)
+        free(cur.entity_names.items[i]);
+    vec_free(&cur.entity_names);
     xmlSetExternalEntityLoader(cur.default_loader);
     xmlSetStructuredErrorFunc(NULL, NULL);
     return rc;

@@ -4,7 +4,8 @@
  * besides the spec is its own external DTD subset. Both are read into memory
  * by jvmtigen itself, so a compressed file is not unpacked and a device or a
  * pipe is not read. libxml2's entity-expansion limits stay on (no
- * XML_PARSE_HUGE), and a load stops after LOAD_MAX_ERRORS errors. */
+ * XML_PARSE_HUGE), an entity may expand to LOAD_MAX_ENTITY_SIZE bytes at
+ * most, and a load stops after LOAD_MAX_ERRORS errors. */
 #ifndef JVMTIGEN_LOAD_H
 #define JVMTIGEN_LOAD_H
 
@@ -23,6 +24,11 @@ enum { LOAD_OK = 0, LOAD_INVALID = 1, LOAD_IO = 3 };
  * builds an element's attribute list in time quadratic in their number
  * (50,000 attributes took a minute). The JDK's specs use at most 8. */
 #define LOAD_MAX_ATTRIBUTES 256
+/* The most text one internal entity may expand to, the entities it names
+ * included. libxml2 2.9 limits expansion only by its ratio to the input
+ * read, and checks late: an attribute naming a 300 KB entity four times
+ * took seconds. The JDK's specs declare no entities at all. */
+#define LOAD_MAX_ENTITY_SIZE 65536
 
 /* On LOAD_OK *doc is set (free with xmlFreeDoc). Diagnostics are queued.
  * Every file read is appended to deps (malloc'd strings) when deps != NULL. */

@@ -101,6 +101,13 @@ result "a directory as the spec" "$cases/odd" 3 - -
 hostile_run "$cases/no-such-spec.xml"
 result "a spec that does not exist" "$cases/no-such-spec.xml" 3 - -
 
+# --time-limit: a spec that never finishes arriving (a pipe no one writes
+# to) is given up on, with a FILE: error, exit 1 and nothing written.
+d=$(scratch hostile-pipe)
+mkfifo "$d/spec.xml"
+hostile_run "$d/spec.xml" --time-limit=1
+result "a spec that never arrives, under --time-limit=1" "$d/spec.xml" 1 - "say:gave up after 1 seconds"
+
 d=$(scratch hostile-io)
 : >"$d/plain-file"
 err=$(timeout 60 "$JVMTIGEN" -o "$d/plain-file" "$valid" 2>&1)
