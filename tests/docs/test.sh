@@ -247,11 +247,11 @@ check "docs: unchanged docs are left alone (-v says unchanged)" \
 # A spec is input like any other: only http, https and mailto URLs (and
 # paths into the JDK's docs) become links; javascript:, data: and file: do
 # not, however they are spelled.
-sed 's|<externallink id="https://example.org/">an external page</externallink>,|&\
+sed -e 's|<externallink id="https://example.org/">an external page</externallink>,|&\
     <externallink id="javascript:alert(1)//://">a</externallink>, <externallink id="JavaScript:alert(2)"/>,\
     <externallink id=" data:text/html,x">b</externallink>, <externallink id="file:///etc/passwd"/>,\
     <externallink id="HTTP://example.org/caps">c</externallink>, <externallink id="mailto:x@example.org">d</externallink>,|' \
-    "$FIXTURE" >"$d/links.xml"
+    -e "s|\.\./\.\./\.\./spec/jvmti.dtd|$PWD/spec/jvmti.dtd|" "$FIXTURE" >"$d/links.xml"
 run_gen -o "$d/links" "$d/links.xml"
 check "docs: links of other schemes than http, https and mailto are not made links" \
     bash -c "[ \$(grep -c 'alert(1)' '$d/links.xml') -eq 1 ] && grep -q 'JavaScript:alert(2)' '$d/links/jvmti.html' \
@@ -266,7 +266,8 @@ check "docs: links of other schemes than http, https and mailto are not made lin
 sed -e 's|<synopsis>Get Widget</synopsis>|<synopsis>'"'"'so /etc/passwd</synopsis>|' \
     -e 's|<constants id="jvmtiWidgetKind" label="Widget kinds"|<constants id="jvmtiWidgetKind" label=".so /etc/passwd"|' \
     -e 's|<category id="widgets" label="Widgets">|<category id="widgets" label="W\&#10;.so /etc/passwd">|' \
-    -e 's|<event label="Tick"|<event label="\&#10;.so /etc/passwd"|' "$FIXTURE" >"$d/requests.xml"
+    -e 's|<event label="Tick"|<event label="\&#10;.so /etc/passwd"|' \
+    -e "s|\.\./\.\./\.\./spec/jvmti.dtd|$PWD/spec/jvmti.dtd|" "$FIXTURE" >"$d/requests.xml"
 run_gen -o "$d/requests" "$d/requests.xml"
 check "docs: spec text makes no roff request of its own (synopsis, labels, a newline in an attribute)" \
     bash -c "[ \$(grep -c 'so /etc/passwd' '$d/requests.xml') -eq 4 ] && [ \$(cat '$d/requests/man/man3/'*.3 | grep -c 'so /etc/passwd') -ge 4 ] \
