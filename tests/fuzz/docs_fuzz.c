@@ -143,9 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Spec *spec = NULL;
     int errors = fuzz_load(data, size, &doc, &spec, &deps);
     if (errors == 0) {
-        GenContext ctx = {.spec = spec, .spec_name = "input.xml", .banner = NULL};
-        if (!spec->latest_version || !version_parse(spec->latest_version, &ctx.version))
-            ctx.version = (JvmtiVersion){25, 0, 0};
+        GenContext ctx = fuzz_context(spec);
         DocsResult res;
         int rc = docs_render(&ctx, doc, FUZZ_TEMPLATES, &res, NULL, NULL, NULL);
         xmlSetGenericErrorFunc(NULL, fuzz_silent);

@@ -20,6 +20,7 @@
 #include "build.h"
 #include "check.h"
 #include "diag.h"
+#include "emit.h"
 #include "load.h"
 
 #ifndef FUZZ_SPEC_NAME
@@ -70,6 +71,17 @@ static int fuzz_load(const uint8_t *data, size_t size, xmlDocPtr *doc, Spec **sp
         abort(); /* a failed load always says why */
     }
     return diag_error_count();
+}
+
+/* The generation context of a spec without errors: the version the command
+ * line would pick, or the one --jvmti-version would give when the spec
+ * names none. */
+static inline GenContext fuzz_context(Spec *spec)
+{
+    GenContext ctx = {.spec = spec, .spec_name = "input.xml", .banner = NULL};
+    if (!spec->latest_version || !version_parse(spec->latest_version, &ctx.version))
+        ctx.version = (JvmtiVersion){25, 0, 0};
+    return ctx;
 }
 
 /* Prints the queued diagnostics into the memory stream and checks them:

@@ -51,11 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Spec *spec = NULL;
     int errors = fuzz_load(data, size, &doc, &spec, &deps);
     if (errors == 0) {
-        /* The version the command line would pick, or one given with
-         * --jvmti-version when the spec names none. */
-        GenContext ctx = {.spec = spec, .spec_name = "input.xml", .banner = NULL};
-        if (!spec->latest_version || !version_parse(spec->latest_version, &ctx.version))
-            ctx.version = (JvmtiVersion){25, 0, 0};
+        GenContext ctx = fuzz_context(spec);
         Buf bufs[16];
         if ((size_t)n_outputs > sizeof bufs / sizeof *bufs)
             abort();
