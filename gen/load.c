@@ -33,7 +33,7 @@ static struct {
     startElementNsSAX2Func start_element;
     entityDeclSAXFunc entity_decl;
     StrMap entity_sizes;    /* internal general entity -> its expansion's size + 1 */
-    Vec entity_names;       /* the keys of entity_sizes, to free */
+    Arena *entity_names;    /* the keys of entity_sizes */
     int entities_refused;
 } cur;
 
@@ -351,9 +351,10 @@ static void guarded_entity_decl(void *ctx, const xmlChar *name, int type,
             request_stop();
             return;
         }
-        char *key = xstrdup((const char *)name);
-        vec_push(&cur.entity_names, key);
-        strmap_put(&cur.entity_sizes, key, (void *)(uintptr_t)(size + 1));
+        if (!cur.entity_names)
+            cur.entity_names = arena_new();
+        strmap_put(&cur.entity_sizes, arena_strdup(cur.entity_names, (const char *)name),
+                   (void *)(uintptr_t)(size + 1));
     }
     cur.entity_decl(ctx, name, type, public_id, system_id, content);
 }
@@ -526,9 +527,7 @@ out:
         xmlFreeParserCtxt(ctxt);
     cur.main = NULL;
     strmap_free(&cur.entity_sizes);
-    for (size_t i = 0; i < cur.entity_names.n; i++)
-        free(cur.entity_names.items[i]);
-    vec_free(&cur.entity_names);
+    arena_free(cur.entity_names);
     xmlSetExternalEntityLoader(cur.default_loader);
     xmlSetStructuredErrorFunc(NULL, NULL);
     return rc;

@@ -20,7 +20,6 @@
 #include <libxml/HTMLparser.h>
 
 #include "docs.h"
-#include "emit.h"
 #include "fuzz_common.h"
 
 #ifndef FUZZ_TEMPLATES
