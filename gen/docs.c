@@ -25,7 +25,7 @@
 
 #include "ctype.h"
 #include "diag.h"
-#include "guard.h"
+#include "errors.h"
 #include "impl.h"
 #include "output.h"
 
@@ -135,16 +135,12 @@ static void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
         const Function *f = s->functions[i];
         strmap_put(&st->functions, f->id, (void *)f);
         add_members(st, f->id, f->params, f->n_params);
-        /* Which functions can return each error: those that name it, and
-         * those whose parameter checks return it. */
-        size_t n;
-        Guard *gs = guards_of(f, &n);
-        for (size_t k = 0; k < n; k++)
-            if (gs[k].kind >= G_CAPABILITY)
-                add_error_user(st, guard_error(gs[k].kind), f);
-        free(gs);
-        for (size_t k = 0; k < f->n_errors; k++)
-            add_error_user(st, f->errors[k]->id, f);
+        /* Which functions can return each error: on entry or from the
+         * implementation. */
+        FnErrors fe = fn_errors_of(f);
+        for (size_t k = 0; k < fe.n; k++)
+            add_error_user(st, fe.items[k].error, f);
+        fn_errors_free(&fe);
     }
     for (size_t i = 0; i < s->n_events; i++) {
         strmap_put(&st->events, s->events[i]->id, s->events[i]);
@@ -404,18 +400,14 @@ static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
     return frag;
 }
 
-static const char *const guard_kind_names[] = {
-    [G_PHASE] = "phase", [G_ATTACHED] = "attached", [G_ENV] = "environment",
-    [G_CAPABILITY] = "capability", [G_NULL] = "null", [G_MONITOR] = "monitor",
-    [G_THREAD] = "thread", [G_DEPTH] = "depth", [G_CLASS] = "class",
-    [G_METHOD] = "method", [G_NATIVE] = "native", [G_FIELD] = "field", [G_MIN] = "min",
-};
-
-/* jg:checks(FUNCTION): what the function's entry checks besides the
- * universal errors, in order, as <check kind= error= [param=] [cap=]
- * [min=] [class=]/> elements -- the list the trampolines are made from. */
-static void fn_checks(xmlXPathParserContextPtr pc, int nargs)
+/* jg:errors(FUNCTION): every error the function can return besides the
+ * universal ones (errors.h), in order, as <error id= origin= on-entry=
+ * [cap=] [param= kind=] [min=] [type=] [class=]/> elements; origin is "capability",
+ * "param" or "own", on-entry "yes" when the trampoline checks it. */
+static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
 {
+    static const char *const origins[] = {
+        [FE_CAPABILITY] = "capability", [FE_PARAM] = "param", [FE_OWN] = "own"};
     xmlChar *id = one_arg(pc, nargs);
     DocsState *st = state_of(pc);
     if (!id)
@@ -424,38 +416,37 @@ static void fn_checks(xmlXPathParserContextPtr pc, int nargs)
     const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
     xmlDocPtr frag = f ? new_fragment(pc) : NULL;
     if (frag) {
-        size_t n;
-        Guard *gs = guards_of(f, &n);
-        for (size_t i = 0; i < n; i++) {
-            const Guard *g = &gs[i];
-            if (g->kind < G_CAPABILITY)
-                continue;
-            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "check", NULL);
+        FnErrors fe = fn_errors_of(f);
+        for (size_t i = 0; i < fe.n; i++) {
+            const FnError *x = &fe.items[i];
+            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "error", NULL);
             xmlAddChild((xmlNodePtr)frag, c);
-            xmlSetProp(c, BAD_CAST "kind", BAD_CAST guard_kind_names[g->kind]);
-            xmlSetProp(c, BAD_CAST "error", BAD_CAST guard_error(g->kind));
-            if (g->param)
-                xmlSetProp(c, BAD_CAST "param", BAD_CAST g->param->name);
-            if (g->cap)
-                xmlSetProp(c, BAD_CAST "cap", BAD_CAST g->cap);
-            if (g->klass)
-                xmlSetProp(c, BAD_CAST "class", BAD_CAST g->klass->name);
-            if (g->kind == G_MIN) {
-                char num[32];
-                snprintf(num, sizeof num, "%lld", g->min);
-                xmlSetProp(c, BAD_CAST "min", BAD_CAST num);
+            xmlSetProp(c, BAD_CAST "id", BAD_CAST x->error);
+            xmlSetProp(c, BAD_CAST "origin", BAD_CAST origins[x->origin]);
+            xmlSetProp(c, BAD_CAST "on-entry", BAD_CAST(x->on_entry ? "yes" : "no"));
+            if (x->cap)
+                xmlSetProp(c, BAD_CAST "cap", BAD_CAST x->cap);
+            if (x->param) {
+                xmlSetProp(c, BAD_CAST "param", BAD_CAST x->param->name);
+                xmlSetProp(c, BAD_CAST "kind", BAD_CAST param_error_kinds[x->kind].name);
             }
+            if (x->param && x->kind == PE_MIN)
+                xmlSetProp(c, BAD_CAST "min", BAD_CAST x->param->type->min);
+            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) && x->param->type->name)
+                xmlSetProp(c, BAD_CAST "type", BAD_CAST x->param->type->name);
+            if (x->guard && x->guard->klass)
+                xmlSetProp(c, BAD_CAST "class", BAD_CAST x->guard->klass->name);
             xmlXPathNodeSetAdd(set, c);
         }
-        free(gs);
+        fn_errors_free(&fe);
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
 }
 
 /* jg:error-functions(ERROR): the functions that can return ERROR beyond the
- * universal errors (named in their <errors>, or returned by a parameter
- * check), in spec order, as <function id=""/> elements. */
+ * universal errors (jg:errors lists it), in spec order, as <function id=""/>
+ * elements. */
 static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
 {
     xmlChar *id = one_arg(pc, nargs);
@@ -679,11 +670,11 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
-    xsltRegisterExtFunction(t, BAD_CAST "checks", BAD_CAST DOCS_NS, fn_checks);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "roff-text", BAD_CAST DOCS_NS, fn_roff_text);
     xsltRegisterExtFunction(t, BAD_CAST "roff-lines", BAD_CAST DOCS_NS, fn_roff_lines);
     xsltRegisterExtFunction(t, BAD_CAST "roff-escape", BAD_CAST DOCS_NS, fn_roff_escape);
+    xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
                             fn_error_functions);
     xsltQuoteUserParams(t, params);

@@ -55,7 +55,9 @@
       <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
       <xsl:when test="$phase = 'onloadOnly'">in the OnLoad phase only</xsl:when>
       <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
-      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
+      <!-- An event of phase "any" is sent whenever agent code can run:
+           never in OnLoad, never once the VM is dead. -->
+      <xsl:when test="$phase = 'any'">in the primordial, start or live phase</xsl:when>
       <xsl:otherwise>in the live phase only</xsl:otherwise>
     </xsl:choose>
   </xsl:template>
@@ -66,7 +68,9 @@
     <xsl:choose>
       <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
       <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
-      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
+      <!-- An event of phase "any" is sent whenever agent code can run:
+           never in OnLoad, never once the VM is dead. -->
+      <xsl:when test="$phase = 'any'">in the primordial, start or live phase</xsl:when>
       <xsl:otherwise>in the live phase only</xsl:otherwise>
     </xsl:choose>
   </xsl:template>

@@ -284,7 +284,23 @@
       <xsl:choose>
         <xsl:when test="eventcapabilities">
           <p>Depends on the event: an event can only be enabled by an environment that
-            has the capabilities the event lists (see each event's capabilities).</p>
+            has the capabilities the event lists:</p>
+          <table class="wide">
+            <tr><th scope="col">Event</th><th scope="col">Capabilities needed to enable it</th></tr>
+            <xsl:for-each select="/specification/eventsection/event">
+              <xsl:sort select="@id"/>
+              <tr>
+                <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
+                <td>
+                  <xsl:for-each select="capabilities/required">
+                    <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
+                    <a href="#{$caps-id}.{@id}"><code><xsl:value-of select="@id"/></code></a>
+                  </xsl:for-each>
+                  <xsl:if test="not(capabilities/required)">none</xsl:if>
+                </td>
+              </tr>
+            </xsl:for-each>
+          </table>
         </xsl:when>
         <xsl:when test="not(capabilities/required)">
           <p><strong>Required functionality</strong>: every implementation provides this
@@ -342,11 +358,13 @@
     <div class="parameters">
       <h4>Parameters</h4>
       <xsl:choose>
-        <xsl:when test="not(parameters/param)"><p>None.</p></xsl:when>
+        <xsl:when test="not(parameters/param[not(jclass/@method)])"><p>None.</p></xsl:when>
         <xsl:otherwise>
           <table class="wide">
             <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Description</th></tr>
-            <xsl:for-each select="parameters/param">
+            <!-- A <jclass method=""/> parameter names a method's class for
+                 the spec's own purposes; C has no such parameter. -->
+            <xsl:for-each select="parameters/param[not(jclass/@method)]">
               <tr>
                 <th scope="row"><code id="{$owner}.{@id}"><xsl:value-of select="@id"/></code></th>
                 <td><xsl:call-template name="ctype">
@@ -404,7 +422,18 @@
     </xsl:if>
   </xsl:template>
   <xsl:template match="outptr" mode="type-note">
-    <xsl:text>Points to storage the agent provides; on return it holds the result.</xsl:text>
+    <xsl:choose>
+      <!-- A callback is passed its environments; other pointers of a
+           callback point to storage the VM provides, which the agent may
+           change. -->
+      <xsl:when test="(ancestor::event or ancestor::callback) and struct = 'JNIEnv'"/>
+      <xsl:when test="ancestor::event or ancestor::callback">
+        <xsl:text>Points to storage the VM provides; the callback may store a new value there.</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>Points to storage the agent provides; on return it holds the result.</xsl:text>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="inptr" mode="type-note">
@@ -485,71 +514,76 @@
     <xsl:if test="@min">Must be at least <xsl:value-of select="@min"/>.</xsl:if>
   </xsl:template>
 
-  <!-- The errors of a function: the universal ones, those its parameter
-       checks return (jg:checks, the list the trampolines check), its own. -->
+  <!-- The errors of a function besides the universal ones (jg:errors): a
+       missing capability, what each parameter can be wrong in, its own.
+       Which of them the function table checks on entry, before the VM's
+       implementation runs, is a second fact: the Checked column. -->
   <xsl:template name="errors-table">
     <xsl:variable name="fn" select="@id"/>
     <div class="errors">
       <h4>Errors</h4>
       <p>Besides the <xsl:call-template name="xref"><xsl:with-param name="id" select="'universal-error'"/><xsl:with-param name="text">universal errors</xsl:with-param></xsl:call-template>,
         this function can return:</p>
-      <xsl:variable name="checks" select="jg:checks(@id)"/>
+      <xsl:variable name="errors" select="jg:errors(@id)"/>
       <xsl:choose>
-        <xsl:when test="not($checks) and not(errors/error)"><p>No other error.</p></xsl:when>
+        <xsl:when test="not($errors)"><p>No other error.</p></xsl:when>
         <xsl:otherwise>
           <table class="wide">
-            <tr><th scope="col">Error</th><th scope="col">When</th></tr>
-            <xsl:for-each select="$checks">
-              <xsl:call-template name="check-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
+            <tr><th scope="col">Error</th><th scope="col">When</th><th scope="col">Checked</th></tr>
+            <xsl:for-each select="$errors[@origin != 'own']">
+              <xsl:call-template name="error-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
             </xsl:for-each>
             <xsl:for-each select="errors/error">
               <tr>
                 <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
                 <td><xsl:apply-templates/></td>
+                <td>by the implementation</td>
               </tr>
             </xsl:for-each>
           </table>
+          <p>Checked <em>on entry</em>: the function table returns the error before
+            the VM's implementation runs. Checked <em>by the implementation</em>: the VM returns it.</p>
         </xsl:otherwise>
       </xsl:choose>
     </div>
   </xsl:template>
 
-  <xsl:template name="check-row">
+  <xsl:template name="error-row">
     <xsl:param name="fn"/>
+    <xsl:variable name="p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:variable>
     <tr>
-      <th scope="row"><a href="#{@error}"><code><xsl:value-of select="@error"/></code></a></th>
+      <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
       <td>
         <xsl:choose>
-          <xsl:when test="@kind = 'capability'">The environment does not possess the capability
+          <xsl:when test="@origin = 'capability'">The environment does not possess the capability
             <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
             (add it with <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>).</xsl:when>
-          <xsl:when test="@kind = 'null'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is NULL.</xsl:when>
-          <xsl:when test="@kind = 'monitor'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not a raw monitor.</xsl:when>
-          <xsl:when test="@kind = 'thread'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not a thread object.</xsl:when>
-          <xsl:when test="@kind = 'depth'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is less than zero.</xsl:when>
-          <xsl:when test="@kind = 'class'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not a class object, or the class has been unloaded.</xsl:when>
-          <xsl:when test="@kind = 'method'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not a method ID.</xsl:when>
-          <xsl:when test="@kind = 'native'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is a native method.</xsl:when>
-          <xsl:when test="@kind = 'field'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not a field ID<xsl:if test="@class">
+          <xsl:when test="@kind = 'null'"><xsl:copy-of select="$p"/> is NULL.</xsl:when>
+          <xsl:when test="@kind = 'monitor'"><xsl:copy-of select="$p"/> is not a raw monitor.</xsl:when>
+          <xsl:when test="@kind = 'thread'"><xsl:copy-of select="$p"/> is not a thread object.</xsl:when>
+          <xsl:when test="@kind = 'thread-alive'"><xsl:copy-of select="$p"/> is not alive: not started yet, or already terminated.</xsl:when>
+          <xsl:when test="@kind = 'thread-group'"><xsl:copy-of select="$p"/> is not a thread group.</xsl:when>
+          <xsl:when test="@kind = 'object'"><xsl:copy-of select="$p"/> is not an object reference.</xsl:when>
+          <xsl:when test="@kind = 'depth'"><xsl:copy-of select="$p"/> is less than zero.</xsl:when>
+          <xsl:when test="@kind = 'frames'">The stack has no frame at depth <xsl:copy-of select="$p"/>.</xsl:when>
+          <xsl:when test="@kind = 'class'"><xsl:copy-of select="$p"/> is not a class object, or the class has been unloaded.</xsl:when>
+          <xsl:when test="@kind = 'method'"><xsl:copy-of select="$p"/> is not a method ID.</xsl:when>
+          <xsl:when test="@kind = 'native'"><xsl:copy-of select="$p"/> is a native method.</xsl:when>
+          <xsl:when test="@kind = 'field'"><xsl:copy-of select="$p"/> is not a field ID<xsl:if test="@class">
             of <code><xsl:value-of select="@class"/></code></xsl:if>.</xsl:when>
-          <xsl:when test="@kind = 'min'"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is less than <xsl:value-of select="@min"/>.</xsl:when>
+          <xsl:when test="@kind = 'location'"><xsl:copy-of select="$p"/> is not a location in the method.</xsl:when>
+          <xsl:when test="@kind = 'enum'"><xsl:copy-of select="$p"/> is not one of the values of <a href="#{@type}"><code><xsl:value-of select="@type"/></code></a>.</xsl:when>
+          <xsl:when test="@kind = 'event-type'"><xsl:copy-of select="$p"/> is not an event type.</xsl:when>
+          <xsl:when test="@kind = 'min'"><xsl:copy-of select="$p"/> is less than <xsl:value-of select="@min"/>.</xsl:when>
+        </xsl:choose>
+      </td>
+      <td>
+        <xsl:choose>
+          <xsl:when test="@on-entry = 'yes'">on entry</xsl:when>
+          <xsl:otherwise>by the implementation</xsl:otherwise>
         </xsl:choose>
       </td>
     </tr>
-    <xsl:if test="@kind = 'thread'">
-      <xsl:variable name="param" select="@param"/>
-      <xsl:variable name="started">
-        <xsl:for-each select="$spec">
-          <xsl:value-of select="key('anchor', $fn)[self::function]/parameters/param[@id = $param]/jthread/@started"/>
-        </xsl:for-each>
-      </xsl:variable>
-      <xsl:if test="$started = ''">
-        <tr>
-          <th scope="row"><xsl:call-template name="xref"><xsl:with-param name="id" select="'JVMTI_ERROR_THREAD_NOT_ALIVE'"/><xsl:with-param name="text"><code>JVMTI_ERROR_THREAD_NOT_ALIVE</code></xsl:with-param></xsl:call-template></th>
-          <td><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a> is not alive: not started yet, or already terminated.</td>
-        </tr>
-      </xsl:if>
-    </xsl:if>
   </xsl:template>
 
   <xsl:template match="callback">
@@ -765,9 +799,8 @@
           <td><code><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text">SetEventNotificationMode</xsl:with-param></xsl:call-template>(JVMTI_ENABLE, <xsl:value-of select="@const"/>, NULL)</code></td>
           <td>
             <xsl:choose>
-              <xsl:when test="@filtered = 'global'">Global only: cannot be enabled for one thread</xsl:when>
               <xsl:when test="@filtered = 'thread'">Can be enabled for one thread</xsl:when>
-              <xsl:otherwise>Can be enabled for one thread</xsl:otherwise>
+              <xsl:otherwise>Global only: cannot be enabled for one thread</xsl:otherwise>
             </xsl:choose>
           </td>
           <td><xsl:call-template name="since"/></td>

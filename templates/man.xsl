@@ -99,8 +99,8 @@
     <xsl:text>\fP (</xsl:text><xsl:value-of select="@num"/><xsl:text>); enable it with&#10;.PP&#10;.RS&#10;.nf&#10;</xsl:text>
     <xsl:text>SetEventNotificationMode(JVMTI_ENABLE, </xsl:text><xsl:value-of select="@const"/><xsl:text>, NULL)&#10;.fi&#10;.RE&#10;.PP&#10;</xsl:text>
     <xsl:choose>
-      <xsl:when test="@filtered = 'global'">It can only be enabled globally, not for one thread.</xsl:when>
-      <xsl:otherwise>It can be enabled for one thread.</xsl:otherwise>
+      <xsl:when test="@filtered = 'thread'">It can be enabled for one thread.</xsl:when>
+      <xsl:otherwise>It can only be enabled globally, not for one thread.</xsl:otherwise>
     </xsl:choose>
     <xsl:text> Since JVM TI </xsl:text><xsl:call-template name="since"/><xsl:text>.&#10;</xsl:text>
     <xsl:apply-templates select="typedef" mode="section"/>
@@ -118,7 +118,7 @@
     <xsl:if test="self::event">
       <xsl:text>.TP&#10;.I jvmti_env&#10;The JVM TI environment of the event (\fBjvmtiEnv *\fP).&#10;</xsl:text>
     </xsl:if>
-    <xsl:for-each select="parameters/param">
+    <xsl:for-each select="parameters/param[not(jclass/@method)]">
       <xsl:text>.TP&#10;.IR "</xsl:text><xsl:value-of select="@id"/><xsl:text>" " (</xsl:text>
       <xsl:value-of select="jg:roff-escape(jg:ctype(concat($owner, '.', @id)))"/>
       <xsl:text>)"&#10;</xsl:text>
@@ -137,6 +137,8 @@
       </xsl:when>
       <xsl:when test="$t/self::outbuf"> An array the agent allocates, which the function fills in.</xsl:when>
       <xsl:when test="$t/self::vmbuf"> An array that belongs to the VM: do not modify or free it.</xsl:when>
+      <xsl:when test="$t/self::outptr and ancestor::event and $t/struct = 'JNIEnv'"/>
+      <xsl:when test="$t/self::outptr and ancestor::event"> Points to storage the VM provides; the callback may store a new value there.</xsl:when>
       <xsl:when test="$t/self::outptr"> The function stores its result there.</xsl:when>
       <xsl:when test="$t/self::jthread[@null = 'current']"> NULL stands for the current thread.</xsl:when>
     </xsl:choose>
@@ -149,7 +151,18 @@
     <xsl:param name="what"/>
     <xsl:text>.SH CAPABILITIES&#10;</xsl:text>
     <xsl:choose>
-      <xsl:when test="eventcapabilities">Depends on the event: the environment needs the capabilities of the event it enables.&#10;</xsl:when>
+      <xsl:when test="eventcapabilities">
+        <xsl:text>Depends on the event: the environment needs the capabilities of the event it enables:&#10;</xsl:text>
+        <xsl:for-each select="/specification/eventsection/event[capabilities/required]">
+          <xsl:sort select="@id"/>
+          <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
+          <xsl:for-each select="capabilities/required">
+            <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
+            <xsl:value-of select="@id"/>
+          </xsl:for-each>
+          <xsl:text>&#10;</xsl:text>
+        </xsl:for-each>
+      </xsl:when>
       <xsl:when test="not(capabilities/required)">Required functionality: no capability is needed.&#10;</xsl:when>
       <xsl:otherwise>
         <xsl:text>Optional functionality. The environment must possess (see \fBAddCapabilities\fP(3)):&#10;</xsl:text>
@@ -176,23 +189,36 @@
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
+  <!-- The errors besides the universal ones (jg:errors), each saying
+       whether the function table checks it on entry. -->
   <xsl:template name="errors">
-    <xsl:variable name="fn" select="@id"/>
     <xsl:text>.SH ERRORS&#10;Besides the universal errors (see \fBjvmti\fP(3)), this function can return:&#10;</xsl:text>
-    <xsl:variable name="checks" select="jg:checks(@id)"/>
-    <xsl:for-each select="$checks">
-      <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="@error"/><xsl:text>&#10;</xsl:text>
+    <xsl:variable name="errors" select="jg:errors(@id)"/>
+    <xsl:for-each select="$errors[@origin != 'own']">
+      <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
+      <xsl:variable name="p">\fI<xsl:value-of select="@param"/>\fP</xsl:variable>
       <xsl:choose>
-        <xsl:when test="@kind = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="@cap"/>\fP.</xsl:when>
-        <xsl:when test="@kind = 'null'">\fI<xsl:value-of select="@param"/>\fP is NULL.</xsl:when>
-        <xsl:when test="@kind = 'monitor'">\fI<xsl:value-of select="@param"/>\fP is not a raw monitor.</xsl:when>
-        <xsl:when test="@kind = 'thread'">\fI<xsl:value-of select="@param"/>\fP is not a thread object.</xsl:when>
-        <xsl:when test="@kind = 'depth'">\fI<xsl:value-of select="@param"/>\fP is less than zero.</xsl:when>
-        <xsl:when test="@kind = 'class'">\fI<xsl:value-of select="@param"/>\fP is not a class object, or the class has been unloaded.</xsl:when>
-        <xsl:when test="@kind = 'method'">\fI<xsl:value-of select="@param"/>\fP is not a method ID.</xsl:when>
-        <xsl:when test="@kind = 'native'">\fI<xsl:value-of select="@param"/>\fP is a native method.</xsl:when>
-        <xsl:when test="@kind = 'field'">\fI<xsl:value-of select="@param"/>\fP is not a field ID.</xsl:when>
-        <xsl:when test="@kind = 'min'">\fI<xsl:value-of select="@param"/>\fP is less than <xsl:value-of select="@min"/>.</xsl:when>
+        <xsl:when test="@origin = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="@cap"/>\fP.</xsl:when>
+        <xsl:when test="@kind = 'null'"><xsl:value-of select="$p"/> is NULL.</xsl:when>
+        <xsl:when test="@kind = 'monitor'"><xsl:value-of select="$p"/> is not a raw monitor.</xsl:when>
+        <xsl:when test="@kind = 'thread'"><xsl:value-of select="$p"/> is not a thread object.</xsl:when>
+        <xsl:when test="@kind = 'thread-alive'"><xsl:value-of select="$p"/> is not alive: not started yet, or already terminated.</xsl:when>
+        <xsl:when test="@kind = 'thread-group'"><xsl:value-of select="$p"/> is not a thread group.</xsl:when>
+        <xsl:when test="@kind = 'object'"><xsl:value-of select="$p"/> is not an object reference.</xsl:when>
+        <xsl:when test="@kind = 'depth'"><xsl:value-of select="$p"/> is less than zero.</xsl:when>
+        <xsl:when test="@kind = 'frames'">The stack has no frame at depth <xsl:value-of select="$p"/>.</xsl:when>
+        <xsl:when test="@kind = 'class'"><xsl:value-of select="$p"/> is not a class object, or the class has been unloaded.</xsl:when>
+        <xsl:when test="@kind = 'method'"><xsl:value-of select="$p"/> is not a method ID.</xsl:when>
+        <xsl:when test="@kind = 'native'"><xsl:value-of select="$p"/> is a native method.</xsl:when>
+        <xsl:when test="@kind = 'field'"><xsl:value-of select="$p"/> is not a field ID.</xsl:when>
+        <xsl:when test="@kind = 'location'"><xsl:value-of select="$p"/> is not a location in the method.</xsl:when>
+        <xsl:when test="@kind = 'enum'"><xsl:value-of select="$p"/> is not one of the values of \fB<xsl:value-of select="@type"/>\fP.</xsl:when>
+        <xsl:when test="@kind = 'event-type'"><xsl:value-of select="$p"/> is not an event type.</xsl:when>
+        <xsl:when test="@kind = 'min'"><xsl:value-of select="$p"/> is less than <xsl:value-of select="@min"/>.</xsl:when>
+      </xsl:choose>
+      <xsl:choose>
+        <xsl:when test="@on-entry = 'yes'"> Checked on entry, before the implementation runs.</xsl:when>
+        <xsl:otherwise> Checked by the implementation.</xsl:otherwise>
       </xsl:choose>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
@@ -201,7 +227,7 @@
       <xsl:apply-templates/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:if test="not($checks) and not(errors/error)">No other error.&#10;</xsl:if>
+    <xsl:if test="not($errors)">No other error.&#10;</xsl:if>
   </xsl:template>
 
   <!-- The functions and events the page links to, then its category. -->

@@ -46,6 +46,26 @@ for name in "${specs[@]}"; do
         bash -c "! grep -q 'ElidedFunction\|An open issue is not shown\|Nor is this' '$page'"
 done
 
+# Facts on each page against the spec's XML, which facts.py reads on its own
+# (errors each function can return, parameter tables, thread filters, event
+# phases and parameters, the event capabilities, the error index); for
+# jdk17 also every error the JDK's own page lists.
+for name in "${specs[@]}"; do
+    page="$root/$name/jvmti.html"
+    [ -f "$page" ] || continue
+    jdk_page=""
+    [ "$name" = jdk17 ] && [ -f "$JDK17_HTML" ] && jdk_page=$JDK17_HTML
+    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name"
+    [ $? -le 1 ] || not_ok "docs: $name: facts.py ran to the end"
+done
+# The project's own spec, which a clone without ../shared has.
+if "$JVMTIGEN" -q -o "$root/own" spec/jvmti.xml; then
+    python3 tests/docs/facts.py spec/jvmti.xml "$root/own/jvmti.html" "" "docs: own"
+    [ $? -le 1 ] || not_ok "docs: own: facts.py ran to the end"
+else
+    not_ok "docs: own: spec/jvmti.xml renders"
+fi
+
 # Every id of the JDK's own page exists on ours, so deep links keep working.
 if [ -f "$JDK17_HTML" ] && [ -f "$root/jdk17.uids" ]; then
     ids_of "$JDK17_HTML" | sort -u >"$root/jdk-page.ids"

@@ -7,6 +7,7 @@
 
 #include "../../gen/cscan.h"
 #include "../../gen/ctype.h"
+#include "../../gen/errors.h"
 #include "../../gen/facts.h"
 #include "../../gen/model_json.h"
 #include "../../gen/udiff.h"
@@ -478,6 +479,67 @@ static void test_udiff_random(void)
     buf_free(&out);
 }
 
+/* What a function can return, and which of it the trampoline checks: a
+ * required capability and the checked parameters on entry; a jthread the
+ * spec leaves unconverted, a frame's existence and an event type by the
+ * implementation; a method's class pseudo-parameter nothing. */
+static void test_fn_errors(void)
+{
+    Type thread = {.kind = TK_JTHREAD, .impl = "noconvert"};
+    Type maybe = {.kind = TK_JTHREAD, .started = "maybe"};
+    Type depth = {.kind = TK_JFRAMEID};
+    Type cls = {.kind = TK_JCLASS, .method = "method"};
+    Type jint_ = {.kind = TK_JINT}, jint_min = {.kind = TK_JINT, .min = "1", .min_value = 1};
+    Type out = {.kind = TK_OUTPTR, .elem = &jint_};
+    Type outok = {.kind = TK_OUTPTR, .elem = &jint_, .nullok = true};
+    Type ev = {.kind = TK_ENUM, .name = "jvmtiEvent"}, mode = {.kind = TK_ENUM, .name = "jvmtiEventMode"};
+    Param ps[] = {{"t", &thread, {0}}, {"m", &maybe, {0}}, {"depth", &depth, {0}},
+                  {"klass", &cls, {0}}, {"n", &jint_min, {0}}, {"e", &ev, {0}},
+                  {"mode", &mode, {0}}, {"out", &out, {0}}, {"opt", &outok, {0}}};
+    Param *pp[sizeof ps / sizeof *ps];
+    for (size_t i = 0; i < sizeof ps / sizeof *ps; i++)
+        pp[i] = &ps[i];
+    NameRef cap = {.id = "can_x"}, own = {.id = "JVMTI_ERROR_OPAQUE_FRAME"};
+    NameRef *caps[] = {&cap}, *owns[] = {&own};
+    Function f = {.id = "F", .required = caps, .n_required = 1, .params = pp,
+                  .n_params = sizeof ps / sizeof *ps, .errors = owns, .n_errors = 1};
+    static const struct { const char *error, *param; bool on_entry; } want[] = {
+        {"JVMTI_ERROR_MUST_POSSESS_CAPABILITY", NULL, true},
+        {"JVMTI_ERROR_INVALID_THREAD", "t", false},
+        {"JVMTI_ERROR_THREAD_NOT_ALIVE", "t", false},
+        {"JVMTI_ERROR_INVALID_THREAD", "m", true},
+        {"JVMTI_ERROR_ILLEGAL_ARGUMENT", "depth", true},
+        {"JVMTI_ERROR_NO_MORE_FRAMES", "depth", false},
+        {"JVMTI_ERROR_ILLEGAL_ARGUMENT", "n", true},
+        {"JVMTI_ERROR_INVALID_EVENT_TYPE", "e", false},
+        {"JVMTI_ERROR_ILLEGAL_ARGUMENT", "mode", false},
+        {"JVMTI_ERROR_NULL_POINTER", "out", true},
+        {"JVMTI_ERROR_OPAQUE_FRAME", NULL, false},
+    };
+    FnErrors fe = fn_errors_of(&f);
+    size_t n = sizeof want / sizeof *want;
+    EXPECT(fe.n == n, "errors: %zu errors (got %zu)", n, fe.n);
+    for (size_t i = 0; i < n && i < fe.n; i++) {
+        const FnError *x = &fe.items[i];
+        const char *param = x->param ? x->param->name : NULL;
+        EXPECT(strcmp(x->error, want[i].error) == 0 && x->on_entry == want[i].on_entry &&
+                   (param == want[i].param || (param && want[i].param && !strcmp(param, want[i].param))),
+               "errors: #%zu is %s of %s, %s", i, want[i].error, want[i].param ? want[i].param : "F",
+               want[i].on_entry ? "on entry" : "by the implementation");
+    }
+    /* Every check a trampoline makes is an error the docs list on entry. */
+    size_t unmatched = 0;
+    for (size_t g = 0; g < fe.n_guards; g++) {
+        bool found = fe.guards[g].kind < G_CAPABILITY;
+        for (size_t i = 0; i < fe.n && !found; i++)
+            found = fe.items[i].on_entry && (fe.items[i].guard == &fe.guards[g] ||
+                                             (fe.guards[g].kind == G_CAPABILITY && fe.items[i].cap));
+        unmatched += !found;
+    }
+    EXPECT(unmatched == 0, "errors: every guard is an error checked on entry (%zu not)", unmatched);
+    fn_errors_free(&fe);
+}
+
 int main(void)
 {
     test_collation();
@@ -489,5 +551,6 @@ int main(void)
     test_json_strings();
     test_udiff_by_hand();
     test_udiff_random();
+    test_fn_errors();
     return failures != 0;
 }

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Facts on jvmti.html checked against the spec's XML, read here
+independently of jvmtigen's model (ElementTree), and, where given, against
+the JDK's own rendering of the same spec.
+
+  facts.py SPEC PAGE [JDK_PAGE [LABEL]]
+
+Prints one 'ok - ' or 'not ok - ' line per fact, with the first
+differences under a failed one."""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+POINTERS = {'ptrtype', 'outptr', 'outbuf', 'allocfieldbuf', 'inptr', 'inbuf',
+            'vmbuf', 'allocbuf', 'agentbuf', 'allocallocbuf'}
+# The universal errors, which no function lists.
+UNIVERSAL = {'JVMTI_ERROR_NONE', 'JVMTI_ERROR_NULL_POINTER', 'JVMTI_ERROR_OUT_OF_MEMORY',
+             'JVMTI_ERROR_ACCESS_DENIED', 'JVMTI_ERROR_UNATTACHED_THREAD',
+             'JVMTI_ERROR_INVALID_ENVIRONMENT', 'JVMTI_ERROR_WRONG_PHASE',
+             'JVMTI_ERROR_INTERNAL'}
+
+
+def visible(root, path):
+    """Elements at path that are not inside <elide>."""
+    parent = {c: p for p in root.iter() for c in p}
+    out = []
+    for e in root.iterfind(path):
+        p, hidden = parent.get(e), False
+        while p is not None:
+            hidden |= p.tag == 'elide'
+            p = parent.get(p)
+        if not hidden:
+            out.append(e)
+    return out
+
+
+def in_prototype(param):
+    """A <jclass method=...> parameter pairs a method with its class in the
+    spec's text only; C has no such parameter."""
+    t = param_type(param)
+    return not (t is not None and t.tag == 'jclass' and t.get('method'))
+
+
+def in_table(param):
+    """Parameter tables leave out the varargs of SetEventNotificationMode."""
+    t = param_type(param)
+    return in_prototype(param) and not (t is not None and t.tag == 'varargs')
+
+
+def param_type(param):
+    for c in param:
+        if c.tag != 'description':
+            return c
+    return None
+
+
+def implied_errors(param):
+    """What a parameter's type lets a function return (the JDK's rendering
+    lists the same): pointers may be NULL, handles invalid, depths out of
+    range, numbers below their minimum."""
+    t = param_type(param)
+    if t is None or not in_prototype(param):
+        return set()
+    if t.tag in POINTERS:
+        return set() if t.find('nullok') is not None else {'JVMTI_ERROR_NULL_POINTER'}
+    simple = {'jrawMonitorID': ['JVMTI_ERROR_INVALID_MONITOR'],
+              'jthreadGroup': ['JVMTI_ERROR_INVALID_THREAD_GROUP'],
+              'jobject': ['JVMTI_ERROR_INVALID_OBJECT'],
+              'jframeID': ['JVMTI_ERROR_ILLEGAL_ARGUMENT', 'JVMTI_ERROR_NO_MORE_FRAMES'],
+              'jclass': ['JVMTI_ERROR_INVALID_CLASS'],
+              'jfieldID': ['JVMTI_ERROR_INVALID_FIELDID'],
+              'jlocation': ['JVMTI_ERROR_INVALID_LOCATION']}
+    if t.tag in simple:
+        return set(simple[t.tag])
+    if t.tag == 'jthread':
+        errs = {'JVMTI_ERROR_INVALID_THREAD'}
+        if t.get('started', 'yes') == 'yes':
+            errs.add('JVMTI_ERROR_THREAD_NOT_ALIVE')
+        return errs
+    if t.tag == 'jmethodID':
+        errs = {'JVMTI_ERROR_INVALID_METHODID'}
+        if 'error' in (t.get('native') or ''):
+            errs.add('JVMTI_ERROR_NATIVE_METHOD')
+        return errs
+    if t.tag == 'enum':
+        return {'JVMTI_ERROR_INVALID_EVENT_TYPE' if (t.text or '').strip() == 'jvmtiEvent'
+                else 'JVMTI_ERROR_ILLEGAL_ARGUMENT'}
+    if t.tag == 'jint' and t.get('min') is not None:
+        return {'JVMTI_ERROR_ILLEGAL_ARGUMENT'}
+    return set()
+
+
+def expected_errors(fn):
+    errs = set()
+    if fn.find('capabilities/required') is not None:
+        errs.add('JVMTI_ERROR_MUST_POSSESS_CAPABILITY')
+    for p in fn.iterfind('parameters/param'):
+        errs |= implied_errors(p)
+    errs |= {e.get('id') for e in fn.iterfind('errors/error')}
+    return errs
+
+
+def sections(page, kind):
+    """id -> the HTML of each <section class="item KIND">, up to the next
+    function or event (a function's types are sections inside it)."""
+    starts = [(m.start(), m.group(1), m.group(2)) for m in
+              re.finditer(r'<section id="([^"]+)" class="item (function|event)"', page)]
+    out = {}
+    for i, (pos, ident, k) in enumerate(starts):
+        if k == kind:
+            out[ident] = page[pos:starts[i + 1][0] if i + 1 < len(starts) else len(page)]
+    return out
+
+
+def div(html, cls):
+    """A part of an item (<div class=CLS>): up to the next part or section."""
+    start = html.find('<div class="%s">' % cls)
+    if start < 0:
+        return ''
+    ends = [html.find(x, start + 1) for x in ('<div class="capabilities"', '<div class="parameters"',
+                                               '<div class="errors"', '<section', '</section>')]
+    end = min([i for i in ends if i >= 0] or [len(html)])
+    return html[start:end]
+
+
+def listed_errors(html):
+    return set(re.findall(r'<th scope="row"><a href="#(JVMTI_ERROR_\w+)"', div(html, 'errors')))
+
+
+def param_rows(html):
+    return re.findall(r'<th scope="row"><code id="[^"]*\.([^".]+)">', div(html, 'parameters'))
+
+
+def jdk_errors(jdk_page):
+    """Function id -> the errors the JDK's page lists for it (a function runs
+    from its <hr id=...> to the next <hr>; its errors are one table)."""
+    out = {}
+    for m in re.finditer(r'<hr class="thin" id="(\w+)">', jdk_page):
+        end = jdk_page.find('<hr', m.end())
+        part = jdk_page[m.end():end if end >= 0 else len(jdk_page)]
+        k = part.find('captionTitle">Errors<')
+        if k >= 0:
+            out[m.group(1)] = set(re.findall(r'JVMTI_ERROR_\w+', part[k:part.find('</table>', k)]))
+    return out
+
+
+class Report:
+    def __init__(self):
+        self.failed = 0
+
+    def fact(self, name, problems):
+        if problems:
+            self.failed += 1
+            print('not ok - %s (%d)' % (name, len(problems)))
+            for p in problems[:15]:
+                print('#   ' + p)
+        else:
+            print('ok - ' + name)
+
+
+def main():
+    spec, page = sys.argv[1], open(sys.argv[2], encoding='utf-8').read()
+    label = sys.argv[4] if len(sys.argv) > 4 else spec
+    root = ET.parse(spec).getroot()
+    funcs = visible(root, './/function')
+    events = visible(root, './/event')
+    fsec, esec = sections(page, 'function'), sections(page, 'event')
+    r = Report()
+
+    # Every error a function can return is listed: its parameters' (checked
+    # on entry or by the implementation alike), its capability's, its own.
+    probs = []
+    for fn in funcs:
+        got = listed_errors(fsec.get(fn.get('id'), ''))
+        missing = expected_errors(fn) - got
+        extra = got - expected_errors(fn)
+        if missing or extra:
+            probs.append('%s: missing %s, extra %s' % (fn.get('id'), sorted(missing), sorted(extra)))
+    r.fact('%s: each function lists every error its parameters, capabilities and text give' % label, probs)
+
+    # Parameter tables show exactly the C prototype's parameters.
+    probs = []
+    for item, sec in [(f, fsec) for f in funcs] + [(e, esec) for e in events]:
+        want = [p.get('id') for p in item.iterfind('parameters/param') if in_table(p)]
+        got = param_rows(sec.get(item.get('id'), ''))
+        if want != got:
+            probs.append('%s: %s, page %s' % (item.get('id'), want, got))
+    r.fact('%s: parameter tables list the prototype\'s parameters' % label, probs)
+
+    # "Can be enabled for one thread" exactly where the event is filtered by
+    # thread (filtered="thread"); the rest only globally.
+    probs = []
+    for ev in events:
+        html = esec.get(ev.get('id'), '')
+        one = 'Can be enabled for one thread' in html
+        if one != (ev.get('filtered') == 'thread'):
+            probs.append('%s: filtered=%s, page says %s' % (ev.get('id'), ev.get('filtered'),
+                                                          'one thread' if one else 'global'))
+    r.fact('%s: each event\'s thread filter follows its filtered attribute' % label, probs)
+
+    # An event's parameters are passed to the callback: none of them carries
+    # a note about storage the agent provides.
+    probs = [ev.get('id') for ev in events
+             if 'storage the agent provides' in esec.get(ev.get('id'), '')]
+    r.fact('%s: no event parameter is described as an output' % label, probs)
+
+    # Events the spec sends in any phase are sent in the primordial, start
+    # and live phases: never "in any phase".
+    probs = [ev.get('id') for ev in events if 'Sent in any phase' in esec.get(ev.get('id'), '')]
+    r.fact('%s: no event is "sent in any phase"' % label, probs)
+
+    # A function with <eventcapabilities/> shows each event with the
+    # capabilities that enabling it needs.
+    probs = []
+    for fn in funcs:
+        if fn.find('eventcapabilities') is None:
+            continue
+        html = div(fsec.get(fn.get('id'), ''), 'capabilities')
+        for ev in events:
+            caps = [c.get('id') for c in ev.iterfind('capabilities/required')]
+            row = re.search(r'<tr><th scope="row"><a href="#%s">.*?</tr>' % ev.get('id'), html, re.S)
+            if caps and not row:
+                probs.append('%s: no row for %s' % (fn.get('id'), ev.get('id')))
+            for c in caps if row else []:
+                if c not in row.group(0):
+                    probs.append('%s: %s without %s' % (fn.get('id'), ev.get('id'), c))
+    r.fact('%s: the event capabilities table lists each event\'s capabilities' % label, probs)
+
+    # The error index counts each function that lists the error.
+    probs = []
+    for err in {e for fn in funcs for e in expected_errors(fn)} - UNIVERSAL:
+        m = re.search(r'<dt id="%s".*?<span class="xref-label">Returned by</span>(.*?)</p>' % err,
+                      page, re.S)
+        users = sorted(set(re.findall(r'<a href="#(\w+)">', m.group(1)))) if m else []
+        want = sorted(f.get('id') for f in funcs if err in expected_errors(f))
+        if users != want:
+            probs.append('%s: %d functions on its entry, %d return it' % (err, len(users), len(want)))
+    r.fact('%s: the error index names every function that can return each error' % label, probs)
+
+    if len(sys.argv) > 3 and sys.argv[3]:
+        jdk = jdk_errors(open(sys.argv[3], encoding='utf-8', errors='replace').read())
+        probs = []
+        for fid, errs in sorted(jdk.items()):
+            if fid in fsec:
+                missing = errs - UNIVERSAL - listed_errors(fsec[fid])
+                if missing:
+                    probs.append('%s: %s' % (fid, sorted(missing)))
+        r.fact('%s: every error the JDK\'s page lists for a function is on ours (%d functions)'
+               % (label, len(jdk)), probs)
+    return 1 if r.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
