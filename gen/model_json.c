@@ -6,7 +6,9 @@
 #include "model_json.h"
 
 #include <stdbool.h>
+#include <string.h>
 
+#include "errors.h"
 #include "json.h"
 
 /* Bumped when a key changes meaning or goes away. */
@@ -109,6 +111,51 @@ static void categories(Json *j, const Spec *s)
     json_end(j, ']');
 }
 
+/* "returns": every error f can return: the universal ones (the category
+ * "universal-error", success aside), then errors.h's list; each says whether
+ * the function table checks it on entry (the guards). */
+static void kreturn(Json *j, const char *error, const char *origin, const char *param,
+                    const char *cap, bool on_entry)
+{
+    json_begin(j, '{');
+    json_kstr(j, "error", error);
+    json_kstr(j, "origin", origin);
+    json_kstr(j, "param", param);
+    json_kstr(j, "capability", cap);
+    json_kbool(j, "checked_on_entry", on_entry);
+    json_end(j, '}');
+}
+
+static void kreturns(Json *j, const Spec *s, const Function *f)
+{
+    static const char *const origins[] = {
+        [FE_CAPABILITY] = "capability", [FE_PARAM] = "param", [FE_OWN] = "own"};
+    FnErrors fe = fn_errors_of(f);
+    json_key(j, "returns");
+    json_begin(j, '[');
+    for (size_t c = 0; c < s->n_error_categories; c++) {
+        const ErrorCategory *cat = s->error_categories[c];
+        if (strcmp(cat->id, "universal-error") != 0)
+            continue;
+        for (size_t i = 0; i < cat->n_errors; i++) {
+            const ErrorDef *e = cat->errors[i];
+            bool on_entry = false;
+            for (size_t g = 0; g < fe.n_guards; g++)
+                on_entry |= fe.guards[g].kind < G_CAPABILITY &&
+                            strcmp(guard_error(fe.guards[g].kind), e->id) == 0;
+            if (e->num != 0)
+                kreturn(j, e->id, "universal", NULL, NULL, on_entry);
+        }
+    }
+    for (size_t i = 0; i < fe.n; i++) {
+        const FnError *x = &fe.items[i];
+        kreturn(j, x->error, origins[x->origin], x->param ? x->param->name : NULL, x->cap,
+                x->on_entry);
+    }
+    json_end(j, ']');
+    fn_errors_free(&fe);
+}
+
 static void functions(Json *j, const Spec *s)
 {
     json_key(j, "functions");
@@ -130,6 +177,7 @@ static void functions(Json *j, const Spec *s)
         kcapabilities(j, f->required, f->n_required, f->optional, f->n_optional);
         kparams(j, "parameters", f->params, f->n_params);
         kname_refs(j, "errors", f->errors, f->n_errors);
+        kreturns(j, s, f);
         json_kstr(j, "category", f->category ? f->category->id : NULL);
         json_end(j, '}');
     }

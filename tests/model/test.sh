@@ -204,6 +204,8 @@ EOF
     [ "$want" = "$got" ] || problems+=("version: the highest change is $want, the JSON says $got")
     if [ "${#problems[@]}" -eq 0 ]; then ok "model: $name counts, lists and version agree with the XML"
     else not_ok "model: $name counts, lists and version agree with the XML"; printf '# %s\n' "${problems[@]}"; fi
+    check "model: $name: each function returns the universal errors and those its XML implies" \
+        python3 tests/model/returns.py "$spec" "$json"
 done
 
 # Facts read by hand from the XML of each release.
@@ -236,6 +238,11 @@ fact("version 25.0.0", m["version"] == "25.0.0")
 fact("GetThreadState is number 17, phase absent", fn["GetThreadState"]["num"] == 17 and fn["GetThreadState"]["phase"] is None)
 fact("SetEventNotificationMode: number 2, onload, jkernel, event capabilities", f["num"] == 2 and f["phase"] == "onload" and f["jkernel"] == "yes" and f["eventcapabilities"])
 fact("SetEventNotificationMode: parameters mode, event_type, event_thread, ...", pnames(f) == ["mode", "event_type", "event_thread", "..."])
+r = fn["GetThreadState"]["returns"]
+def ret(err, param=None): return [x for x in r if x["error"] == err and x["param"] == param]
+fact("GetThreadState returns INVALID_THREAD for thread, checked by the implementation (noconvert)", [x["checked_on_entry"] for x in ret("JVMTI_ERROR_INVALID_THREAD", "thread")] == [False])
+fact("GetThreadState returns NULL_POINTER for thread_state_ptr, checked on entry", [x["checked_on_entry"] for x in ret("JVMTI_ERROR_NULL_POINTER", "thread_state_ptr")] == [True])
+fact("GetThreadState: WRONG_PHASE universal, checked on entry; INTERNAL not", ret("JVMTI_ERROR_WRONG_PHASE")[0]["checked_on_entry"] and ret("JVMTI_ERROR_WRONG_PHASE")[0]["origin"] == "universal" and not ret("JVMTI_ERROR_INTERNAL")[0]["checked_on_entry"])
 t = f["parameters"][2]["type"]
 fact("SetEventNotificationMode: event_thread is a nullok ptrtype of a noconvert jthread", t["kind"] == "ptrtype" and t["nullok"] and t["elem"]["kind"] == "jthread" and t["elem"]["impl"] == "noconvert")
 fact("SetEventNotificationMode: enums and varargs", [p["type"]["name"] for p in f["parameters"][:2]] == ["jvmtiEventMode", "jvmtiEvent"] and f["parameters"][3]["type"]["kind"] == "varargs")
