@@ -44,6 +44,11 @@ typedef struct TypeKindInfo {
     bool wrapper;
     const char *prefix;/* wrappers: "const " or "" */
     int stars;         /* wrappers: pointer levels added */
+    /* Who owns the memory a parameter of this kind points to, in words a
+     * binding acts on (`jvmtigen model`, README.md): "value", "caller-in",
+     * "caller-storage", "callee-allocated", "callee-allocated-nested",
+     * "vm-owned", "agent-owned". */
+    const char *ownership;
 } TypeKindInfo;
 
 extern const TypeKindInfo type_kinds[TK_COUNT];

@@ -73,15 +73,20 @@ static void ktype(Json *j, const char *k, const Type *t)
     json_end(j, '}');
 }
 
-/* Parameters and fields: {"name", "type"}. */
-static void kparams(Json *j, const char *k, Param *const *ps, size_t n)
+/* Parameters and fields: {"name", "type", "ownership"}. A callback's JNIEnv
+ * (an outptr in the spec) is the VM's, passed in: a value. */
+static void kparams(Json *j, const char *k, Param *const *ps, size_t n, bool callback)
 {
     json_key(j, k);
     json_begin(j, '[');
     for (size_t i = 0; i < n; i++) {
+        const Type *t = ps[i]->type;
+        bool env = callback && t->kind == TK_OUTPTR && t->elem && t->elem->name &&
+                   strcmp(t->elem->name, "JNIEnv") == 0;
         json_begin(j, '{');
         json_kstr(j, "name", ps[i]->name);
-        ktype(j, "type", ps[i]->type);
+        ktype(j, "type", t);
+        json_kstr(j, "ownership", env ? "value" : type_kinds[t->kind].ownership);
         json_end(j, '}');
     }
     json_end(j, ']');
@@ -175,7 +180,7 @@ static void functions(Json *j, const Spec *s)
         json_kstr(j, "origin", f->origin);
         json_kbool(j, "eventcapabilities", f->eventcapabilities);
         kcapabilities(j, f->required, f->n_required, f->optional, f->n_optional);
-        kparams(j, "parameters", f->params, f->n_params);
+        kparams(j, "parameters", f->params, f->n_params, false);
         kname_refs(j, "errors", f->errors, f->n_errors);
         kreturns(j, s, f);
         json_kstr(j, "category", f->category ? f->category->id : NULL);
@@ -195,7 +200,7 @@ static void callbacks(Json *j, const Spec *s)
         json_kstr(j, "since", cb->since);
         json_kstr(j, "synopsis", cb->synopsis);
         ktype(j, "returns", cb->ret);
-        kparams(j, "parameters", cb->params, cb->n_params);
+        kparams(j, "parameters", cb->params, cb->n_params, true);
         json_kstr(j, "category", cb->category ? cb->category->id : NULL);
         json_end(j, '}');
     }
@@ -219,7 +224,7 @@ static void events(Json *j, const Spec *s)
                                                            : NULL);
         json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
-        kparams(j, "parameters", e->params, e->n_params);
+        kparams(j, "parameters", e->params, e->n_params, true);
         json_end(j, '}');
     }
     json_end(j, ']');
@@ -236,7 +241,7 @@ static void typedefs(Json *j, const Spec *s)
         json_kstr(j, "label", t->label);
         json_kstr(j, "since", t->since);
         json_kbool(j, "union", t->is_union);
-        kparams(j, "fields", t->fields, t->n_fields);
+        kparams(j, "fields", t->fields, t->n_fields, false);
         json_end(j, '}');
     }
     json_end(j, ']');

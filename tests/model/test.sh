@@ -242,6 +242,10 @@ r = fn["GetThreadState"]["returns"]
 def ret(err, param=None): return [x for x in r if x["error"] == err and x["param"] == param]
 fact("GetThreadState returns INVALID_THREAD for thread, checked by the implementation (noconvert)", [x["checked_on_entry"] for x in ret("JVMTI_ERROR_INVALID_THREAD", "thread")] == [False])
 fact("GetThreadState returns NULL_POINTER for thread_state_ptr, checked on entry", [x["checked_on_entry"] for x in ret("JVMTI_ERROR_NULL_POINTER", "thread_state_ptr")] == [True])
+own = lambda x, n: next(p["ownership"] for p in x["parameters"] if p["name"] == n)
+cflh = ev["ClassFileLoadHook"]
+fact("ownership: ClassFileLoadHook jni_env value, new_class_data_len caller-storage, new_class_data agent-owned, class_data vm-owned", (own(cflh, "jni_env"), own(cflh, "new_class_data_len"), own(cflh, "new_class_data"), own(cflh, "class_data")) == ("value", "caller-storage", "agent-owned", "vm-owned"))
+fact("ownership: GetAllThreads threads_ptr callee-allocated; GetLoadedClasses classes_ptr too; SetEventCallbacks callbacks caller-in", own(fn["GetAllThreads"], "threads_ptr") == "callee-allocated" and own(fn["GetLoadedClasses"], "classes_ptr") == "callee-allocated" and own(fn["SetEventCallbacks"], "callbacks") == "caller-in")
 fact("GetThreadState: WRONG_PHASE universal, checked on entry; INTERNAL not", ret("JVMTI_ERROR_WRONG_PHASE")[0]["checked_on_entry"] and ret("JVMTI_ERROR_WRONG_PHASE")[0]["origin"] == "universal" and not ret("JVMTI_ERROR_INTERNAL")[0]["checked_on_entry"])
 t = f["parameters"][2]["type"]
 fact("SetEventNotificationMode: event_thread is a nullok ptrtype of a noconvert jthread", t["kind"] == "ptrtype" and t["nullok"] and t["elem"]["kind"] == "jthread" and t["elem"]["impl"] == "noconvert")
