@@ -207,26 +207,22 @@ templates_used() { # DEPFILE: the directories of the .xsl files it lists
 run_installed() { # BIN OUTDIR
     (cd "$d" && "$1" -q -MD -o "$2" "$spec") >"$d/gen.log" 2>&1
 }
-if run_installed "$inst/bin/jvmtigen" "$d/gen1" && [ -s "$d/gen1/jvmti.html" ] &&
-   [ -s "$d/gen1/man/man3/GetThreadState.3" ]; then
-    used=$(templates_used "$d/gen1/jvmtigen.d")
-    [ "$used" = "$inst/share/jvmtigen/templates" ] &&
-        ok "install: the installed jvmtigen renders the docs with PREFIX/share/jvmtigen/templates" ||
-        not_ok "install: the installed jvmtigen used templates from '$used'"
-else
-    not_ok "install: the installed jvmtigen does not generate the docs"; head -10 "$d/gen.log"
-fi
+renders_with() { # BIN OUTDIR TEMPLATES DESC: BIN writes the docs with TEMPLATES
+    local used
+    if ! run_installed "$1" "$2" || [ ! -s "$2/jvmti.html" ] || [ ! -s "$2/man/man3/GetThreadState.3" ]; then
+        not_ok "install: $4 (it does not generate the docs)"; head -10 "$d/gen.log"; return 1
+    fi
+    used=$(templates_used "$2/jvmtigen.d")
+    [ "$used" = "$3" ] && ok "install: $4" || not_ok "install: $4 (it used templates from '$used')"
+}
+renders_with "$inst/bin/jvmtigen" "$d/gen1" "$inst/share/jvmtigen/templates" \
+    "the installed jvmtigen renders the docs with PREFIX/share/jvmtigen/templates"
 mkdir -p "$d/elsewhere"
 cp -a "$inst" "$d/elsewhere/opt"
-if run_installed "$d/elsewhere/opt/bin/jvmtigen" "$d/gen2" && [ -s "$d/gen2/jvmti.html" ]; then
-    used=$(templates_used "$d/gen2/jvmtigen.d")
-    [ "$used" = "$d/elsewhere/opt/share/jvmtigen/templates" ] &&
-        ok "install: moved elsewhere as a whole, it uses the templates beside it" ||
-        not_ok "install: moved elsewhere, it used templates from '$used'"
+if renders_with "$d/elsewhere/opt/bin/jvmtigen" "$d/gen2" "$d/elsewhere/opt/share/jvmtigen/templates" \
+    "moved elsewhere as a whole, it uses the templates beside it"; then
     cmp -s "$d/gen1/jvmti.html" "$d/gen2/jvmti.html" && ok "install: the same page both times" ||
         not_ok "install: the moved jvmtigen wrote another page"
-else
-    not_ok "install: the moved jvmtigen does not generate the docs"; head -10 "$d/gen.log"
 fi
 # Alone (no templates beside it), it falls back on the directory it was
 # built for; unless that exists on this machine, the error names it.
@@ -249,14 +245,8 @@ fi
 mkdir -p "$inst/templates"
 printf 'not a stylesheet\n' >"$inst/templates/html.xsl"
 cp "$inst/templates/html.xsl" "$inst/templates/man.xsl"
-if run_installed "$inst/bin/jvmtigen" "$d/gen4"; then
-    used=$(templates_used "$d/gen4/jvmtigen.d")
-    [ "$used" = "$inst/share/jvmtigen/templates" ] &&
-        ok "install: a PREFIX/templates beside share/ does not replace the installed templates" ||
-        not_ok "install: with a PREFIX/templates there, it used templates from '$used'"
-else
-    not_ok "install: with a PREFIX/templates there, the installed jvmtigen fails"; head -5 "$d/gen.log"
-fi
+renders_with "$inst/bin/jvmtigen" "$d/gen4" "$inst/share/jvmtigen/templates" \
+    "a PREFIX/templates beside share/ does not replace the installed templates"
 rm -r "$inst/templates"
 
 # Without a SPEC: the installed spec (from the installed tree only).
