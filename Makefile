@@ -10,18 +10,23 @@ JVMTIGEN_FLAGS ?=
 # Where `make install` puts things (DESTDIR is prepended to every path).
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION := $(shell sed -n 's/^\#define JVMTIGEN_VERSION "\(.*\)"$$/\1/p' gen/main.c)
+# A make that has nothing to do starts no process: what needs a command is
+# worked out the first time a recipe asks for it (and then kept), never
+# while the Makefile is read; files are read with $(file <).
+# once VAR,COMMAND: VAR is COMMAND's output, run at most once.
+once = $(eval $1 := $$(shell $2))$($1)
+VERSION = $(call once,VERSION,sed -n 's/^.define JVMTIGEN_VERSION "\(.*\)"$$$$/\1/p' gen/main.c)
 
-XML_CFLAGS := $(shell $(PKG_CONFIG) --cflags libxml-2.0 libxslt)
-XML_LIBS := $(shell $(PKG_CONFIG) --libs libxml-2.0 libxslt)
+XML_CFLAGS = $(call once,XML_CFLAGS,$(PKG_CONFIG) --cflags libxml-2.0 libxslt)
+XML_LIBS = $(call once,XML_LIBS,$(PKG_CONFIG) --libs libxml-2.0 libxslt)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
 # valgrind 3.19 cannot read clang 14's DWARF 5 (memcheck would fail on a
 # clang build): clang's debug information is DWARF 4.
-IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo yes)
-DEBUG_FORMAT := $(if $(IS_CLANG),$(if $(filter -g%,$(CFLAGS)),-gdwarf-4))
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS)
+IS_CLANG = $(call once,IS_CLANG,$(CC) --version 2>/dev/null | grep -q clang && echo yes)
+DEBUG_FORMAT = $(if $(IS_CLANG),$(if $(filter -g%,$(CFLAGS)),-gdwarf-4))
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS)
 
 comma := ,
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
@@ -42,7 +47,7 @@ JVMTIGEN := $(BINDIR)/jvmtigen
 # CC=clang` link gcc's objects again, instead of keeping clang's binaries.
 # It is rewritten only when something is linked.
 LINKED_BY ?= build/linked-by-$(subst /,-,$(BINDIR))
-ifneq ($(shell cat $(LINKED_BY) 2>/dev/null),$(VARIANT))
+ifneq ($(file <$(LINKED_BY)),$(VARIANT))
 .PHONY: $(LINKED_BY)
 endif
 
@@ -62,8 +67,9 @@ objs: $(GEN_OBJS)
 $(JVMTIGEN): $(GEN_OBJS) $(LINKED_BY) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(GEN_OBJS) $(XML_LIBS)
 ifneq ($(SANITIZE),)
-	@# jvmtigen finds its templates at BIN/../templates
+	@# jvmtigen finds its templates at BIN/../templates, its default spec at BIN/../spec
 	ln -sfn ../../templates build/$(VARIANT)/templates
+	ln -sfn ../../spec build/$(VARIANT)/spec
 endif
 
 $(OBJDIR) $(BINDIR):
@@ -76,8 +82,10 @@ $(LINKED_BY):
 # (when make reads this file) only when PREFIX changes, and only then is
 # docs.o rebuilt.
 DATADIR_STAMP := $(OBJDIR)/datadir
-$(shell mkdir -p $(OBJDIR) && { [ "$$(cat $(DATADIR_STAMP) 2>/dev/null)" = '$(PREFIX)/share/jvmtigen' ] \
-    || echo '$(PREFIX)/share/jvmtigen' > $(DATADIR_STAMP); })
+ifneq ($(file <$(DATADIR_STAMP)),$(PREFIX)/share/jvmtigen)
+$(shell mkdir -p $(OBJDIR))
+$(file >$(DATADIR_STAMP),$(PREFIX)/share/jvmtigen)
+endif
 $(OBJDIR)/docs.o: $(DATADIR_STAMP)
 $(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 
@@ -87,13 +95,28 @@ $(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 # with nothing changed runs nothing. The stamp records the last run (-MT
 # makes it the depfile's target); jvmtigen leaves unchanged outputs alone, so
 # what depends on them is rebuilt only when they change.
+# The stamp (an empty file) is also included as a makefile: make brings it
+# up to date before anything else and then reads everything again, so it
+# sees the outputs' new times and the outputs need no rule of their own
+# against the stamp (one with an empty recipe made `make -q` and `make -n`
+# always find work). A missing output forces a run. Goals that need no
+# out/ do not generate it.
 GEN_STAMP := $(OUT)/.jvmtigen-stamp
+GEN_OUTPUTS := $(addprefix $(OUT)/,jvmti.h jvmtigen_entry.c jvmtigen_tables.c jvmtigen_tables.h \
+    jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h)
+NO_GENERATE_GOALS := clean distclean uninstall objs fuzz fuzz-build fuzz-coverage
 ifneq ($(wildcard $(SPEC)),)
 generate: $(GEN_STAMP)
 $(GEN_STAMP): $(SPEC) $(JVMTIGEN)
 	$(JVMTIGEN) -q -MD -MT $@ -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
 	@touch $@
+ifneq ($(filter-out $(wildcard $(GEN_OUTPUTS)),$(GEN_OUTPUTS)),)
+$(GEN_STAMP): FORCE
+endif
 -include $(OUT)/jvmtigen.d
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_GENERATE_GOALS),$(MAKECMDGOALS)),all),)
+-include $(GEN_STAMP)
+endif
 else
 generate:
 	@echo "make: $(SPEC) is not here yet (the project's own spec is still to come);"
@@ -104,7 +127,7 @@ endif
 # and bin/jvmti-host, the small VM that runs agents on it (host/) ----
 JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard \
     /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
-RT_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
+RT_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
     $(CFLAGS) $(DEBUG_FORMAT) -fPIC -pthread -I$(OUT) -Iruntime -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
 RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
 RTDIR := build/$(VARIANT)/rt
@@ -121,10 +144,11 @@ else
 runtime:
 endif
 
-# One jvmtigen run writes them all; the empty recipe lets make see which
-# of them changed.
-$(OUT)/jvmti.h $(RT_GENERATED:%=$(OUT)/%.c) $(OUT)/jvmtigen_post.h $(OUT)/jvmtigen_impl.h \
-    $(OUT)/jvmtigen_tables.h: $(GEN_STAMP) ;
+# One jvmtigen run writes them all, before make looks at them (the stamp is
+# included above).
+$(GEN_OUTPUTS): ;
+.PHONY: FORCE
+FORCE:
 
 $(RTDIR)/%.o: runtime/%.c $(OUT)/jvmti.h | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
@@ -148,49 +172,64 @@ $(RTDIR) $(LIBDIR):
 -include $(RT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
 
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
-# jvmtigen, its man page and templates; libjvmtirt (static, and shared with
-# its soname), the headers a VM includes, and jvmtirt.pc for pkg-config.
+# jvmtigen, its man page, templates and the project's spec (with its DTD:
+# the default SPEC); libjvmtirt (static, and shared with its soname), the
+# headers a VM includes, jvmtirt.pc for pkg-config (with jvmtirt-lib.pc: see
+# runtime/jvmtirt.pc.in); jvmti-host; the reference of the spec (jvmti.html,
+# and its man3 pages) and the runtime's README as documentation.
 # jni.h is the JDK's: the VM puts it on the include path itself.
 bindir := $(PREFIX)/bin
 libdir := $(PREFIX)/lib
 includedir := $(PREFIX)/include
 datadir := $(PREFIX)/share/jvmtigen
 mandir := $(PREFIX)/share/man
+docdir := $(PREFIX)/share/doc/jvmtigen
 pkgconfigdir := $(libdir)/pkgconfig
 INSTALL ?= install
-SO_REAL := libjvmtirt.so.$(VERSION)
+SO_REAL = libjvmtirt.so.$(VERSION)
 RT_HEADERS := runtime/jvmtirt.h runtime/jvmtigen_hooks.h runtime/jvmtigen_post_support.h \
     runtime/jvmtigen_trace.h
 GEN_HEADERS := jvmti.h jvmtigen_impl.h jvmtigen_post.h jvmtigen_tables.h
 TEMPLATES := $(wildcard templates/*.xsl)
-RT_PC := build/$(VARIANT)/jvmtirt.pc
+RT_PCS := build/$(VARIANT)/jvmtirt.pc build/$(VARIANT)/jvmtirt-lib.pc
 
-$(RT_PC): runtime/jvmtirt.pc.in Makefile $(DATADIR_STAMP)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' runtime/jvmtirt.pc.in > $@
+build/$(VARIANT)/%.pc: runtime/%.pc.in Makefile $(DATADIR_STAMP)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-install: all $(RT_PC)
-	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/templates \
+install: all $(RT_PCS)
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 \
+	    $(DESTDIR)$(datadir)/templates $(DESTDIR)$(docdir) \
 	    $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/jvmtigen $(DESTDIR)$(pkgconfigdir)
 	$(INSTALL) -m 755 $(JVMTIGEN) $(DESTDIR)$(bindir)/jvmtigen
+	$(INSTALL) -m 755 $(JVMTI_HOST) $(DESTDIR)$(bindir)/jvmti-host
 	$(INSTALL) -m 644 docs/jvmtigen.1 $(DESTDIR)$(mandir)/man1/jvmtigen.1
+	$(INSTALL) -m 644 $(OUT)/man/man3/*.3 $(DESTDIR)$(mandir)/man3
 	$(INSTALL) -m 644 $(TEMPLATES) $(DESTDIR)$(datadir)/templates
+	$(INSTALL) -m 644 spec/jvmti.xml spec/jvmti.dtd $(DESTDIR)$(datadir)
+	$(INSTALL) -m 644 $(OUT)/jvmti.html $(DESTDIR)$(docdir)/jvmti.html
+	$(INSTALL) -m 644 runtime/README.md $(DESTDIR)$(docdir)/runtime.md
 	$(INSTALL) -m 644 $(RT_LIB) $(DESTDIR)$(libdir)/libjvmtirt.a
 	$(INSTALL) -m 755 $(RT_SO).0 $(DESTDIR)$(libdir)/$(SO_REAL)
 	ln -sf $(SO_REAL) $(DESTDIR)$(libdir)/libjvmtirt.so.0
 	ln -sf libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so
 	$(INSTALL) -m 644 $(RT_HEADERS) $(GEN_HEADERS:%=$(OUT)/%) $(DESTDIR)$(includedir)/jvmtigen
-	$(INSTALL) -m 644 $(RT_PC) $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc
+	$(INSTALL) -m 644 $(RT_PCS) $(DESTDIR)$(pkgconfigdir)
 
 # Removes exactly the files install puts in place, and the directories that
-# are jvmtigen's own; shared ones (bin, lib, man1, ...) stay.
+# are jvmtigen's own; shared ones (bin, lib, man1, ...) stay. The man3 pages
+# are those of $(OUT) (the spec installed).
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/jvmtigen $(DESTDIR)$(mandir)/man1/jvmtigen.1 \
+	rm -f $(DESTDIR)$(bindir)/jvmtigen $(DESTDIR)$(bindir)/jvmti-host $(DESTDIR)$(mandir)/man1/jvmtigen.1 \
+	    $(addprefix $(DESTDIR)$(mandir)/man3/,$(notdir $(wildcard $(OUT)/man/man3/*.3))) \
 	    $(patsubst templates/%,$(DESTDIR)$(datadir)/templates/%,$(TEMPLATES)) \
+	    $(DESTDIR)$(datadir)/jvmti.xml $(DESTDIR)$(datadir)/jvmti.dtd \
+	    $(DESTDIR)$(docdir)/jvmti.html $(DESTDIR)$(docdir)/runtime.md \
 	    $(DESTDIR)$(libdir)/libjvmtirt.a $(DESTDIR)$(libdir)/$(SO_REAL) \
 	    $(DESTDIR)$(libdir)/libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so \
 	    $(patsubst %,$(DESTDIR)$(includedir)/jvmtigen/%,$(notdir $(RT_HEADERS)) $(GEN_HEADERS)) \
-	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc
-	rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(includedir)/jvmtigen 2>/dev/null || true
+	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc $(DESTDIR)$(pkgconfigdir)/jvmtirt-lib.pc
+	rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) \
+	    $(DESTDIR)$(includedir)/jvmtigen 2>/dev/null || true
 
 # Unit tests link the generator's objects, all but main.
 UNITS := build/$(VARIANT)/test-units
@@ -235,7 +274,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OPT ?= -O1
-FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CFLAGS) -Igen \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CFLAGS) -Igen \
     -DFUZZ_SPEC_NAME='"$(CURDIR)/tests/fuzz/regressions/input.xml"' \
     -DFUZZ_TEMPLATES='"$(CURDIR)/templates"'
 FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GEN_SRCS)))

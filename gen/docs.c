@@ -41,7 +41,16 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-char *docs_default_templates(const char *argv0)
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* INSTALLED (below share/jvmtigen) or IN_TREE, beside the executable. The
+ * installed layout is tried first: an installed jvmtigen must not take
+ * PREFIX/templates, which is not its own, for its templates. */
+static char *data_path(const char *argv0, const char *installed, const char *in_tree, bool dir)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -55,20 +64,33 @@ char *docs_default_templates(const char *argv0)
     char *slash = strrchr(exe, '/');
     if (slash) {
         *slash = '\0';
-        static const char *const rel[] = {"/../templates", "/../share/jvmtigen/templates"};
-        for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        const char *const rel[] = {"/../share/jvmtigen/", installed, "/../", in_tree};
+        for (size_t i = 0; i < sizeof rel / sizeof *rel; i += 2) {
             Buf b;
             buf_init(&b);
-            buf_printf(&b, "%s%s", exe, rel[i]);
+            buf_printf(&b, "%s%s%s", exe, rel[i], rel[i + 1]);
             char real[PATH_MAX];
-            if (is_dir(b.data) && realpath(b.data, real)) {
+            if ((dir ? is_dir(b.data) : is_file(b.data)) && realpath(b.data, real)) {
                 buf_free(&b);
                 return strdup(real);
             }
             buf_free(&b);
         }
     }
-    return strdup(JVMTIGEN_DATADIR "/templates");
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s/%s", JVMTIGEN_DATADIR, installed);
+    return b.data;
+}
+
+char *docs_default_templates(const char *argv0)
+{
+    return data_path(argv0, "templates", "templates", true);
+}
+
+char *docs_default_spec(const char *argv0)
+{
+    return data_path(argv0, "jvmti.xml", "spec/jvmti.xml", false);
 }
 
 /* ---- state of one run ---- */

@@ -42,9 +42,15 @@ typedef struct DocsResult {
 } DocsResult;
 
 /* The template directory to use when --templates is not given: the first of
- * <executable's dir>/../templates and <executable's dir>/../share/jvmtigen/
- * templates that exists, else JVMTIGEN_DATADIR "/templates". Malloc'd. */
+ * <executable's dir>/../share/jvmtigen/templates (installed) and
+ * <executable's dir>/../templates (the source tree) that exists, else
+ * JVMTIGEN_DATADIR "/templates". Malloc'd. */
 char *docs_default_templates(const char *argv0);
+
+/* The spec to use when none is given, found the same way: the installed
+ * share/jvmtigen/jvmti.xml, the source tree's spec/jvmti.xml, else
+ * JVMTIGEN_DATADIR "/jvmti.xml". Malloc'd. */
+char *docs_default_spec(const char *argv0);
 
 /* Renders every document into res. Returns 0, or an exit status (1: a
  * template is broken or failed, 3: one cannot be read) with diagnostics

@@ -49,6 +49,8 @@ typedef struct Options {
     int verify;            /* --verify: compare with DIR, write nothing */
     int check;             /* the check command */
     const char *argv0;
+    int command;            /* a command word (generate, fill, ...) was given */
+    char *default_spec;     /* the installed spec, when no SPEC was given */
     const char *time_limit; /* --time-limit SECONDS, as given */
     unsigned seconds;       /* ... parsed: 0 = none */
 } Options;
@@ -66,7 +68,9 @@ static const char usage_text[] =
     "       jvmtigen model [-q] SPEC\n"
     "       jvmtigen diff [--json] [-q] OLD NEW\n"
     "\n"
-    "Reads a JVM TI specification (jvmti.xml) and writes C for it.\n"
+    "Reads a JVM TI specification (jvmti.xml) and writes C for it. Without\n"
+    "SPEC, generate, fill and model read the jvmti.xml installed with jvmtigen\n"
+    "(PREFIX/share/jvmtigen/jvmti.xml, the facts of JDK 25).\n"
     "\n"
     "Commands:\n"
     "  generate    (the default) check SPEC and write every output into DIR\n"
@@ -196,6 +200,16 @@ static int parse_options(int argc, char **argv, Options *o)
             o->spec = a;
         }
     }
+    /* generate, fill and model without a SPEC read the spec installed with
+     * jvmtigen; fill's one name is then its FILE (unless it names a spec).
+     * A bare `jvmtigen` still prints the usage error. */
+    size_t len = o->spec ? strlen(o->spec) : 0;
+    if (o->fill && o->spec && !o->file && !(len >= 4 && strcmp(o->spec + len - 4, ".xml") == 0)) {
+        o->file = o->spec;
+        o->spec = NULL;
+    }
+    if (!o->spec && !o->check && !o->diff && (argc > 0 || o->command) && (!o->fill || o->file))
+        o->spec = o->default_spec = docs_default_spec(o->argv0);
     if (!o->spec)
         return usage_error("%s", o->diff ? "diff needs two specs, OLD and NEW" : "no spec given");
     if (o->fill && !o->file)
@@ -641,6 +655,7 @@ int main(int argc, char **argv)
         first = 2;
         o.diff = 1;
     }
+    o.command = first == 2;
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage_text, stdout);
@@ -657,6 +672,7 @@ int main(int argc, char **argv)
              : o.diff  ? diff(&o)
                        : generate(&o, write_outputs);
     }
+    free(o.default_spec);
     diag_reset();
     xsltCleanupGlobals();
     xmlCleanupParser();

@@ -18,10 +18,11 @@ static jint JNICALL get_version(JNIEnv *env)
     return JNI_VERSION_10;
 }
 
+/* A NULL name or string finds or makes nothing (HotSpot returns NULL too). */
 static jclass JNICALL find_class(JNIEnv *env, const char *name)
 {
     (void)env;
-    for (int i = 0; i < host_n_classes; i++)
+    for (int i = 0; name && i < host_n_classes; i++)
         if (strcmp(host_classes[i].name, name) == 0)
             return (jclass)&host_classes[i].obj;
     return NULL;
@@ -117,6 +118,8 @@ typedef struct host_string {
 static jstring JNICALL new_string_utf(JNIEnv *env, const char *utf)
 {
     (void)env;
+    if (!utf)
+        return NULL;
     size_t n = strlen(utf) + 1;
     host_string *s = malloc(sizeof *s + n);
     if (!s)

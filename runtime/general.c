@@ -19,13 +19,11 @@ jvmtiError jvmti_impl_Allocate(jvmtiEnv *env, jlong size, unsigned char **mem_pt
         *mem_ptr = NULL;
         return JVMTI_ERROR_NONE;
     }
-    if ((unsigned long long)size > (size_t)-1)
-        return JVMTI_ERROR_OUT_OF_MEMORY;
-    unsigned char *p = malloc((size_t)size);
-    if (!p)
-        return JVMTI_ERROR_OUT_OF_MEMORY;
+    /* A failure stores NULL, as HotSpot does: an agent that frees the
+     * result whatever the error frees nothing. */
+    unsigned char *p = (unsigned long long)size > (size_t)-1 ? NULL : malloc((size_t)size);
     *mem_ptr = p;
-    return JVMTI_ERROR_NONE;
+    return p ? JVMTI_ERROR_NONE : JVMTI_ERROR_OUT_OF_MEMORY;
 }
 
 jvmtiError jvmti_impl_Deallocate(jvmtiEnv *env, unsigned char *mem)

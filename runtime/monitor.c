@@ -4,7 +4,14 @@
  * generation ((slot << 32 | generation) << 1 | 1 on 64-bit), so any value an
  * agent passes, including one destroyed long ago, is checked without
  * touching freed memory. Slots live in chunks that are never moved or freed
- * before shutdown; a destroyed slot is reused with its generation bumped. */
+ * before shutdown; a destroyed slot is reused with its generation bumped.
+ * Chunk c holds CHUNK << c slots, so 24 chunks cover every 32-bit slot
+ * number (no cap short of that) and a handle still finds its slot with one
+ * table load. A chunk's memory is calloc'd (untouched pages cost nothing)
+ * and each slot is initialised when it is first handed out.
+ *
+ * Timed waits measure CLOCK_MONOTONIC: a step of the wall clock neither
+ * stretches nor cuts them. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +20,8 @@
 #include "jvmtigen_impl.h"
 #include "rt.h"
 
-#define CHUNK 256
-#define MAX_CHUNKS 4096
+#define CHUNK 256u
+#define MAX_CHUNKS 24 /* CHUNK * (2^24 - 1) slots: all a 32-bit slot number names */
 
 typedef struct rt_waiter {
     int notified;
@@ -39,6 +46,19 @@ static rt_monitor *free_list;
 static long live;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The first slot of chunk c, and the chunk that holds a slot. */
+static uint32_t chunk_base(unsigned c) { return CHUNK * ((1u << c) - 1); }
+static unsigned chunk_of(uint32_t slot)
+{
+    return 31u - (unsigned)__builtin_clz(slot / CHUNK + 1);
+}
+
+static rt_monitor *slot_monitor(uint32_t slot)
+{
+    unsigned c = chunk_of(slot);
+    return &LOAD(&chunks[c])[slot - chunk_base(c)];
+}
+
 static jrawMonitorID encode(const rt_monitor *m)
 {
     uint64_t v = ((uint64_t)m->slot << 32 | m->generation) << 1 | 1;
@@ -55,7 +75,7 @@ static rt_monitor *decode(jrawMonitorID id)
     uint32_t slot = (uint32_t)(v >> 32), gen = (uint32_t)v;
     if (slot >= LOAD(&n_slots) || !(gen & 1))
         return NULL;
-    rt_monitor *m = &LOAD(&chunks[slot / CHUNK])[slot % CHUNK];
+    rt_monitor *m = slot_monitor(slot);
     return LOAD(&m->generation) == gen ? m : NULL;
 }
 
@@ -70,12 +90,13 @@ void rt_monitors_init(void) {}
 void rt_monitors_shutdown(void)
 {
     pthread_mutex_lock(&table_lock);
-    for (uint32_t c = 0; c < MAX_CHUNKS && chunks[c]; c++) {
-        for (int i = 0; i < CHUNK; i++) {
-            pthread_mutex_destroy(&chunks[c][i].mutex);
-            pthread_cond_destroy(&chunks[c][i].cond);
-            free(chunks[c][i].name);
-        }
+    for (uint32_t slot = 0; slot < n_slots; slot++) {
+        rt_monitor *m = slot_monitor(slot);
+        pthread_mutex_destroy(&m->mutex);
+        pthread_cond_destroy(&m->cond);
+        free(m->name);
+    }
+    for (unsigned c = 0; c < MAX_CHUNKS && chunks[c]; c++) {
         free(chunks[c]);
         chunks[c] = NULL;
     }
@@ -105,21 +126,24 @@ jvmtiError jvmti_impl_CreateRawMonitor(jvmtiEnv *env, const char *name, jrawMoni
         free_list = m->free_next;
     } else {
         uint32_t slot = n_slots;
-        if (slot % CHUNK == 0) {
-            rt_monitor *chunk = slot / CHUNK < MAX_CHUNKS ? calloc(CHUNK, sizeof *chunk) : NULL;
+        unsigned c = chunk_of(slot);
+        if (slot == chunk_base(c)) {
+            rt_monitor *chunk = c < MAX_CHUNKS ? calloc((size_t)CHUNK << c, sizeof *chunk) : NULL;
             if (!chunk) {
                 pthread_mutex_unlock(&table_lock);
                 free(copy);
                 return JVMTI_ERROR_OUT_OF_MEMORY;
             }
-            for (int i = 0; i < CHUNK; i++) {
-                pthread_mutex_init(&chunk[i].mutex, NULL);
-                pthread_cond_init(&chunk[i].cond, NULL);
-                chunk[i].slot = slot + (uint32_t)i;
-            }
-            STORE(&chunks[slot / CHUNK], chunk);
+            STORE(&chunks[c], chunk);
         }
-        m = &chunks[slot / CHUNK][slot % CHUNK];
+        m = &chunks[c][slot - chunk_base(c)];
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_mutex_init(&m->mutex, NULL);
+        pthread_cond_init(&m->cond, &attr);
+        pthread_condattr_destroy(&attr);
+        m->slot = slot;
         STORE(&n_slots, slot + 1);
     }
     pthread_mutex_lock(&m->mutex);
@@ -252,7 +276,7 @@ jvmtiError jvmti_impl_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong
     }
     struct timespec deadline;
     if (millis > 0) {
-        clock_gettime(CLOCK_REALTIME, &deadline);
+        clock_gettime(CLOCK_MONOTONIC, &deadline); /* the cond's clock */
         jlong sec = millis / 1000, nsec = (millis % 1000) * 1000000 + deadline.tv_nsec;
         deadline.tv_sec += (time_t)(sec + nsec / 1000000000);
         deadline.tv_nsec = (long)(nsec % 1000000000);

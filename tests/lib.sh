@@ -2,6 +2,8 @@
 # Prints TAP-like lines that tests/run-all counts.
 
 JVMTIGEN="${JVMTIGEN:-bin/jvmtigen}"
+# The reference specs (OpenJDK's jdk17/, jdk25/, mainline/jvmti.xml) are not
+# part of the project: checks that need one skip when it is missing.
 SHARED_SPECS="${SHARED_SPECS:-../shared/spec}"
 TESTS_TMP="${TESTS_TMP:-$(mktemp -d)}"
 
@@ -15,6 +17,17 @@ check() {
     local desc=$1; shift
     local out
     if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc"; printf '%s\n' "$out" | head -40; fi
+}
+
+# need_refs WHAT NAME...: true when every named reference spec is there;
+# otherwise one skip line saying what WHAT needs and how to provide it.
+need_refs() {
+    local what=$1 name; shift
+    for name; do
+        [ -f "$SHARED_SPECS/$name/jvmti.xml" ] && continue
+        skip "$what (needs $SHARED_SPECS/$name/jvmti.xml: set SHARED_SPECS to a folder holding jdk17/, jdk25/ and mainline/jvmti.xml, or put them in ../shared/spec)"
+        return 1
+    done
 }
 
 # A fresh scratch directory under the run's temp dir.

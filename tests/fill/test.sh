@@ -9,9 +9,6 @@
 . tests/lib.sh
 JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
 
-for v in jdk17 jdk25 mainline; do
-    if [ ! -f "$SHARED_SPECS/$v/jvmti.xml" ]; then not_ok "fill: needs $SHARED_SPECS/$v/jvmti.xml"; exit 0; fi
-done
 for tool in xmllint gcc clang perl; do
     if ! command -v "$tool" >/dev/null; then not_ok "fill: needs $tool"; exit 0; fi
 done
@@ -20,6 +17,14 @@ if [ ! -f "$JNI_INC/jni.h" ]; then not_ok "fill: needs $JNI_INC/jni.h (openjdk-1
 S17="$SHARED_SPECS/jdk17/jvmti.xml"
 S25="$SHARED_SPECS/jdk25/jvmti.xml"
 SML="$SHARED_SPECS/mainline/jvmti.xml"
+# The skeleton, placement, refusal and command-line checks run on JDK 17's
+# spec where the reference specs are, else on the project's own (JDK 25's
+# facts); the merges jdk17 -> jdk25 -> mainline need all three.
+if need_refs "fill: merges jdk17 -> jdk25 -> mainline over a hand-edited file" jdk17 jdk25 mainline; then
+    REFS=yes BASE=$S17 BASE_VERSION=17.0.0
+else
+    REFS= BASE=spec/jvmti.xml BASE_VERSION=25.0.0
+fi
 
 # Function ids of a spec in document order: not hidden, not inside <elide>.
 spec_ids() {
@@ -57,6 +62,41 @@ gen_said() {
 has_line() { grep -qxF -- "$2" <<<"$1" || { echo "missing line: $2"; printf '%s\n' "$1"; return 1; }; }
 
 d=$(scratch fill)
+"$JVMTIGEN" -q -o "$d/out-base" "$BASE" || not_ok "fill: generating out/ from $BASE"
+spec_ids "$BASE" >"$d/ids-base"
+check "fill: xmllint finds the functions of $BASE ($(wc -l <"$d/ids-base"))" \
+    test "$(wc -l <"$d/ids-base")" -gt 100
+
+# ---- the skeleton ----
+f=$d/impl.c
+run_gen fill "$BASE" "$f"
+check "fill: creates the skeleton (exit 0, summary)" \
+    gen_said 0 "jvmtigen: $f: new file, $(wc -l <"$d/ids-base") stubs"
+check "fill: the skeleton says where it came from and that it is the user's" \
+    bash -c "head -12 '$f' | grep -q 'Started by .jvmtigen fill. from jvmti.xml (JVM TI $BASE_VERSION)' &&
+             head -12 '$f' | grep -q 'This file is yours' && grep -qx '#include \"jvmtigen_impl.h\"' '$f'"
+check "fill: the skeleton defines each function once, in spec order" \
+    diff "$d/ids-base" <(defined_ids "$f")
+check "fill: one marked stub per function" \
+    diff "$d/ids-base" <(sed -n 's|^/\* jvmtigen stub: \([A-Za-z0-9_]*\) (since [0-9.]*) \*/$|\1|p' "$f")
+check "fill: a stub ignores its parameters and returns JVMTI_ERROR_NOT_AVAILABLE" \
+    bash -c "sed -n '/^jvmti_impl_GetThreadState(/,/^}/p' '$f' | diff - <(printf '%s\n' \
+      'jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint* thread_state_ptr)' '{' \
+      '    (void)env;' '    (void)thread;' '    (void)thread_state_ptr;' \
+      '    return JVMTI_ERROR_NOT_AVAILABLE;' '}')"
+check "fill: the skeleton compiles warning-free (gcc, clang; C99, C11)" compiles "$f" "$d/out-base"
+cp -p "$f" "$d/skeleton.c"
+before=$(mtime "$f")
+sleep 1.1
+run_gen fill "$BASE" "$f"
+check "fill: a second run on the skeleton changes nothing" cmp "$f" "$d/skeleton.c"
+check "fill: ... and keeps its timestamp" test "$before" = "$(mtime "$f")"
+check "fill: ... and says so" grep -qx "jvmtigen: $f: 0 stubs added, 0 signatures flagged, 0 unknown functions" <<<"$GEN_ERR"
+run_gen fill -q "$BASE" "$f"
+check "fill: -q prints nothing" test -z "$GEN_ERR"
+
+# ---- hand edits (the BASE skeleton is JDK 17's here) ----
+if [ -n "$REFS" ]; then
 for v in jdk17 jdk25 mainline; do
     "$JVMTIGEN" -q -o "$d/out-$v" "$SHARED_SPECS/$v/jvmti.xml" || not_ok "fill: generating out/ from $v"
     spec_ids "$SHARED_SPECS/$v/jvmti.xml" >"$d/ids-$v"
@@ -68,35 +108,6 @@ comm -13 <(sort "$d/ids-jdk17") <(sort "$d/ids-jdk25") >"$d/new-in-25"
 comm -13 <(sort "$d/ids-jdk25") <(sort "$d/ids-mainline") >"$d/new-in-mainline"
 check "fill: jdk25 has functions jdk17 lacks ($(tr '\n' ' ' <"$d/new-in-25"))" test -s "$d/new-in-25"
 
-# ---- the skeleton ----
-f=$d/impl.c
-run_gen fill "$S17" "$f"
-check "fill: creates the skeleton (exit 0, summary)" \
-    gen_said 0 "jvmtigen: $f: new file, $(wc -l <"$d/ids-jdk17") stubs"
-check "fill: the skeleton says where it came from and that it is the user's" \
-    bash -c "head -12 '$f' | grep -q 'Started by .jvmtigen fill. from jvmti.xml (JVM TI 17.0.0)' &&
-             head -12 '$f' | grep -q 'This file is yours' && grep -qx '#include \"jvmtigen_impl.h\"' '$f'"
-check "fill: the skeleton defines each jdk17 function once, in spec order" \
-    diff "$d/ids-jdk17" <(defined_ids "$f")
-check "fill: one marked stub per jdk17 function" \
-    diff "$d/ids-jdk17" <(sed -n 's|^/\* jvmtigen stub: \([A-Za-z0-9_]*\) (since [0-9.]*) \*/$|\1|p' "$f")
-check "fill: a stub ignores its parameters and returns JVMTI_ERROR_NOT_AVAILABLE" \
-    bash -c "sed -n '/^jvmti_impl_GetThreadState(/,/^}/p' '$f' | diff - <(printf '%s\n' \
-      'jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint* thread_state_ptr)' '{' \
-      '    (void)env;' '    (void)thread;' '    (void)thread_state_ptr;' \
-      '    return JVMTI_ERROR_NOT_AVAILABLE;' '}')"
-check "fill: the skeleton compiles warning-free (gcc, clang; C99, C11)" compiles "$f" "$d/out-jdk17"
-cp -p "$f" "$d/skeleton17.c"
-before=$(mtime "$f")
-sleep 1.1
-run_gen fill "$S17" "$f"
-check "fill: a second run on the skeleton changes nothing" cmp "$f" "$d/skeleton17.c"
-check "fill: ... and keeps its timestamp" test "$before" = "$(mtime "$f")"
-check "fill: ... and says so" grep -qx "jvmtigen: $f: 0 stubs added, 0 signatures flagged, 0 unknown functions" <<<"$GEN_ERR"
-run_gen fill -q "$S17" "$f"
-check "fill: -q prints nothing" test -z "$GEN_ERR"
-
-# ---- hand edits ----
 cat >"$d/body.txt" <<'EOF'
 {
     /* hand-written: the thread's state { even with braces in a comment */
@@ -143,7 +154,7 @@ jvmti_impl_GetFrameCount (   /* reformatted by hand */
 {
 EOF
 h=$d/hand.c
-cp "$d/skeleton17.c" "$h"
+cp "$d/skeleton.c" "$h"
 BODY="$d/body.txt" BETWEEN="$d/between.txt" FAKE="$d/fake.txt" FC="$d/framecount.txt" perl -0pi -e '
     sub slurp { local $/; open my $fh, "<", $_[0] or die; <$fh> }
     my ($body, $between, $fake, $fc) = map { slurp($ENV{$_}) } qw(BODY BETWEEN FAKE FC);
@@ -239,6 +250,7 @@ check "fill: the merged file equals the hand-edited one plus the new stubs" \
 cp -p "$h" "$d/hand-final.c"
 run_gen fill "$SML" "$h"
 check "fill: and once more: nothing changes" cmp "$h" "$d/hand-final.c"
+fi
 
 # ---- placement in files fill did not start ----
 # Only a middle function defined: earlier ones go before it (and its marker),
@@ -246,28 +258,28 @@ check "fill: and once more: nothing changes" cmp "$h" "$d/hand-final.c"
 p=$d/partial.c
 {
     printf '#include "jvmtigen_impl.h"\n\nstatic int unrelated;\n\n'
-    sed -n '/^\/\* jvmtigen stub: GetThreadState /,/^}$/p' "$d/skeleton17.c"
+    sed -n '/^\/\* jvmtigen stub: GetThreadState /,/^}$/p' "$d/skeleton.c"
     printf 'int use_it(void) { return unrelated; }\n'
 } >"$p"
 cp "$p" "$d/partial-before.c"
-run_gen fill "$S17" "$p"
-check "fill: stubs around a lone definition keep spec order" diff "$d/ids-jdk17" <(defined_ids "$p")
+run_gen fill "$BASE" "$p"
+check "fill: stubs around a lone definition keep spec order" diff "$d/ids-base" <(defined_ids "$p")
 check "fill: earlier stubs go before the lone definition's marker comment" \
     bash -c "grep -B1 -A1 '^/\* jvmtigen stub: GetThreadState ' '$p' | head -1 | grep -qx '' &&
              grep -A1 '^/\* jvmtigen stub: GetThreadState ' '$p' | tail -1 | grep -qx jvmtiError &&
              [ \$(grep -n 'jvmti_impl_Deallocate(' '$p' | cut -d: -f1) -lt \$(grep -n 'jvmti_impl_GetThreadState(' '$p' | cut -d: -f1) ]"
 check "fill: ... and the file's own lines are all kept" lines_only_added "$d/partial-before.c" "$p"
-check "fill: ... and it compiles" compiles "$p" "$d/out-jdk17"
+check "fill: ... and it compiles" compiles "$p" "$d/out-base"
 
 # No definition at all, no newline at the end: stubs go at the end.
 e=$d/empty-ish.c
 printf '#include "jvmtigen_impl.h"\n/* mine */\nstatic const int answer = 42;\nint get_answer(void) { return answer; }' >"$e"
 cp "$e" "$d/empty-ish-before.c"
-run_gen fill "$S17" "$e"
-check "fill: a file without definitions gets every stub" diff "$d/ids-jdk17" <(defined_ids "$e")
+run_gen fill "$BASE" "$e"
+check "fill: a file without definitions gets every stub" diff "$d/ids-base" <(defined_ids "$e")
 check "fill: ... at its end" \
     bash -c "head -c \$(stat -c %s '$d/empty-ish-before.c') '$e' | cmp - '$d/empty-ish-before.c'"
-check "fill: ... and it compiles" compiles "$e" "$d/out-jdk17"
+check "fill: ... and it compiles" compiles "$e" "$d/out-base"
 
 # Definitions sharing their lines with other code and comments; one flagged
 # (jobject for jthread: the same C type, a different spelling).
@@ -279,34 +291,34 @@ static int x; jvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jobject thread
    over lines */ jvmtiError jvmti_impl_GetAllThreads(jvmtiEnv *env, jint* a, jthread** b) { (void)env; (void)a; (void)b; return y; } /* and
    another */
 EOF
-run_gen fill "$S17" "$w"
+run_gen fill "$BASE" "$w"
 check "fill: crowded lines: one flag, at its line" \
     gen_said 0 "$w:2: warning: jvmti_impl_GetThreadState: signature differs from the spec's; a comment above it says how"
-check "fill: crowded lines: every stub, in spec order" diff "$d/ids-jdk17" <(defined_ids "$w")
+check "fill: crowded lines: every stub, in spec order" diff "$d/ids-base" <(defined_ids "$w")
 check "fill: crowded lines: the flag sits right above its definition" \
     bash -c "grep -B1 '^jvmtiError jvmti_impl_GetThreadState(' '$w' | head -1 | grep -q 'jvmti_impl_GetThreadState(jvmtiEnv \*env, jthread thread, jint\* thread_state_ptr) \*/\$'"
-check "fill: crowded lines: it compiles" compiles "$w" "$d/out-jdk17"
+check "fill: crowded lines: it compiles" compiles "$w" "$d/out-base"
 cp "$w" "$d/crowded-1.c"
-run_gen fill "$S17" "$w"
+run_gen fill "$BASE" "$w"
 check "fill: crowded lines: a second run changes nothing" cmp "$w" "$d/crowded-1.c"
 
 # CRLF line ends stay CRLF.
 c=$d/crlf.c
-perl -0pe 's{\n/\* jvmtigen stub: GetAllThreads .*?\n\}\n}{}s; s/\n/\r\n/g' "$d/skeleton17.c" >"$c"
-run_gen fill "$S17" "$c"
+perl -0pe 's{\n/\* jvmtigen stub: GetAllThreads .*?\n\}\n}{}s; s/\n/\r\n/g' "$d/skeleton.c" >"$c"
+run_gen fill "$BASE" "$c"
 check "fill: a CRLF file gets its missing stub with CRLF line ends" \
     bash -c "grep -q 'jvmti_impl_GetAllThreads(' '$c' && ! grep -qv \$'\r\$' '$c' &&
-             cmp '$c' <(sed 's/\$/\r/' '$d/skeleton17.c')"
+             cmp '$c' <(sed 's/\$/\r/' '$d/skeleton.c')"
 
 # The file is the user's: a symbolic link stays one, permissions stay.
 l=$d/linked
 mkdir "$l"
-perl -0pe 's{\n/\* jvmtigen stub: GetAllThreads .*?\n\}\n}{}s' "$d/skeleton17.c" >"$l/real.c"
+perl -0pe 's{\n/\* jvmtigen stub: GetAllThreads .*?\n\}\n}{}s' "$d/skeleton.c" >"$l/real.c"
 chmod 640 "$l/real.c"
 ln -s real.c "$l/impl.c"
-run_gen fill -q "$S17" "$l/impl.c"
+run_gen fill -q "$BASE" "$l/impl.c"
 check "fill: writes through a symbolic link" \
-    bash -c "[ -L '$l/impl.c' ] && cmp '$l/real.c' '$d/skeleton17.c'"
+    bash -c "[ -L '$l/impl.c' ] && cmp '$l/real.c' '$d/skeleton.c'"
 check "fill: keeps the file's permissions" test "$(stat -c %a "$l/real.c")" = 640
 
 # ---- refusals: exit 1, the exact error at the exact line, the file untouched ----
@@ -314,7 +326,7 @@ refused() { # DESC FILE EXPECTED_ERROR_LINE
     local desc=$1 file=$2 want=$3 t
     cp -p "$file" "$file.orig"
     t=$(mtime "$file")
-    run_gen fill "$S17" "$file"
+    run_gen fill "$BASE" "$file"
     if [ "$GEN_STATUS" -eq 1 ] && [ "$GEN_ERR" = "$want" ] && cmp -s "$file" "$file.orig" &&
        [ "$t" = "$(mtime "$file")" ]; then
         ok "fill: $desc"
@@ -324,7 +336,7 @@ refused() { # DESC FILE EXPECTED_ERROR_LINE
     fi
 }
 x=$d/dup.c
-cp "$d/skeleton17.c" "$x"
+cp "$d/skeleton.c" "$x"
 first=$(grep -n '^jvmti_impl_GetThreadState(' "$x" | cut -d: -f1)
 printf '\n/* again */\njvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jthread t, jint *p)\n{\n    return JVMTI_ERROR_NONE;\n}\n' >>"$x"
 second=$(grep -n '^jvmtiError jvmti_impl_GetThreadState(' "$x" | cut -d: -f1)
@@ -332,13 +344,13 @@ refused "a duplicate definition is an error at the second one" "$x" \
     "$x:$second: error: jvmti_impl_GetThreadState is defined twice; the first definition is at line $first"
 
 x=$d/unclosed.c
-cp "$d/skeleton17.c" "$x"
+cp "$d/skeleton.c" "$x"
 open=$(( $(grep -n '^jvmti_impl_GetFrameCount(' "$x" | cut -d: -f1) + 1 ))
 perl -0pi -e 's/(\njvmti_impl_GetFrameCount\(.*?\n)\}\n/$1/s or die' "$x"
 refused "a body missing its '}' is an error at its '{'" "$x" "$x:$open: error: '{' without a matching '}'"
 
 x=$d/extra.c
-cp "$d/skeleton17.c" "$x"
+cp "$d/skeleton.c" "$x"
 perl -0pi -e 's/(\njvmti_impl_GetFrameCount\(.*?\n\}\n)/$1}\n/s or die' "$x"
 extra=$(( $(grep -n '^jvmti_impl_GetFrameCount(' "$x" | cut -d: -f1) + 7 ))
 check "fill: (the extra '}' is where the test thinks: line $extra)" \
@@ -346,9 +358,9 @@ check "fill: (the extra '}' is where the test thinks: line $extra)" \
 refused "a '}' without its '{' is an error at the '}'" "$x" "$x:$extra: error: '}' without a matching '{'"
 
 x=$d/comment.c
-cp "$d/skeleton17.c" "$x"
+cp "$d/skeleton.c" "$x"
 printf '/* this comment\n   is never closed\n' >>"$x"
-opened=$(( $(wc -l <"$d/skeleton17.c") + 1 ))
+opened=$(( $(wc -l <"$d/skeleton.c") + 1 ))
 refused "an unterminated comment is an error at its start" "$x" "$x:$opened: error: unterminated comment"
 
 x=$d/string.c
@@ -356,40 +368,40 @@ printf '#include "jvmtigen_impl.h"\nstatic const char *s = "no end;\n' >"$x"
 refused "an unterminated string is an error at its line" "$x" "$x:2: error: unterminated string literal"
 
 # ---- the command line ----
-run_gen fill "$S17"
+run_gen fill "$BASE"
 check "fill: without FILE it is a usage error (2)" gen_said 2 "jvmtigen: error: fill needs a FILE after the SPEC"
-run_gen fill -o "$d/o" "$S17" "$d/never.c"
+run_gen fill -o "$d/o" "$BASE" "$d/never.c"
 check "fill: -o is a usage error (2)" gen_said 2 "jvmtigen: error: fill takes no -o, --banner, --depfile or -MD"
 check "fill: ... and writes nothing" test ! -e "$d/never.c"
-run_gen fill "$S17" "$d/no/such/dir/impl.c"
+run_gen fill "$BASE" "$d/no/such/dir/impl.c"
 check "fill: a FILE that cannot be written is an I/O error (3)" \
     gen_said 3 "$d/no/such/dir/impl.c: error: cannot create a temporary file: No such file or directory"
-run_gen fill "$S17" "$d"
+run_gen fill "$BASE" "$d"
 check "fill: a FILE that cannot be read is an I/O error (3)" gen_said 3 "$d: error: cannot read: Is a directory"
 run_gen fill tests/security/fixtures/xxe-file.xml "$d/never.c"
 check "fill: an invalid spec exits 1" gen_said 1 ".*xxe-file.xml:[0-9]*: error: .*"
 check "fill: ... and writes nothing" test ! -e "$d/never.c"
-run_gen fill --jvmti-version 21 "$S17" "$d/v21.c"
+run_gen fill --jvmti-version 21 "$BASE" "$d/v21.c"
 check "fill: --jvmti-version names the version in the skeleton" \
     grep -q 'from jvmti.xml (JVM TI 21.0.0)' "$d/v21.c"
 check "fill: --help mentions fill" bash -c "'$JVMTIGEN' --help | grep -q '^  fill '"
 
 # ---- --core: a VM's file when it links jvmtigen's runtime core ----
 x=$d/core.c
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: starts the file" test -s "$x"
 check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
 check "fill --core: a stub for what the VM must do (GetThreadState, GetLoadedClasses)" \
     bash -c "grep -q 'jvmti_impl_GetThreadState(' '$x' && grep -q 'jvmti_impl_GetLoadedClasses(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
-# 35 functions of the core list exist in JDK 17's table too.
-all=$(grep -c '^/\* jvmtigen stub: ' "$d/skeleton17.c")
+# The 35 functions of the core's list are all in JDK 17's table (and later ones).
+all=$(grep -c '^/\* jvmtigen stub: ' "$d/skeleton.c")
 core=$(grep -c '^/\* jvmtigen stub: ' "$x")
 check "fill --core: 35 stubs fewer than without ($all vs $core)" test $((all - core)) = 35
 printf '\njvmtiError jvmti_impl_GetPhase(jvmtiEnv *env, jvmtiPhase *phase_ptr)\n{\n    return 0;\n}\n' >>"$x"
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: warns about a definition the core already has" \
     bash -c "grep -q 'warning: jvmti_impl_GetPhase: the runtime core implements GetPhase' <<<\"\$1\"" _ "$GEN_ERR"
-run_gen fill --core -o x "$S17" "$d/never2.c"
+run_gen fill --core -o x "$BASE" "$d/never2.c"
 check "fill --core: still refuses generate's options" gen_said 2 "jvmtigen: error: fill takes no -o, --banner, --depfile or -MD"

@@ -28,26 +28,36 @@ compare_with() { # NAME SPEC VERSION REFERENCE
         diff <(below_banner "$ref") <(below_banner "$d/jvmti.h")
 }
 
-if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -f "$JDK17_H" ]; then
-    compare_with jdk17 "$SHARED_SPECS/jdk17/jvmti.xml" 17 "$JDK17_H"
-else
-    not_ok "header: jdk17: needs $SHARED_SPECS/jdk17/jvmti.xml and $JDK17_H (openjdk-17-jdk-headless)"
+if need_refs "header: jdk17 equals the JDK's jvmti.h" jdk17; then
+    if [ -f "$JDK17_H" ]; then
+        compare_with jdk17 "$SHARED_SPECS/jdk17/jvmti.xml" 17 "$JDK17_H"
+    else
+        not_ok "header: jdk17: needs $JDK17_H (openjdk-17-jdk-headless)"
+    fi
 fi
-if [ -f "$JDK25_H" ]; then
-    compare_with jdk25 "$SHARED_SPECS/jdk25/jvmti.xml" 25 "$JDK25_H"
-else
+if [ ! -f "$JDK25_H" ]; then
     skip "header: jdk25: no JDK 25 header on this machine ($JDK25_H)"
+elif need_refs "header: jdk25 equals the JDK's jvmti.h" jdk25; then
+    compare_with jdk25 "$SHARED_SPECS/jdk25/jvmti.xml" 25 "$JDK25_H"
 fi
 
-# The banner carries the spec's copyright line, and no license text.
-d=$(scratch banner)
-"$JVMTIGEN" -q -o "$d" "$SHARED_SPECS/jdk17/jvmti.xml"
-check "header: banner keeps the spec's copyright line" \
-    grep -q '^ \* Copyright (c) 2002, 2021, Oracle and/or its affiliates. All rights reserved.$' "$d/jvmti.h"
-check "header: banner embeds no license text" \
-    bash -c "! grep -qi 'General Public License' '$d/jvmti.h'"
-check "header: the default version is the spec's latest change (17.0.0)" \
-    grep -q 'JVMTI_VERSION = 0x30000000 + (17 \* 0x10000) + ( 0 \* 0x100) + 0  /\* version: 17.0.0 \*/' "$d/jvmti.h"
+# The banner carries the spec's copyright line, and no license text; the
+# default version is the spec's latest change. The project's own spec, and
+# JDK 17's where it is here.
+banner() { # NAME SPEC COPYRIGHT_LINE VERSION
+    local d
+    d=$(scratch banner)
+    "$JVMTIGEN" -q -o "$d" "$2"
+    check "header: $1: banner keeps the spec's copyright line" grep -qxF " * $3" "$d/jvmti.h"
+    check "header: $1: banner embeds no license text" \
+        bash -c "! grep -qi 'General Public License' '$d/jvmti.h'"
+    check "header: $1: the default version is the spec's latest change ($4.0.0)" \
+        grep -qF "JVMTI_VERSION = 0x30000000 + ($4 * 0x10000) + ( 0 * 0x100) + 0  /* version: $4.0.0 */" "$d/jvmti.h"
+}
+banner own spec/jvmti.xml 'Copyright (c) 2026, the jvmtigen authors.' 25
+need_refs "header: jdk17: the banner of OpenJDK's spec" jdk17 &&
+    banner jdk17 "$SHARED_SPECS/jdk17/jvmti.xml" \
+        'Copyright (c) 2002, 2021, Oracle and/or its affiliates. All rights reserved.' 17
 
 # Every spec's header compiles, pedantically, as C and as C++.
 probe_c='#include "jvmti.h"
@@ -63,10 +73,11 @@ probe_cxx='#include "jvmti.h"
 jvmtiError probe(jvmtiEnv *env, jthread t, jint *state) {
     return env->GetThreadState(t, state);
 }'
-for spec in jdk17 jdk25 mainline; do
-    [ -f "$SHARED_SPECS/$spec/jvmti.xml" ] || { not_ok "header: $spec spec missing"; continue; }
+for spec in own jdk17 jdk25 mainline; do
+    if [ "$spec" = own ]; then file=spec/jvmti.xml
+    else need_refs "header: $spec compiles as C and C++" "$spec" || continue; file=$SHARED_SPECS/$spec/jvmti.xml; fi
     d=$(scratch "compile-$spec")
-    "$JVMTIGEN" -q -o "$d" "$SHARED_SPECS/$spec/jvmti.xml" || { not_ok "header: $spec: generation failed"; continue; }
+    "$JVMTIGEN" -q -o "$d" "$file" || { not_ok "header: $spec: generation failed"; continue; }
     printf '%s\n' "$probe_c" > "$d/probe.c"
     printf '%s\n' "$probe_cxx" > "$d/probe.cc"
     for cc in gcc clang; do

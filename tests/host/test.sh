@@ -77,6 +77,20 @@ check "host: ... and says so" grep -q "Agent_OnLoad of $d/gen.so returned 7" <<<
 run_host -bogus >/dev/null 2>&1
 check "host: an unknown option is a usage error (2)" test $? = 2
 
+# NULL where JNI wants a class name or a string: NULL back, as in HotSpot.
+null_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$RT_OUT" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/null_jni.so" tests/host/null_jni_agent.c
+}
+if check "host: the NULL-passing JNI agent builds" null_build; then
+    out=$(run_host -agentpath:"$d/null_jni.so" -threads:0 2>"$d/null_jni.err")
+    status=$?
+    check "host: FindClass(NULL) and NewStringUTF(NULL) do not crash the host (status $status)" \
+        test "$status" = 0
+    check "host: ... and both return NULL" \
+        diff <(printf 'FindClass(NULL): NULL\nNewStringUTF(NULL): NULL\n') <(echo "$out")
+fi
+
 # ---- the soak: many threads, environments created and disposed, events
 # toggled and posted, raw monitors contended, for SOAK_SECONDS (default 3);
 # every delivery judged, memory back to its baseline (soak_agent.c, soak.c) ----

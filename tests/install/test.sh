@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # make install / make uninstall into a temporary DESTDIR:
-#   - every file in its place: jvmtigen, jvmtigen.1, the templates, libjvmtirt
-#     static and shared (soname libjvmtirt.so.0, symlinks), its headers, the
-#     pkg-config file;
+#   - every file in its place: jvmtigen, jvmtigen.1, the templates, the spec
+#     and its DTD, libjvmtirt static and shared (soname libjvmtirt.so.0,
+#     symlinks), its headers, the pkg-config files, jvmti-host, jvmti.html,
+#     the man3 pages and the runtime's README;
 #   - the man page is clean roff, names the binary's version, and documents
 #     every option --help lists;
 #   - prog.c, built with `pkg-config --cflags --libs jvmtirt` against the
-#     installed files only (static and shared), runs;
+#     installed files only, runs: shared (found through LD_LIBRARY_PATH, and
+#     through the pc file's rpath), and static with `pkg-config --static`;
 #   - the installed jvmtigen renders the docs with the installed templates,
-#     also after the installed tree is moved elsewhere;
+#     also after the installed tree is moved elsewhere, and not with a
+#     PREFIX/templates that is not its own; without a SPEC, generate, fill
+#     and model read the installed spec; the installed jvmti-host runs;
 #   - make uninstall leaves no file behind, nor jvmtigen's own directories.
 # Uses what `make check` passes: CC, SANITIZE, PREFIX, RT_OUT, RT_SPEC,
 # JNI_INCLUDE, MAKE.
@@ -46,7 +50,10 @@ else
 fi
 
 # ---- what is where ----
-want=(bin/jvmtigen share/man/man1/jvmtigen.1 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
+want=(bin/jvmtigen bin/jvmti-host share/man/man1/jvmtigen.1 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
+      lib/pkgconfig/jvmtirt-lib.pc share/jvmtigen/jvmti.xml share/jvmtigen/jvmti.dtd
+      share/doc/jvmtigen/jvmti.html share/doc/jvmtigen/runtime.md
+      share/man/man3/jvmti.3 share/man/man3/GetThreadState.3 share/man/man3/VMInit.3
       include/jvmtigen/jvmtirt.h include/jvmtigen/jvmti.h include/jvmtigen/jvmtigen_post.h
       include/jvmtigen/jvmtigen_impl.h include/jvmtigen/jvmtigen_tables.h
       include/jvmtigen/jvmtigen_hooks.h include/jvmtigen/jvmtigen_post_support.h
@@ -61,6 +68,13 @@ for f in "${want[@]}"; do [ -f "$inst/$f" ] || missing+=("$f"); done
 check "install: the installed headers are the ones built with" \
     bash -c "cmp '$root/${RT_OUT:-out}/jvmti.h' '$inst/include/jvmtigen/jvmti.h' && cmp '$root/runtime/jvmtirt.h' '$inst/include/jvmtigen/jvmtirt.h'"
 check "install: no internal header of the runtime is installed" test ! -e "$inst/include/jvmtigen/rt.h"
+check "install: the spec, its DTD, jvmti.html and the runtime's README are the tree's" \
+    bash -c "cmp '$root/spec/jvmti.xml' '$inst/share/jvmtigen/jvmti.xml' && cmp '$root/spec/jvmti.dtd' '$inst/share/jvmtigen/jvmti.dtd' \
+             && cmp '$root/${RT_OUT:-out}/jvmti.html' '$inst/share/doc/jvmtigen/jvmti.html' \
+             && cmp '$root/runtime/README.md' '$inst/share/doc/jvmtigen/runtime.md'"
+n_man3=$(ls "$root/${RT_OUT:-out}/man/man3" | wc -l)
+check "install: every man3 page of the spec ($n_man3)" \
+    bash -c "cd '$root/${RT_OUT:-out}/man/man3' && for f in *.3; do cmp -s \"\$f\" '$inst/share/man/man3/'\"\$f\" || exit 1; done"
 
 so_real=$(cd "$inst/lib" && ls libjvmtirt.so.*.*.* 2>/dev/null)
 if [ -n "$so_real" ] && [ -f "$inst/lib/$so_real" ] && [ ! -L "$inst/lib/$so_real" ] &&
@@ -117,7 +131,7 @@ else
     export PKG_CONFIG_LIBDIR=$inst/lib/pkgconfig PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$dest
     cflags=$(pkg-config --cflags jvmtirt | sed 's/ *$//')
     libs=$(pkg-config --libs jvmtirt | sed 's/ *$//')
-    if [ "$cflags" = "-I$inst/include/jvmtigen" ] && [ "$libs" = "-L$inst/lib -ljvmtirt" ]; then
+    if [ "$cflags" = "-I$inst/include/jvmtigen" ] && [ "$libs" = "-L$inst/lib -ljvmtirt -Wl,-Bdynamic" ]; then
         ok "install: pkg-config --cflags --libs jvmtirt: $cflags $libs"
     else
         not_ok "install: pkg-config --cflags --libs jvmtirt gave '$cflags' '$libs'"
@@ -151,8 +165,22 @@ else
     else
         not_ok "install: prog.c does not build against the shared library"; head -20 "$d/cc.log"
     fi
-    # Static: the archive by name, and what pkg-config --static adds.
-    static_libs=$(echo $(pkg-config --static --libs-only-L jvmtirt) -l:libjvmtirt.a $(pkg-config --static --libs-only-other jvmtirt))
+    # The run-time path hint: the pc file's rpath, for the prefix where the
+    # files really are (here: below DESTDIR), and no LD_LIBRARY_PATH.
+    rpath=$(pkg-config --define-variable=prefix="$inst" --variable=rpath jvmtirt)
+    if [ "$rpath" = "-Wl,-rpath,$inst/lib" ] &&
+       (cd "$b" && $CC "${flags[@]}" -o prog-rpath prog.c $libs $rpath) >"$d/cc-rpath.log" 2>&1; then
+        resolved=$(env -u LD_LIBRARY_PATH ldd "$b/prog-rpath" | awk '$1 == "libjvmtirt.so.0" { print $3 }')
+        [ "$resolved" = "$inst/lib/libjvmtirt.so.0" ] &&
+            ok "install: linked with \$(pkg-config --variable=rpath jvmtirt), it finds the library without LD_LIBRARY_PATH" ||
+            not_ok "install: with the rpath hint libjvmtirt.so.0 resolves to '$resolved'"
+        check "install: ... and runs" env -u LD_LIBRARY_PATH "$b/prog-rpath"
+    else
+        not_ok "install: the rpath hint ('$rpath') does not link"; head -10 "$d/cc-rpath.log"
+    fi
+    # Static: pkg-config --static links the archive though the shared
+    # library is installed beside it.
+    static_libs=$(pkg-config --static --libs jvmtirt | sed 's/ *$//')
     if (cd "$b" && $CC "${flags[@]}" -o prog-static prog.c $static_libs) >"$d/cc-static.log" 2>&1; then
         ok "install: prog.c builds against the static library ($static_libs)"
         if readelf -d "$b/prog-static" | grep -q 'NEEDED.*libjvmtirt'; then
@@ -179,26 +207,22 @@ templates_used() { # DEPFILE: the directories of the .xsl files it lists
 run_installed() { # BIN OUTDIR
     (cd "$d" && "$1" -q -MD -o "$2" "$spec") >"$d/gen.log" 2>&1
 }
-if run_installed "$inst/bin/jvmtigen" "$d/gen1" && [ -s "$d/gen1/jvmti.html" ] &&
-   [ -s "$d/gen1/man/man3/GetThreadState.3" ]; then
-    used=$(templates_used "$d/gen1/jvmtigen.d")
-    [ "$used" = "$inst/share/jvmtigen/templates" ] &&
-        ok "install: the installed jvmtigen renders the docs with PREFIX/share/jvmtigen/templates" ||
-        not_ok "install: the installed jvmtigen used templates from '$used'"
-else
-    not_ok "install: the installed jvmtigen does not generate the docs"; head -10 "$d/gen.log"
-fi
+renders_with() { # BIN OUTDIR TEMPLATES DESC: BIN writes the docs with TEMPLATES
+    local used
+    if ! run_installed "$1" "$2" || [ ! -s "$2/jvmti.html" ] || [ ! -s "$2/man/man3/GetThreadState.3" ]; then
+        not_ok "install: $4 (it does not generate the docs)"; head -10 "$d/gen.log"; return 1
+    fi
+    used=$(templates_used "$2/jvmtigen.d")
+    [ "$used" = "$3" ] && ok "install: $4" || not_ok "install: $4 (it used templates from '$used')"
+}
+renders_with "$inst/bin/jvmtigen" "$d/gen1" "$inst/share/jvmtigen/templates" \
+    "the installed jvmtigen renders the docs with PREFIX/share/jvmtigen/templates"
 mkdir -p "$d/elsewhere"
 cp -a "$inst" "$d/elsewhere/opt"
-if run_installed "$d/elsewhere/opt/bin/jvmtigen" "$d/gen2" && [ -s "$d/gen2/jvmti.html" ]; then
-    used=$(templates_used "$d/gen2/jvmtigen.d")
-    [ "$used" = "$d/elsewhere/opt/share/jvmtigen/templates" ] &&
-        ok "install: moved elsewhere as a whole, it uses the templates beside it" ||
-        not_ok "install: moved elsewhere, it used templates from '$used'"
+if renders_with "$d/elsewhere/opt/bin/jvmtigen" "$d/gen2" "$d/elsewhere/opt/share/jvmtigen/templates" \
+    "moved elsewhere as a whole, it uses the templates beside it"; then
     cmp -s "$d/gen1/jvmti.html" "$d/gen2/jvmti.html" && ok "install: the same page both times" ||
         not_ok "install: the moved jvmtigen wrote another page"
-else
-    not_ok "install: the moved jvmtigen does not generate the docs"; head -10 "$d/gen.log"
 fi
 # Alone (no templates beside it), it falls back on the directory it was
 # built for; unless that exists on this machine, the error names it.
@@ -215,6 +239,42 @@ else
     else
         not_ok "install: alone, status $status (wanted 3 naming $PREFIX/share/jvmtigen/templates)"; head -5 "$d/gen.log"
     fi
+fi
+
+# Not PREFIX/templates, which is not jvmtigen's (a broken one stands there).
+mkdir -p "$inst/templates"
+printf 'not a stylesheet\n' >"$inst/templates/html.xsl"
+cp "$inst/templates/html.xsl" "$inst/templates/man.xsl"
+renders_with "$inst/bin/jvmtigen" "$d/gen4" "$inst/share/jvmtigen/templates" \
+    "a PREFIX/templates beside share/ does not replace the installed templates"
+rm -r "$inst/templates"
+
+# Without a SPEC: the installed spec (from the installed tree only).
+e=$d/nospec
+mkdir -p "$e"
+(cd "$e" && "$inst/bin/jvmtigen" -q -MD -o gen) >"$d/nospec.log" 2>&1
+check "install: generate without a SPEC reads PREFIX/share/jvmtigen/jvmti.xml" \
+    bash -c "cmp '$e/gen/jvmti.h' '$inst/include/jvmtigen/jvmti.h' && grep -q ' $inst/share/jvmtigen/jvmti.xml' '$e/gen/jvmtigen.d' \
+             && grep -q ' $inst/share/jvmtigen/jvmti.dtd' '$e/gen/jvmtigen.d'"
+(cd "$e" && "$inst/bin/jvmtigen" fill impl.c) >"$d/nospec-fill.log" 2>&1
+check "install: fill FILE without a SPEC starts the file from the installed spec" \
+    bash -c "grep -q 'from jvmti.xml (JVM TI 25.0.0)' '$e/impl.c' && grep -q '^jvmti_impl_GetThreadState(' '$e/impl.c'"
+check "install: model without a SPEC prints the installed spec's model" \
+    bash -c "cd '$e' && '$inst/bin/jvmtigen' model | grep -q '\"GetThreadState\"'"
+(cd "$e" && "$inst/bin/jvmtigen" fill jvmti.xml) >"$d/nospec-xml.log" 2>&1
+check "install: fill NAME.xml alone is still a usage error (a spec without FILE), and writes nothing" \
+    bash -c "grep -q 'fill needs a FILE after the SPEC' '$d/nospec-xml.log' && [ ! -e '$e/jvmti.xml' ]"
+check "install: a bare jvmtigen is still a usage error" \
+    bash -c "cd '$e' && '$inst/bin/jvmtigen' 2>&1 >/dev/null | grep -q 'no spec given'"
+(cd "$e" && "$d/elsewhere/opt/bin/jvmtigen" -q -MD -o gen2) >"$d/nospec2.log" 2>&1
+check "install: moved elsewhere, it reads the spec beside it" \
+    grep -q " $d/elsewhere/opt/share/jvmtigen/jvmti.xml" "$e/gen2/jvmtigen.d"
+
+# The installed jvmti-host and man3 pages.
+check "install: the installed jvmti-host runs (no agent, no threads)" "$inst/bin/jvmti-host" -threads:0
+if command -v man >/dev/null; then
+    check "install: the installed man3 page of GetThreadState reads" \
+        bash -c "MANWIDTH=80 man -l '$inst/share/man/man3/GetThreadState.3' 2>/dev/null | grep -q 'GetThreadState'"
 fi
 
 # ---- make uninstall ----

@@ -2,7 +2,7 @@
 # Output discipline: same input, same bytes; unchanged content keeps its
 # timestamp (so make rebuilds nothing); no temporary files left behind.
 . tests/lib.sh
-SPEC="$SHARED_SPECS/jdk25/jvmti.xml"
+SPEC=spec/jvmti.xml
 
 d=$(scratch out-det)
 "$JVMTIGEN" -q -o "$d/a" "$SPEC" && "$JVMTIGEN" -q -o "$d/b" "$SPEC"
@@ -31,3 +31,19 @@ else
 fi
 check "output: make without spec/jvmti.xml says how to proceed" \
     bash -c "make -s SPEC=no/such/spec.xml generate | grep -q 'make SPEC=path/to/jvmti.xml'"
+
+# After a complete build (make check builds everything before the tests),
+# make has nothing to do: -q says so, -n prints nothing, and a plain make
+# starts no process at all (make runs $(shell ...) and recipes through
+# SHELL, here one that writes down each use).
+if [ -z "${MAKE:-}" ]; then
+    skip "output: make -q / -n / no-op make (run through make check, which builds everything first)"
+else
+    d=$(scratch out-noop)
+    printf '#!/bin/sh\necho "$*" >>"%s/shells"\nexec /bin/sh "$@"\n' "$d" >"$d/sh"
+    chmod +x "$d/sh"
+    check "output: make -q finds nothing to do after a complete build" make -q all
+    check "output: make -n prints nothing after a complete build" test -z "$(make -s -n --no-print-directory all 2>&1)"
+    make SHELL="$d/sh" all >/dev/null 2>&1
+    check "output: a no-op make starts no shell ($(cat "$d/shells" 2>/dev/null | wc -l) started)" test ! -s "$d/shells"
+fi

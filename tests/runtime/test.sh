@@ -6,7 +6,9 @@
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
 #   - stress.c runs it from eight threads at once (race-free under
-#     SANITIZE=thread).
+#     SANITIZE=thread);
+#   - monitor_limits.c: timed raw monitor waits against a wall clock set
+#     ahead, and more than 2^20 raw monitors.
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
 # SANITIZE. STRESS_SECONDS sets the stress run's length (default 1.5).
 . tests/lib.sh
@@ -119,6 +121,13 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# A wall clock moved ahead and more than a million raw monitors.
+if build monitor_limits "$d/monitor_limits" tests/runtime/monitor_limits.c "$RT_LIB"; then
+    few=()
+    [[ ${SANITIZE:-} == *thread* ]] && few=(--few)
+    run_tap monitor_limits "$d/monitor_limits" "${few[@]}"
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

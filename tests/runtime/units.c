@@ -1189,6 +1189,7 @@ static void section_memory(void)
     expect_err((*e)->Deallocate(e, mem), JVMTI_ERROR_NONE, "Deallocate of an Allocate'd block");
     mem = (unsigned char *)&mem;
     expect_err((*e)->Allocate(e, 1LL << 62, &mem), JVMTI_ERROR_OUT_OF_MEMORY, "Allocate(1 << 62)");
+    expect_true(mem == NULL, "a failed Allocate stores NULL (as HotSpot does)");
     expect_err((*e)->Deallocate(e, NULL), JVMTI_ERROR_NONE, "Deallocate(NULL)");
     jvmtirt_set_phase(JVMTI_PHASE_DEAD);
     mem = NULL;

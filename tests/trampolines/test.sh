@@ -38,9 +38,11 @@ compile_all() {
     else not_ok "trampolines: $name: $cc -std=$std fails on:$errs"; head -20 "$out/../$cc-$std.log"; fi
 }
 
-for name in jdk17 jdk25 mainline; do
-    spec="$SHARED_SPECS/$name/jvmti.xml"
-    if [ ! -f "$spec" ]; then not_ok "trampolines: $name: no $spec"; continue; fi
+# own: spec/jvmti.xml, the facts of JDK 25 (its generated C is JDK 25's:
+# tests/spec); the reference specs where they are here.
+for name in own jdk17 jdk25 mainline; do
+    if [ "$name" = own ]; then spec=spec/jvmti.xml
+    else need_refs "trampolines: $name" "$name" || continue; spec="$SHARED_SPECS/$name/jvmti.xml"; fi
     d=$(scratch "tramp-$name")
     if ! "$JVMTIGEN" -q -o "$d/out" "$spec"; then not_ok "trampolines: $name: generation failed"; continue; fi
 
@@ -72,8 +74,8 @@ for name in jdk17 jdk25 mainline; do
         not_ok "trampolines: $name: driver does not build"; head -20 "$d/build.log"
     fi
 
-    [ "$name" = jdk25 ] || continue
-    # Hand-written cases and tables (facts of JDK 25).
+    [ "$name" = own ] || continue
+    # Hand-written cases and tables (facts of JDK 25, which spec/jvmti.xml states).
     "$GEN_DRIVER" --stubs "$spec" >"$d/stubs.c"
     if ${CC:-cc} -std=c11 -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -I"$d" -I"$d/out" "${INC[@]}" \
         -o "$d/hand" tests/trampolines/handwritten.c "$d/out/jvmtigen_entry.c" \
