@@ -557,11 +557,18 @@ static int generate(const Options *o, int write_outputs)
             vec_push(&deps, strdup(o->banner_file));
         const char *const *targets = o->dep_target ? &o->dep_target : paths;
         size_t n_targets = o->dep_target ? 1 : n_paths;
-        depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items, deps.n);
+        const char *bad, *why = depfile_append(&depfile, targets, n_targets,
+                                               (const char *const *)deps.items, deps.n, &bad);
+        if (why) {
+            Loc l = {depname.data, 0};
+            error_at(&l, "cannot name '%s' in a make rule: make cannot read a file name "
+                     "with %s", bad, why);
+            rc = EXIT_IO;
+        }
         all_paths[n_paths] = depname.data;
         all[n_paths] = depfile;
     }
-    if (make_dirs(o->outdir) != 0)
+    if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
     if (rc == EXIT_OK && docs.n > 1) {
         Buf man;

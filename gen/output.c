@@ -150,11 +150,47 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
     return write_files(&path, &b, 1, changed);
 }
 
-/* Make needs spaces, '#', '$' and ':' escaped in file names. */
-static void make_escape(Buf *b, const char *s)
+/* What GNU make cannot read back in a file name of a rule, whatever the
+ * escaping: a newline or carriage return ends the line (and a tab after it
+ * would start a recipe line), ';' starts a recipe, '=' makes an assignment,
+ * parentheses name an archive member, and a backslash at the end joins the
+ * next line. NULL if name can be written. */
+static const char *make_unwritable(const char *name)
+{
+    if (strpbrk(name, "\n\r"))
+        return "a newline or carriage return";
+    if (strchr(name, ';'))
+        return "a ';'";
+    if (strchr(name, '='))
+        return "an '='";
+    if (strpbrk(name, "()"))
+        return "a parenthesis";
+    size_t n = strlen(name);
+    if (n && name[n - 1] == '\\')
+        return "a backslash at the end";
+    if (!n)
+        return "no characters";
+    return NULL;
+}
+
+/* Writes a file name as GNU make reads it back (checked with GNU make 4.3):
+ * a backslash before a space, tab, '#', ':', '|' and the wildcard
+ * characters, and before '%' where the name is a target (in a prerequisite
+ * it is literal and a backslash would stay); '$' doubled; backslashes just
+ * before an escaped character doubled, others kept as they are. */
+static void make_escape(Buf *b, const char *s, bool target)
 {
     for (; *s; s++) {
-        if (*s == ' ' || *s == '#' || *s == ':' || *s == '\\')
+        const char *special = target ? " \t#:|*?[%" : " \t#:|*?[";
+        if (*s == '\\') {
+            size_t run = strspn(s, "\\");
+            bool before = s[run] && strchr(special, s[run]);
+            for (size_t k = 0; k < run; k++)
+                buf_puts(b, before ? "\\\\" : "\\");
+            s += run - 1;
+            continue;
+        }
+        if (strchr(special, *s))
             buf_putc(b, '\\');
         if (*s == '$')
             buf_putc(b, '$');
@@ -162,23 +198,31 @@ static void make_escape(Buf *b, const char *s)
     }
 }
 
-void depfile_append(Buf *b, const char *const *targets, size_t n_targets,
-                    const char *const *deps, size_t n_deps)
+const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
+                           const char *const *deps, size_t n_deps, const char **bad)
 {
+    for (size_t i = 0; i < n_targets + n_deps; i++) {
+        *bad = i < n_targets ? targets[i] : deps[i - n_targets];
+        const char *why = make_unwritable(*bad);
+        if (why)
+            return why;
+    }
+    *bad = NULL;
     for (size_t i = 0; i < n_targets; i++) {
         if (i)
             buf_puts(b, " \\\n ");
-        make_escape(b, targets[i]);
+        make_escape(b, targets[i], true);
     }
     buf_puts(b, ":");
     for (size_t i = 0; i < n_deps; i++) {
         buf_puts(b, " \\\n ");
-        make_escape(b, deps[i]);
+        make_escape(b, deps[i], false);
     }
     buf_puts(b, "\n");
     for (size_t i = 0; i < n_deps; i++) {
         buf_puts(b, "\n");
-        make_escape(b, deps[i]);
+        make_escape(b, deps[i], true);
         buf_puts(b, ":\n");
     }
+    return NULL;
 }

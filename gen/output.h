@@ -24,8 +24,11 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed);
 
 /* Appends a make rule "targets: deps" plus an empty rule per dep (so a
- * removed dependency does not break the build). */
-void depfile_append(Buf *b, const char *const *targets, size_t n_targets,
-                    const char *const *deps, size_t n_deps);
+ * removed dependency does not break the build), each name escaped for GNU
+ * make. NULL on success; when a name cannot be written in a make rule at
+ * all (a newline, ';', '=', ...), appends nothing and returns why, with
+ * *bad the name. */
+const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
+                           const char *const *deps, size_t n_deps, const char **bad);
 
 #endif
