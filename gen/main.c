@@ -138,15 +138,28 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
         return 0;
     if (a[n] == '=') {
         *out = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
+    } else if (a[n] != '\0') {
         return 0;
-    if (*i + 1 >= argc) {
+    } else if (*i + 1 >= argc) {
         *err = usage_error("%s needs a value", name);
         return 1;
+    } else {
+        /* "-o -q" is far likelier a forgotten value than a directory named
+         * "-q"; such a name can still be given as --output=-q or ./-q. */
+        const char *v = argv[*i + 1];
+        if (v[0] == '-' && v[1] != '\0') {
+            Buf m;
+            buf_init(&m);
+            buf_printf(&m, "%s needs a value, and '%s' looks like an option (for a file "
+                       "of that name write ./%s or %s=%s)", name, v, v, name, v);
+            *err = usage_error("%s", m.data);
+            buf_free(&m);
+            return 1;
+        }
+        *out = argv[++*i];
     }
-    *out = argv[++*i];
+    if (!**out)
+        *err = usage_error("%s needs a value, and it is empty", name);
     return 1;
 }
 
@@ -557,8 +570,21 @@ static int generate(const Options *o, int write_outputs)
             vec_push(&deps, strdup(o->banner_file));
         const char *const *targets = o->dep_target ? &o->dep_target : paths;
         size_t n_targets = o->dep_target ? 1 : n_paths;
-        const char *bad, *why = depfile_append(&depfile, targets, n_targets,
-                                               (const char *const *)deps.items, deps.n, &bad);
+        /* The depfile must not replace a file this run reads or writes
+         * (--depfile SPEC lost the spec): refused before anything is written. */
+        for (size_t i = 0; i < deps.n + n_paths && rc == EXIT_OK; i++) {
+            const char *other = i < deps.n ? deps.items[i] : paths[i - deps.n];
+            if (same_file(depname.data, other)) {
+                fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n",
+                        depname.data, i < deps.n ? "a file this run reads," : "the output",
+                        other);
+                rc = EXIT_USAGE;
+            }
+        }
+        const char *bad = NULL, *why = NULL;
+        if (rc == EXIT_OK)
+            why = depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items,
+                                 deps.n, &bad);
         if (why) {
             Loc l = {depname.data, 0};
             error_at(&l, "cannot name '%s' in a make rule: make cannot read a file name "

@@ -1,6 +1,8 @@
+#define _DEFAULT_SOURCE /* realpath */
 #include "output.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -225,4 +227,50 @@ const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
         buf_puts(b, ":\n");
     }
     return NULL;
+}
+
+/* path with its directory resolved (symbolic links, "..") when that
+ * directory exists; otherwise as written, without "./" components and
+ * doubled slashes. */
+static void canonical_name(const char *path, Buf *out)
+{
+    const char *slash = strrchr(path, '/');
+    Buf dir;
+    buf_init(&dir);
+    if (slash)
+        buf_put(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+    else
+        buf_puts(&dir, ".");
+    char *real = realpath(dir.data, NULL);
+    if (real) {
+        buf_printf(out, "%s/%s", real, slash ? slash + 1 : path);
+        free(real);
+    } else {
+        for (const char *p = path; *p; p++) {
+            if (*p == '/' && (p[1] == '/' || (p[1] == '.' && (p[2] == '/' || !p[2]))))
+                continue; /* the second slash, or "/." */
+            if (p == path && p[0] == '.' && p[1] == '/') {
+                p++;
+                continue;
+            }
+            buf_putc(out, *p);
+        }
+    }
+    buf_free(&dir);
+}
+
+bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    Buf ca, cb;
+    buf_init(&ca);
+    buf_init(&cb);
+    canonical_name(a, &ca);
+    canonical_name(b, &cb);
+    bool same = strcmp(ca.data ? ca.data : "", cb.data ? cb.data : "") == 0;
+    buf_free(&ca);
+    buf_free(&cb);
+    return same;
 }

@@ -31,4 +31,8 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
 const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
                            const char *const *deps, size_t n_deps, const char **bad);
 
+/* Whether a and b name one file: the same inode when both exist, else the
+ * same name once their directories are resolved. */
+bool same_file(const char *a, const char *b);
+
 #endif

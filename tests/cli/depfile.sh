@@ -67,3 +67,35 @@ if command -v make >/dev/null; then
 else
     skip "cli: -MD escaping (no make)"
 fi
+
+# The depfile may not replace anything the run reads or writes (today
+# --depfile SPEC replaced the spec with a make rule and exited 0).
+d=$(scratch cli-dep-clash)
+sed -e "s|\"../../../spec/jvmti.dtd\"|\"$d/jvmti.dtd\"|" "$VALID" >"$d/spec.xml"
+cp spec/jvmti.dtd "$d/jvmti.dtd"
+printf 'Banner.\n' >"$d/banner.txt"
+cp -a "$d" "$d.before"
+for dep in "$d/spec.xml" "$d/./spec.xml" "$d/jvmti.dtd" "$d/banner.txt" "$d/out/jvmti.h" \
+    "$d/out//man/man3/jvmti.3" "$PWD/templates/html.xsl"; do
+    status_is "--depfile $dep (read or written by the run) is refused" 2 "the depfile '$dep' would replace" \
+        --banner "$d/banner.txt" --depfile "$dep" -o "$d/out" "$d/spec.xml"
+done
+check "cli: a refused --depfile changed nothing and made no output directory" \
+    bash -c "diff -r '$d' '$d.before' && [ ! -e '$d/out' ] && git diff --quiet -- templates"
+ln -s spec.xml "$d/link.xml"
+status_is "--depfile naming a symbolic link to the spec is refused" 2 "would replace a file this run reads" \
+    --depfile "$d/link.xml" -o "$d/out" "$d/spec.xml"
+
+# Empty values and values that look like options.
+# (--verify: today's code took '' as "/" and wrote every output there.)
+status_is "-o '' is a usage error" 2 "-o needs a value, and it is empty" --verify -o '' "$VALID"
+status_is "--output= is a usage error" 2 "--output needs a value, and it is empty" --verify --output= "$VALID"
+status_is "--depfile '' is a usage error" 2 "--depfile needs a value, and it is empty" --depfile '' -o "$d/o2" "$VALID"
+[ -e "$d/o2" ] && not_ok "cli: --depfile '': the outputs were written"
+d=$(scratch cli-dashq)
+status_is "-o -q is a usage error: -q looks like an option" 2 "-o needs a value, and '-q' looks like an option" \
+    -o -q "$VALID"
+[ -e -q ] && { not_ok "cli: -o -q made a directory '-q'"; rm -rf -- ./-q; }
+"$JVMTIGEN" -q --output=-q "$d/x.xml" 2>/dev/null # a missing spec: nothing made
+check "cli: a directory named -q is still reachable as --output=DIR or ./-q" \
+    bash -c "cd '$d' && '$PWD/$JVMTIGEN' -q --output=-q '$PWD/$VALID' && '$PWD/$JVMTIGEN' -q -o ./-q '$PWD/$VALID' && [ -f ./-q/jvmti.h ]"
