@@ -1127,7 +1127,8 @@ int docs_prune(const char *outdir, const DocsResult *res, int verbose)
     int rc = 0;
     docs_stale(outdir, res, &doomed);
     for (size_t i = 0; i < doomed.n; i++) {
-        if (unlink(doomed.items[i]) != 0) {
+        /* Gone already (another hand removed it): what we wanted. */
+        if (unlink(doomed.items[i]) != 0 && errno != ENOENT) {
             Loc l = {doomed.items[i], 0};
             error_at(&l, "cannot remove: %s", strerror(errno));
             diag_flush();

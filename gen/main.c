@@ -596,6 +596,11 @@ static int generate(const Options *o, int write_outputs)
     }
     if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
         rc = EXIT_IO;
+    /* One writer at a time per output directory, up to the pruning of
+     * stale pages: two runs at once would leave a mix of their sets. */
+    int lock = rc == EXIT_OK ? output_lock(o->outdir) : -1;
+    if (rc == EXIT_OK && lock < 0)
+        rc = EXIT_IO;
     if (rc == EXIT_OK && docs.n > 1) {
         Buf man;
         buf_init(&man);
@@ -610,6 +615,7 @@ static int generate(const Options *o, int write_outputs)
         fprintf(stderr, "jvmtigen: %s %s\n", changed[i] ? "wrote" : "unchanged", paths[i]);
     if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, &docs, o->verbose) != 0)
         rc = EXIT_IO;
+    output_unlock(lock);
     buf_free(&depname);
     buf_free(&depfile);
     free(all_paths);

@@ -17,8 +17,18 @@ int make_dirs(const char *dir);
  * hold exactly that; changed[i] says which were replaced. A target that
  * exists and is not a regular file is refused before anything is written;
  * a failure to write any temporary file removes them all and replaces
- * nothing. 0 on success; on failure a diagnostic is queued. */
+ * nothing; a failed rename puts back the files already replaced (see
+ * output.c). SIGINT, SIGTERM, SIGHUP and SIGQUIT wait until it returns.
+ * Leftovers of killed runs beside the targets are removed first.
+ * 0 on success; on failure a diagnostic is queued. */
 int write_files(const char *const *paths, const Buf *contents, size_t n, bool *changed);
+
+/* Locks the output directory dir against other writers (flock on the
+ * directory itself), waiting for one at work, and holds SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT until output_unlock. The descriptor, or -1 with a
+ * diagnostic queued (and nothing held). */
+int output_lock(const char *dir);
+void output_unlock(int fd);
 
 /* One file, the same way. */
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed);
