@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1068,9 +1069,16 @@ void docs_result_free(DocsResult *res)
 
 static bool ours(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file can be ours (a FIFO would block the read). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
         return false;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return false;
+    }
     char line[64] = "";
     bool yes = fgets(line, sizeof line, f) &&
                strncmp(line, DOCS_MAN_MARKER, strlen(DOCS_MAN_MARKER)) == 0;

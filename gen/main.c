@@ -490,7 +490,7 @@ static int generate(const Options *o, int write_outputs)
     buf_init(&banner);
     if (o->banner_file && read_file(o->banner_file, &banner) != 0) {
         Loc l = {o->banner_file, 0};
-        error_at(&l, "cannot read: %s", strerror(errno));
+        error_at(&l, "cannot read: %s", read_file_error(errno));
         diag_flush();
         return EXIT_IO;
     }

@@ -86,3 +86,4 @@ check "cli: -v reports an unchanged file" grep -q "jvmtigen: unchanged $d/jvmti.
 run_gen -q -o "$d" "$VALID"
 check "cli: -q prints nothing on success" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
+. tests/cli/not-regular.sh
