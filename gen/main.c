@@ -622,8 +622,9 @@ static int generate(const Options *o, int write_outputs)
     free(all);
     free(changed);
 verified:
+    /* A helper that died is no fault of the spec's. */
     if (docs_wait(&docs) != 0 && (rc == EXIT_OK || rc == EXIT_STALE))
-        rc = EXIT_INVALID;
+        rc = EXIT_IO;
     diag_flush();
     for (int i = 0; i < n_outputs; i++) {
         buf_free(&bufs[i]);

@@ -80,3 +80,11 @@ for i in $(seq 1 12); do
 done
 if [ $mixed = 0 ] && [ $failed = 0 ]; then ok "hostile: two writers at once, 12 times: one complete set each time, every run exit 0"
 else not_ok "hostile: two writers at once, 12 times: $mixed mixed directories, $failed failed runs"; fi
+
+# The process rendering jvmti.html killed: an internal failure (exit 3),
+# not an invalid spec (exit 1); nothing replaced.
+aon_run JVMTIGEN_SIGNAL_CHILD=9
+if [ "$AON_STATUS" = 3 ] && [ "$(state_of "$AON_OUT")" = "$AON_BEFORE" ] &&
+    grep -q "the process rendering jvmti.html died (signal 9)" <<<"$AON_ERR"; then
+    ok "hostile: a killed docs helper is exit 3, and nothing is replaced"
+else not_ok "hostile: a killed docs helper: exit $AON_STATUS, expected 3"; printf '%s\n' "$AON_ERR" | head -3; fi

@@ -1,14 +1,16 @@
 /* An LD_PRELOAD library for the hostile suite: makes jvmtigen's Nth call of
  * rename() fail (JVMTIGEN_FAIL_RENAME=N, with EIO), or sends the process a
  * signal at its Nth rename() or Nth mkstemp() (JVMTIGEN_SIGNAL=SIG,
- * JVMTIGEN_SIGNAL_AT_RENAME=N or JVMTIGEN_SIGNAL_AT_MKSTEMP=N), to show that
- * an output directory is never left half-new. */
+ * JVMTIGEN_SIGNAL_AT_RENAME=N or JVMTIGEN_SIGNAL_AT_MKSTEMP=N), or kills its
+ * child processes at birth (JVMTIGEN_SIGNAL_CHILD=SIG, the docs helper), to
+ * show that an output directory is never left half-new. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int env_int(const char *name)
 {
@@ -41,4 +43,17 @@ int mkstemp(char *template)
     if (++calls == env_int("JVMTIGEN_SIGNAL_AT_MKSTEMP"))
         raise(env_int("JVMTIGEN_SIGNAL"));
     return real(template);
+}
+
+/* JVMTIGEN_SIGNAL_CHILD=SIG: every child process (the docs helper) gets
+ * SIG as soon as it starts. */
+pid_t fork(void)
+{
+    static pid_t (*real)(void);
+    if (!real)
+        real = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+    pid_t pid = real();
+    if (pid == 0 && env_int("JVMTIGEN_SIGNAL_CHILD"))
+        raise(env_int("JVMTIGEN_SIGNAL_CHILD"));
+    return pid;
 }
