@@ -287,7 +287,9 @@ static void check_caprefs(Index *ix, const char *what, const char *id, NameRef *
 }
 
 /* A base type's <definition> goes into jvmti.h as written, so it must be C
- * declarations of that type and nothing more: no preprocessor directive
+ * declarations of that type and nothing more (every program including the
+ * header would run a function defined there with a constructor attribute;
+ * cscan_type_decls_problem says what counts): no preprocessor directive
  * (nor '#' or '%', which could make one), no trigraph, no backslash ending
  * a line (C would join the header's next line to it), comments and
  * literals closed, brackets balanced, a ';' at the end, and the type's
@@ -337,6 +339,9 @@ static const char *definition_problem(const BaseType *t)
         why = "its brackets do not match";
     if (!why && (!sc.n_toks || !ctok_is(&sc, sc.n_toks - 1, ";")))
         why = "it does not end with ';'";
+    size_t at;
+    if (!why)
+        why = cscan_type_decls_problem(&sc, &at);
     if (!why && !named)
         why = "it does not name the type";
     cscan_free(&sc);

@@ -399,3 +399,80 @@ void cscan_signature_key(const CScan *s, const CFuncDef *d, Buf *out)
     put_param(s, a, d->rparen, out);
     buf_puts(out, " )");
 }
+
+/* Words that make a declaration more than the declaration of a type:
+ * attributes, assembly, pragmas, storage classes and function specifiers. */
+static bool is_forbidden_word(const CScan *s, size_t i)
+{
+    static const char *const words[] = {
+        "__attribute__", "__attribute", "__declspec", "asm", "__asm", "__asm__", "_Pragma",
+        "__pragma", "static", "extern", "auto", "register", "_Thread_local", "thread_local",
+        "__thread", "inline", "__inline", "__inline__", "_Noreturn", "__forceinline",
+        "_Alignas", "alignas", "_Static_assert", "static_assert",
+    };
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+        if (ctok_is(s, i, words[k]))
+            return true;
+    return false;
+}
+
+static bool is_tag_word(const CScan *s, size_t i)
+{
+    return ctok_is(s, i, "struct") || ctok_is(s, i, "union") || ctok_is(s, i, "enum");
+}
+
+/* Whether tokens i and i+1 are punctuators a, b with nothing between them. */
+static bool adjacent(const CScan *s, size_t i, char a, char b)
+{
+    return i + 1 < s->n_toks && ctok_is(s, i, (char[]){a, 0}) &&
+           ctok_is(s, i + 1, (char[]){b, 0}) && s->toks[i].off + 1 == s->toks[i + 1].off;
+}
+
+const char *cscan_type_decls_problem(const CScan *s, size_t *tok)
+{
+    /* The kind of each open brace: true for an enum body (its '=' give
+     * enumerators their values). Nesting is as deep as the text. */
+    bool *is_enum = calloc(s->n_toks + 1, sizeof *is_enum);
+    if (!is_enum) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    size_t depth = 0, first = 0; /* first token of the current top-level declaration */
+    const char *why = NULL;
+    size_t i;
+    for (i = 0; i < s->n_toks && !why; i++) {
+        if (is_forbidden_word(s, i))
+            why = "it has an attribute, asm, _Pragma, a storage class or a function specifier";
+        else if (adjacent(s, i, '[', '['))
+            why = "it has an attribute ('[[')";
+        else if (adjacent(s, i, '<', ':') || adjacent(s, i, ':', '>') ||
+                 adjacent(s, i, '<', '%'))
+            why = "it has a digraph";
+        else if (depth == 0 && i == first && !ctok_is(s, i, "typedef") && !is_tag_word(s, i))
+            why = "a declaration starts with neither 'typedef' nor struct, union or enum";
+        else if (ctok_is(s, i, "{")) {
+            size_t tag = i >= 1 && s->toks[i - 1].kind == CT_IDENT && !is_tag_word(s, i - 1)
+                             ? i - 1 : i;
+            if (tag == 0 || !is_tag_word(s, tag - 1))
+                why = "a '{' opens something other than a struct, union or enum body (code)";
+            else
+                is_enum[++depth] = ctok_is(s, tag - 1, "enum");
+        } else if (ctok_is(s, i, "}")) {
+            depth--;
+            /* `struct T { ... };` declares no object: only `;` may follow */
+            if (depth == 0 && !ctok_is(s, first, "typedef") &&
+                (i + 1 >= s->n_toks || !ctok_is(s, i + 1, ";")))
+                why = "a struct, union or enum without 'typedef' declares more than a type";
+        } else if (ctok_is(s, i, "=") && !is_enum[depth])
+            why = "it has an '=' outside an enum body (an initialised object)";
+        else if (ctok_is(s, i, ";") && depth == 0) {
+            /* `struct T;` or `struct T { ... };` (checked at its '}') */
+            if (!ctok_is(s, first, "typedef") && i != first + 2 && !ctok_is(s, i - 1, "}"))
+                why = "a struct, union or enum without 'typedef' declares more than a type";
+            first = i + 1;
+        }
+    }
+    free(is_enum);
+    *tok = why ? i - 1 : s->n_toks;
+    return why;
+}

@@ -70,4 +70,15 @@ bool ctok_is(const CScan *s, size_t i, const char *str);
  * char, const, ...). A leading `extern` is left out of the return type. */
 void cscan_signature_key(const CScan *s, const CFuncDef *d, Buf *out);
 
+/* Whether the scanned text is only declarations of types, as a spec's base
+ * type definition must be (it goes into jvmti.h as written): each top-level
+ * declaration starts with `typedef`, or is a struct, union or enum with no
+ * declarator (`struct T;`, `struct T { ... };`); a '{' only opens a struct,
+ * union or enum body, so nothing executable fits; '=' only inside an enum
+ * body; no attribute (`__attribute__`, `__declspec`, `[[`), no `asm`, no
+ * `_Pragma`, no storage class or `inline`, no digraph. NULL if so; else
+ * what is wrong, with *tok the index of the token at fault. Preprocessor
+ * directives are not tokens: the caller refuses them. */
+const char *cscan_type_decls_problem(const CScan *s, size_t *tok);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -959,7 +960,7 @@ static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, int *r
                          WTERMSIG(wstatus));
             else
                 error_at(NULL, "the process rendering jvmti.html ended without its page");
-            *rc = 1;
+            *rc = 3; /* not the spec's fault: an internal or I/O failure */
         }
     }
     buf_free(&in);
@@ -1081,9 +1082,16 @@ void docs_result_free(DocsResult *res)
 
 static bool ours(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Only a regular file can be ours (a FIFO would block the read). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
         return false;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return false;
+    }
     char line[64] = "";
     bool yes = fgets(line, sizeof line, f) &&
                strncmp(line, DOCS_MAN_MARKER, strlen(DOCS_MAN_MARKER)) == 0;
@@ -1140,7 +1148,8 @@ int docs_prune(const char *outdir, const DocsResult *res, int verbose)
     int rc = 0;
     docs_stale(outdir, res, &doomed);
     for (size_t i = 0; i < doomed.n; i++) {
-        if (unlink(doomed.items[i]) != 0) {
+        /* Gone already (another hand removed it): what we wanted. */
+        if (unlink(doomed.items[i]) != 0 && errno != ENOENT) {
             Loc l = {doomed.items[i], 0};
             error_at(&l, "cannot remove: %s", strerror(errno));
             diag_flush();

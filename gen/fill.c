@@ -481,7 +481,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
     if (read_file(o->file, &old) != 0) {
         if (errno != ENOENT) {
             Loc l = {o->file, 0};
-            error_at(&l, "cannot read: %s", strerror(errno));
+            error_at(&l, "cannot read: %s", read_file_error(errno));
             rc = 3;
             goto done;
         }

@@ -540,7 +540,7 @@ int load_spec(const char *path, xmlDocPtr *doc, Vec *deps)
     buf_init(&data);
     if (read_file(path, &data) != 0) {
         Loc loc = {path, 0};
-        error_at(&loc, "cannot read: %s", strerror(errno));
+        error_at(&loc, "cannot read: %s", read_file_error(errno));
         buf_free(&data);
         return LOAD_IO;
     }

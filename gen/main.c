@@ -142,15 +142,28 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
         return 0;
     if (a[n] == '=') {
         *out = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
+    } else if (a[n] != '\0') {
         return 0;
-    if (*i + 1 >= argc) {
+    } else if (*i + 1 >= argc) {
         *err = usage_error("%s needs a value", name);
         return 1;
+    } else {
+        /* "-o -q" is far likelier a forgotten value than a directory named
+         * "-q"; such a name can still be given as --output=-q or ./-q. */
+        const char *v = argv[*i + 1];
+        if (v[0] == '-' && v[1] != '\0') {
+            Buf m;
+            buf_init(&m);
+            buf_printf(&m, "%s needs a value, and '%s' looks like an option (for a file "
+                       "of that name write ./%s or %s=%s)", name, v, v, name, v);
+            *err = usage_error("%s", m.data);
+            buf_free(&m);
+            return 1;
+        }
+        *out = argv[++*i];
     }
-    *out = argv[++*i];
+    if (!**out)
+        *err = usage_error("%s needs a value, and it is empty", name);
     return 1;
 }
 
@@ -491,7 +504,7 @@ static int generate(const Options *o, int write_outputs)
     buf_init(&banner);
     if (o->banner_file && read_file(o->banner_file, &banner) != 0) {
         Loc l = {o->banner_file, 0};
-        error_at(&l, "cannot read: %s", strerror(errno));
+        error_at(&l, "cannot read: %s", read_file_error(errno));
         diag_flush();
         return EXIT_IO;
     }
@@ -571,11 +584,36 @@ static int generate(const Options *o, int write_outputs)
             vec_push(&deps, strdup(o->banner_file));
         const char *const *targets = o->dep_target ? &o->dep_target : paths;
         size_t n_targets = o->dep_target ? 1 : n_paths;
-        depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items, deps.n);
+        /* The depfile must not replace a file this run reads or writes
+         * (--depfile SPEC lost the spec): refused before anything is written. */
+        for (size_t i = 0; i < deps.n + n_paths && rc == EXIT_OK; i++) {
+            const char *other = i < deps.n ? deps.items[i] : paths[i - deps.n];
+            if (same_file(depname.data, other)) {
+                fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n",
+                        depname.data, i < deps.n ? "a file this run reads," : "the output",
+                        other);
+                rc = EXIT_USAGE;
+            }
+        }
+        const char *bad = NULL, *why = NULL;
+        if (rc == EXIT_OK)
+            why = depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items,
+                                 deps.n, &bad);
+        if (why) {
+            Loc l = {depname.data, 0};
+            error_at(&l, "cannot name '%s' in a make rule: make cannot read a file name "
+                     "with %s", bad, why);
+            rc = EXIT_IO;
+        }
         all_paths[n_paths] = depname.data;
         all[n_paths] = depfile;
     }
-    if (make_dirs(o->outdir) != 0)
+    if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
+        rc = EXIT_IO;
+    /* One writer at a time per output directory, up to the pruning of
+     * stale pages: two runs at once would leave a mix of their sets. */
+    int lock = rc == EXIT_OK ? output_lock(o->outdir) : -1;
+    if (rc == EXIT_OK && lock < 0)
         rc = EXIT_IO;
     if (rc == EXIT_OK && docs.n > 1) {
         Buf man;
@@ -591,14 +629,16 @@ static int generate(const Options *o, int write_outputs)
         fprintf(stderr, "jvmtigen: %s %s\n", changed[i] ? "wrote" : "unchanged", paths[i]);
     if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, &docs, o->verbose) != 0)
         rc = EXIT_IO;
+    output_unlock(lock);
     buf_free(&depname);
     buf_free(&depfile);
     free(all_paths);
     free(all);
     free(changed);
 verified:
+    /* A helper that died is no fault of the spec's. */
     if (docs_wait(&docs) != 0 && (rc == EXIT_OK || rc == EXIT_STALE))
-        rc = EXIT_INVALID;
+        rc = EXIT_IO;
     diag_flush();
     for (int i = 0; i < n_outputs; i++) {
         buf_free(&bufs[i]);

@@ -17,15 +17,32 @@ int make_dirs(const char *dir);
  * hold exactly that; changed[i] says which were replaced. A target that
  * exists and is not a regular file is refused before anything is written;
  * a failure to write any temporary file removes them all and replaces
- * nothing. 0 on success; on failure a diagnostic is queued. */
+ * nothing; a failed rename puts back the files already replaced (see
+ * output.c). SIGINT, SIGTERM, SIGHUP and SIGQUIT wait until it returns.
+ * Leftovers of killed runs beside the targets are removed first.
+ * 0 on success; on failure a diagnostic is queued. */
 int write_files(const char *const *paths, const Buf *contents, size_t n, bool *changed);
+
+/* Locks the output directory dir against other writers (flock on the
+ * directory itself), waiting for one at work, and holds SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT until output_unlock. The descriptor, or -1 with a
+ * diagnostic queued (and nothing held). */
+int output_lock(const char *dir);
+void output_unlock(int fd);
 
 /* One file, the same way. */
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed);
 
 /* Appends a make rule "targets: deps" plus an empty rule per dep (so a
- * removed dependency does not break the build). */
-void depfile_append(Buf *b, const char *const *targets, size_t n_targets,
-                    const char *const *deps, size_t n_deps);
+ * removed dependency does not break the build), each name escaped for GNU
+ * make. NULL on success; when a name cannot be written in a make rule at
+ * all (a newline, ';', '=', ...), appends nothing and returns why, with
+ * *bad the name. */
+const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
+                           const char *const *deps, size_t n_deps, const char **bad);
+
+/* Whether a and b name one file: the same inode when both exist, else the
+ * same name once their directories are resolved. */
+bool same_file(const char *a, const char *b);
 
 #endif

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,15 +277,45 @@ void *strmap_put(StrMap *m, const char *key, void *val)
 
 int read_file(const char *path, Buf *out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO with no writer would wait forever. What is
+     * not a regular file (a FIFO, a device such as /dev/zero, a socket) is
+     * refused before a byte is read, and so is a file above the limit. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
+    struct stat st;
+    int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = READ_NOT_REGULAR;
+    else if (st.st_size > READ_MAX_BYTES)
+        err = READ_TOO_BIG;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
     char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        buf_put(out, tmp, n);
-    int err = ferror(f) ? errno : 0;
-    fclose(f);
+    for (;;) {
+        ssize_t n = read(fd, tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            err = errno;
+            break;
+        }
+        if (n == 0)
+            break;
+        if ((long long)(out->len + (size_t)n) > READ_MAX_BYTES) {
+            err = READ_TOO_BIG; /* it grew while read */
+            break;
+        }
+        buf_put(out, tmp, (size_t)n);
+    }
+    close(fd);
     if (err) {
         errno = err;
         return -1;
@@ -290,6 +323,15 @@ int read_file(const char *path, Buf *out)
     if (!out->data)
         buf_put(out, "", 0);
     return 0;
+}
+
+const char *read_file_error(int err)
+{
+    if (err == READ_NOT_REGULAR)
+        return "not a regular file (a FIFO, a device or a socket)";
+    if (err == READ_TOO_BIG)
+        return "larger than 64 MiB";
+    return strerror(err);
 }
 
 /* Words that cannot name anything in the header: C11 keywords, and C++

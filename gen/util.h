@@ -58,7 +58,13 @@ void *strmap_put(StrMap *m, const char *key, void *val);
 const char *path_base_name(const char *path);
 
 /* Whole-file helpers; both return 0 on success and set errno otherwise. */
+/* read_file's own errno values, beyond the system's: */
+#define READ_NOT_REGULAR (-1000) /* a FIFO, device or socket: refused unread */
+#define READ_TOO_BIG (-1001)     /* above READ_MAX_BYTES */
+#define READ_MAX_BYTES ((long long)64 << 20)
 int read_file(const char *path, Buf *out);
+/* The message for errno after a failed read_file. */
+const char *read_file_error(int err);
 
 bool is_c_identifier(const char *s);
 /* A C or C++ keyword (the header is read by both). */

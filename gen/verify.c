@@ -22,7 +22,7 @@ static int read_existing(const char *path, Buf *old)
     }
     if (read_file(path, old) != 0) {
         Loc l = {path, 0};
-        error_at(&l, "cannot read: %s", strerror(errno));
+        error_at(&l, "cannot read: %s", read_file_error(errno));
         return -1;
     }
     return 0;

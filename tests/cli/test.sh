@@ -86,3 +86,5 @@ run_gen -v -o "$d" "$VALID"
 check "cli: -v reports an unchanged file" grep -q "jvmtigen: unchanged $d/jvmti.h" <<<"$GEN_ERR"
 run_gen -q -o "$d" "$VALID"
 check "cli: -q prints nothing on success" test -z "$GEN_ERR"
+. tests/cli/depfile.sh
+. tests/cli/not-regular.sh

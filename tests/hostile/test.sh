@@ -142,4 +142,5 @@ else
     not_ok "hostile: a file size limit half-way: exit $status, or the directory changed"
     printf '%s\n' "$err" | head -5
 fi
+. tests/hostile/all-or-nothing.sh
 exit 0

@@ -39,6 +39,8 @@ refused dtd-http 4 "refusing to load external entity 'http://127.0.0.1:9/jvmti.d
 refused billion-laughs 7 "entity expansion refused: 'a4' would expand to 300000 bytes"
 refused quadratic 4 "entity expansion refused: 'ENT' would expand to 180000000 bytes"
 
+. tests/security/definitions.sh
+
 d=$(scratch sec-ok)
 check "security: internal entities still work and expand into the output" \
     bash -c "'$JVMTIGEN' -q -o '$d' $F/internal-ok.xml && grep -q 'can_do_it : 1' '$d/jvmti.h'"
