@@ -319,24 +319,31 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    jvmtirt_config config = {.thread_id = thread_id};
+    /* The port: what the VM can do, its checks, its functions. */
+    jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
+    impls.GetCurrentThread = jvmti_impl_GetCurrentThread;
+    jvmtirt_config config = JVMTIRT_CONFIG_INIT;
+    config.impls = &impls;
+    config.thread_id = thread_id;
+    config.check_thread = check_thread;
+    config.check_class = check_class;
+    config.check_method = check_method;
+    config.method_is_native = method_is_native;
+    config.check_field = check_field;
     config.potential.can_get_current_thread_cpu_time = 1;
     config.potential.can_generate_compiled_method_load_events = 1;
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
     config.potential.can_generate_garbage_collection_events = 1;
-    if (all_capabilities)
+    if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
-    jvmtirt_init(&config);
+        config.offer_defaults = 1; /* see usage(): reaching the checks */
+    }
+    if (jvmtirt_init(&config) != JVMTI_ERROR_NONE)
+        return 1;
     if (soak_seconds > 0)
         host_soak_setup(soak_seconds);
-    jvmtigen_vm_hooks hooks = {.check_thread = check_thread,
-                               .check_class = check_class,
-                               .check_method = check_method,
-                               .method_is_native = method_is_native,
-                               .check_field = check_field};
-    jvmtigen_set_vm_hooks(&hooks);
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
     jvmtirt_property_define("java.vm.vendor", "jvmtigen", 0);
     jvmtirt_property_define("java.class.path", ".", 1);

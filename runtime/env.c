@@ -38,12 +38,20 @@ char *rt_strdup(const char *s)
 
 static jvmtiError check_raw_monitor(jvmtiEnv *env, jrawMonitorID monitor);
 
-void jvmtirt_init(const jvmtirt_config *config)
+jvmtiError jvmtirt_init(const jvmtirt_config *config)
 {
+    jvmtirt_config c;
+    if (!rt_port_take(&c, config))
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     pthread_mutex_lock(&rt.lock);
-    rt.config = *config;
+    rt.config = c;
     if (rt.config.jlocation_format == 0)
         rt.config.jlocation_format = JVMTI_JLOCATION_JVMBCI;
+    if (!rt_port_apply(&rt.config)) {
+        memset(&rt.config, 0, sizeof rt.config);
+        pthread_mutex_unlock(&rt.lock);
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    }
     /* The VM cannot offer what it does not have. */
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
         if (!jvmtigen_capability_get(&rt.config.potential, b)) {
@@ -59,6 +67,7 @@ void jvmtirt_init(const jvmtirt_config *config)
     h.check_monitor = check_raw_monitor;
     jvmtigen_set_default_vm_hooks(&h);
     jvmtigen_set_phase(JVMTI_PHASE_ONLOAD);
+    return JVMTI_ERROR_NONE;
 }
 
 /* Takes e's per-thread settings out of every thread's list. A cursor may

@@ -111,6 +111,13 @@ void rt_monitors_shutdown(void);
 long rt_monitor_count(void);
 void rt_free_properties_and_extensions(void);
 
+/* The port (port.c): rt_port_take copies the VM's config (0 and a message
+ * on stderr if its size or version is unknown); rt_port_apply, under
+ * rt.lock, installs its checks and implementations and withdraws the
+ * capabilities whose functions are all defaults (0: strict and missing). */
+int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from);
+int rt_port_apply(jvmtirt_config *c);
+
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);
 

@@ -5,6 +5,9 @@
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
+#   - port.c is a tiny VM built with -fvisibility=hidden, static and
+#     shared, and with default visibility, shared: the versioned config and
+#     registered implementations (no function silently at its default);
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread).
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
@@ -119,6 +122,22 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# port.c: a tiny VM built with -fvisibility=hidden (its jvmti_impl_
+# definitions invisible to libjvmtirt.so), static and shared; and with
+# default visibility, shared (its definition replaces the weak default).
+if build "port (static, hidden)" "$d/port" tests/runtime/port.c -fvisibility=hidden "$RT_LIB"; then
+    run_tap port "$d/port" | sed 's/ - runtime: port: / - runtime: port: static, hidden: /'
+fi
+if build "port (shared, hidden)" "$d/port-so" tests/runtime/port.c -fvisibility=hidden \
+    -DPORT_SHARED_HIDDEN=1 -L"$sodir" -ljvmtirt; then
+    run_tap port-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/port-so" |
+        sed 's/ - runtime: port: / - runtime: port: shared, hidden: /'
+fi
+if build "port (shared)" "$d/port-so-default" tests/runtime/port.c -L"$sodir" -ljvmtirt; then
+    run_tap port-shared-default env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$d/port-so-default" | sed 's/ - runtime: port: / - runtime: port: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then
