@@ -207,6 +207,8 @@ typedef struct jvmtirt_stats {
     long pending_disposal;  /* disposed, memory not yet reclaimed */
     long raw_monitors;
     long threads;           /* started and not ended */
+    long env_slots;         /* environment slots allocated: live, disposed or free */
+    long env_slot_bytes;    /* the memory they hold: kept until jvmtirt_shutdown */
 } jvmtirt_stats;
 void jvmtirt_get_stats(jvmtirt_stats *out);
 

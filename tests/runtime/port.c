@@ -12,12 +12,17 @@
 #include <string.h>
 
 #include "jvmtigen_impl.h"
+#include "jvmtigen_post.h"
 #include "jvmtigen_tables.h"
 #include "jvmtirt.h"
 
 #ifndef PORT_SHARED_HIDDEN
 #define PORT_SHARED_HIDDEN 0
 #endif
+
+/* runtime/rt.h's RT_ENV_RESERVE, which a VM does not see: a disposed
+ * environment's slot is not reused before this many others were freed. */
+#define RT_RESERVE_AT_LEAST 16
 
 static int failures;
 
@@ -247,10 +252,108 @@ static void section_config_versions(void)
     jvmtirt_shutdown();
 }
 
+/* ---- DisposeEnvironment ---- */
+
+static jvmtiEnv *disposed_env;
+static int disposed_calls;
+static void on_env_disposed(jvmtiEnv *env)
+{
+    disposed_env = env;
+    disposed_calls++;
+}
+
+static int vm_death_calls;
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env, (void)jni;
+    vm_death_calls++;
+}
+
+static void section_dispose(void)
+{
+    jvmtirt_config c = base_config();
+    c.env_disposed = on_env_disposed;
+    c.offer_defaults = 1;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "dispose: init");
+    jvmtiEnv *a = new_env();
+    static int local;
+    (*a)->SetEnvironmentLocalStorage(a, &local);
+    jvmtiCapabilities want;
+    memset(&want, 0, sizeof want);
+    want.can_tag_objects = 1;
+    (*a)->AddCapabilities(a, &want);
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMDeath = on_vm_death;
+    (*a)->SetEventCallbacks(a, &cb, (jint)sizeof cb);
+    (*a)->SetEventNotificationMode(a, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    expect((*a)->DisposeEnvironment(a), JVMTI_ERROR_NONE, "DisposeEnvironment");
+    expect(disposed_calls, 1, "... tells the VM once (env_disposed)");
+    expect(disposed_env == a, 1, "... with the environment");
+
+    /* The OnLoad phase, no post under way: the environment was reclaimed
+     * at once. A stale handle must not reach freed memory. */
+    jvmtiPhase ph;
+    expect((*a)->GetPhase(a, &ph), JVMTI_ERROR_INVALID_ENVIRONMENT,
+           "a disposed environment's GetPhase: INVALID_ENVIRONMENT");
+    void *data;
+    expect((*a)->GetEnvironmentLocalStorage(a, &data), JVMTI_ERROR_INVALID_ENVIRONMENT,
+           "... GetEnvironmentLocalStorage: INVALID_ENVIRONMENT");
+    expect((*a)->DisposeEnvironment(a), JVMTI_ERROR_INVALID_ENVIRONMENT,
+           "... DisposeEnvironment again: INVALID_ENVIRONMENT");
+    expect(disposed_calls, 1, "... and the VM is not told twice");
+
+    /* Create and dispose until a new environment lands where a was: it
+     * starts empty. */
+    jvmtiEnv *b = NULL;
+    int reused_after = -1;
+    for (int i = 0; i < 100 && reused_after < 0; i++) {
+        jvmtiEnv *e = new_env();
+        if (e == a) {
+            b = e;
+            reused_after = i;
+        } else {
+            (*e)->DisposeEnvironment(e);
+        }
+    }
+    expect(reused_after >= RT_RESERVE_AT_LEAST, 1,
+           "a disposed environment's address is reused only after the reserve went round");
+    if (b) {
+        expect((*b)->GetEnvironmentLocalStorage(b, &data), JVMTI_ERROR_NONE,
+               "the new environment at the reused address works");
+        expect(data == NULL, 1, "... its local storage is NULL, not the disposed one's");
+        jvmtiCapabilities have;
+        (*b)->GetCapabilities(b, &have);
+        expect(have.can_tag_objects, 0, "... it has no capability of the disposed one");
+        jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+        vm_death_calls = 0;
+        (*b)->SetEventNotificationMode(b, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+        jvmtigen_post_VMDeath(NULL);
+        expect(vm_death_calls, 0, "... nor its callbacks");
+        (*b)->DisposeEnvironment(b);
+    }
+
+    /* Any number of cycles, in bounded memory. */
+    jvmtirt_stats st0, st;
+    jvmtirt_get_stats(&st0);
+    int stale_ok = 0;
+    for (int i = 0; i < 100000; i++) {
+        jvmtiEnv *e = new_env();
+        (*e)->DisposeEnvironment(e);
+        stale_ok += (*e)->GetPhase(e, &ph) == JVMTI_ERROR_INVALID_ENVIRONMENT;
+    }
+    jvmtirt_get_stats(&st);
+    expect(stale_ok, 100000, "100,000 create/dispose cycles: each stale call INVALID_ENVIRONMENT");
+    expect(st.env_slots <= st0.env_slots + 1, 1, "... with no more environment slots than before");
+    expect(st.env_slots <= RT_RESERVE_AT_LEAST + 2, 1, "... a few dozen at most");
+    jvmtirt_shutdown();
+}
+
 int main(void)
 {
     section_unregistered();
     section_registered();
     section_config_versions();
+    section_dispose();
     return failures ? 1 : 0;
 }
