@@ -64,6 +64,12 @@ void emit_impl_header(const GenContext *ctx, Buf *o)
             buf_init(&g);
             impl_guarantees_append(&g, f, " *   ");
             comment_text_append(o, g.data);
+            buf_reset(&g);
+            if (impl_unchecked_append(&g, f, " *   ") > 0) {
+                buf_puts(o, " * NOT checked (the implementation must, e.g. with\n"
+                            " * jvmtirt_resolve_thread): each may be\n");
+                comment_text_append(o, g.data);
+            }
             buf_free(&g);
             buf_puts(o, " */\n");
             impl_signature_append(o, f, " ");

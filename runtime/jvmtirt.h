@@ -169,6 +169,17 @@ void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
 void jvmtirt_thread_end(void);
 /* The VM's id of the calling thread, or 0 if it never started. */
 uintptr_t jvmtirt_current_thread_id(void);
+/* For a jthread parameter the trampolines pass on unchecked (the spec's
+ * impl="noconvert": jvmtigen_impl.h says "NOT checked" above each such
+ * function): JVMTI_ERROR_NONE and the VM's id of the thread in *id_out (if
+ * not NULL), or the error to return. NULL is the calling thread where
+ * null_is_current (the spec's null="current"; JVMTI_ERROR_UNATTACHED_THREAD
+ * if it never started), else JVMTI_ERROR_INVALID_THREAD; any other value
+ * goes through config.check_thread (INVALID_THREAD, THREAD_NOT_ALIVE), then
+ * config.thread_id, and must be a started thread that has not ended
+ * (THREAD_NOT_ALIVE). Any thread; takes rt's lock briefly. */
+jvmtiError jvmtirt_resolve_thread(jvmtiEnv *env, jthread thread, int null_is_current,
+                                  uintptr_t *id_out);
 /* Interrupts the thread with that id: a RawMonitorWait it is in (or starts
  * next) returns JVMTI_ERROR_INTERRUPTED. Returns 0 if no such thread. */
 int jvmtirt_thread_interrupt(uintptr_t id);

@@ -123,3 +123,33 @@ int jvmtirt_report_defaults(FILE *out)
     }
     return mandatory;
 }
+
+jvmtiError jvmtirt_resolve_thread(jvmtiEnv *env, jthread thread, int null_is_current,
+                                  uintptr_t *id_out)
+{
+    uintptr_t id;
+    if (thread == NULL) {
+        if (!null_is_current)
+            return JVMTI_ERROR_INVALID_THREAD;
+        /* rt_self is the calling thread's own record: no lock needed. */
+        if (!rt_self)
+            return JVMTI_ERROR_UNATTACHED_THREAD;
+        id = rt_self->id;
+    } else {
+        if (rt.config.check_thread) {
+            jvmtiError err = rt.config.check_thread(env, thread);
+            if (err != JVMTI_ERROR_NONE)
+                return err;
+        }
+        id = rt.config.thread_id ? rt.config.thread_id(thread) : (uintptr_t)thread;
+        /* Alive: started (jvmtirt_thread_start) and not ended. */
+        pthread_mutex_lock(&rt.lock);
+        int alive = rt_thread_find(id) != NULL;
+        pthread_mutex_unlock(&rt.lock);
+        if (!alive)
+            return JVMTI_ERROR_THREAD_NOT_ALIVE;
+    }
+    if (id_out)
+        *id_out = id;
+    return JVMTI_ERROR_NONE;
+}

@@ -349,11 +349,54 @@ static void section_dispose(void)
     jvmtirt_shutdown();
 }
 
+/* ---- jvmtirt_resolve_thread ---- */
+
+static char not_a_thread, ended_thread, other_thread;
+static jvmtiError vm_check_thread(jvmtiEnv *env, jthread t)
+{
+    (void)env;
+    if (t == (jthread)(void *)&not_a_thread)
+        return JVMTI_ERROR_INVALID_THREAD;
+    return JVMTI_ERROR_NONE; /* a VM that cannot tell liveness: the registry does */
+}
+
+static void section_resolve_thread(void)
+{
+    jvmtirt_config c = base_config();
+    c.check_thread = vm_check_thread;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "resolve: init");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtiEnv *e = new_env(); /* the calling thread is T */
+    uintptr_t id = 0;
+    expect(jvmtirt_resolve_thread(e, NULL, 1, &id), JVMTI_ERROR_NONE,
+           "resolve_thread(NULL, null is current)");
+    expect(id == (uintptr_t)T, 1, "... is the calling thread's id");
+    expect(jvmtirt_resolve_thread(e, NULL, 0, &id), JVMTI_ERROR_INVALID_THREAD,
+           "resolve_thread(NULL) where NULL is no thread: INVALID_THREAD");
+    id = 0;
+    expect(jvmtirt_resolve_thread(e, T, 0, &id), JVMTI_ERROR_NONE, "resolve_thread(a live thread)");
+    expect(id == (uintptr_t)T, 1, "... its id");
+    expect(jvmtirt_resolve_thread(e, (jthread)(void *)&not_a_thread, 1, &id),
+           JVMTI_ERROR_INVALID_THREAD, "resolve_thread(not a thread): the VM's INVALID_THREAD");
+    expect(jvmtirt_resolve_thread(e, (jthread)(void *)&other_thread, 1, &id),
+           JVMTI_ERROR_THREAD_NOT_ALIVE, "resolve_thread(a thread never started): THREAD_NOT_ALIVE");
+    jvmtirt_thread_end();
+    jvmtirt_thread_start((uintptr_t)(void *)&ended_thread, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_end();
+    expect(jvmtirt_resolve_thread(e, (jthread)(void *)&ended_thread, 1, &id),
+           JVMTI_ERROR_THREAD_NOT_ALIVE, "resolve_thread(a thread that ended): THREAD_NOT_ALIVE");
+    expect(jvmtirt_resolve_thread(e, NULL, 1, &id), JVMTI_ERROR_UNATTACHED_THREAD,
+           "resolve_thread(NULL) on a thread the VM does not know: UNATTACHED_THREAD");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_shutdown();
+}
+
 int main(void)
 {
     section_unregistered();
     section_registered();
     section_config_versions();
     section_dispose();
+    section_resolve_thread();
     return failures ? 1 : 0;
 }

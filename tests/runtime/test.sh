@@ -72,6 +72,24 @@ else
     fi
 fi
 
+# The implementation header says which parameters the trampolines pass on
+# unchecked (a jthread with impl="noconvert" in the spec: JDK 25 has no
+# other kind), above the functions that take one.
+impl_h="$RT_OUT/jvmtigen_impl.h"
+for fn in GetThreadState SuspendThread InterruptThread GetFrameCount; do
+    block=$(sed -n "/^\/\* $fn (slot/,/^jvmtiError/p" "$impl_h")
+    if grep -q 'NOT checked' <<<"$block" && grep -q '^ \*   thread: ' <<<"$block"; then
+        ok "runtime: jvmtigen_impl.h says $fn's thread is NOT checked by the trampoline"
+    else
+        not_ok "runtime: jvmtigen_impl.h does not say that $fn's thread is unchecked"
+    fi
+done
+want=$(grep -c '<jthread[^>]*impl="noconvert"' spec/jvmti.xml)
+got=$(grep -c '^ \*   [a-z_]*: NULL.*a non-thread or a thread not alive$' "$impl_h")
+[ "$RT_OUT" != out ] || [ "$want" = "$got" ] &&
+    ok "runtime: jvmtigen_impl.h names every unchecked jthread parameter ($got)" ||
+    not_ok "runtime: jvmtigen_impl.h names $got unchecked jthread parameters; spec/jvmti.xml has $want"
+
 # ---- the programs ----
 
 # build NAME OUTPUT SOURCE LINK...: compiles SOURCE, or says why not.
