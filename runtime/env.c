@@ -17,7 +17,11 @@
  * read the list before the unlink, so its second read of rt.phase came
  * before the flip that follows the unlink: it counts in the old phase,
  * and the environment waits for it. A callback may dispose of its own
- * environment: its cursor holds the old phase up until it is done. */
+ * environment: its cursor holds the old phase up until it is done.
+ *
+ * "Freed" means emptied and put on a free list: slots are never unmapped
+ * while the core runs, so a stale jvmtiEnv* finds a dead magic (see
+ * free_env). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,13 +326,16 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
     }
     rt.n_envs--;
     unlink_thread_events(e);
+    rt_events_recompute();
+    pthread_mutex_unlock(&rt.lock);
+    /* Unlinked but not queued: nothing reclaims it while the VM looks. */
+    if (rt.config.env_disposed)
+        rt.config.env_disposed(env);
+    pthread_mutex_lock(&rt.lock);
     e->pending_next = rt.pending;
     rt.pending = e;
     STORE_SC(&rt.n_pending, rt.n_pending + 1);
-    rt_events_recompute();
     pthread_mutex_unlock(&rt.lock);
-    if (rt.config.env_disposed)
-        rt.config.env_disposed(env);
     rt_reclaim_if_quiet();
     return JVMTI_ERROR_NONE;
 }

@@ -15,8 +15,9 @@
  *   5. sends events with the generated jvmtigen_post_NAME() functions
  *      (out/jvmtigen_post.h);
  *   6. defines the jvmti_impl_ functions that need VM knowledge (start
- *      their file with `jvmtigen fill --core`); the ones it leaves out
- *      return JVMTI_ERROR_NOT_AVAILABLE.
+ *      their file with `jvmtigen fill --core`) and registers them in
+ *      config.impls; the ones it leaves out return
+ *      JVMTI_ERROR_NOT_AVAILABLE (jvmtirt_report_defaults lists them).
  *
  * Thread safety: every function here and every JVM TI function the core
  * implements may be called from any thread at any time, except
@@ -133,8 +134,10 @@ typedef struct jvmtirt_config {
  * or version it does not know, JVMTI_ERROR_NOT_AVAILABLE when config->strict
  * and functions are missing. */
 jvmtiError jvmtirt_init(const jvmtirt_config *config);
-/* Frees every environment, monitor, thread record and property (after the
- * VM is dead and no agent code runs). */
+/* Frees every environment, monitor, thread record and property. Only once
+ * no thread can call JVM TI any more: agents' own threads may go on
+ * calling after Agent_OnUnload, so a VM that cannot stop them leaves the
+ * core to the process's end (runtime/README.md, "Teardown"). */
 void jvmtirt_shutdown(void);
 
 /* ---- the VM's functions (port.c) ----
