@@ -36,6 +36,8 @@ static void impls_table_append(const Spec *s, Buf *o)
                 "/* Makes the defaults (jvmtigen_defaults.c) call the table's members;\n"
                 " * copies the first impls->size bytes (NULL: none). Before any call. */\n"
                 "void jvmtigen_impls_register(const jvmtigen_impls *impls);\n"
+                "/* The table `jvmtigen fill --core` keeps at the end of a VM's file. */\n"
+                "extern const jvmtigen_impls jvmtirt_impls;\n"
                 "/* For the function in slot num: 1 if the VM supplies it (registered, or\n"
                 " * its own exported jvmti_impl_ definition), 0 if it is at its default,\n"
                 " * -1 if there is no default (the runtime core implements it, or no such\n"
