@@ -50,15 +50,14 @@ void emit_defaults(const GenContext *ctx, Buf *o)
         buf_printf(o, " __attribute__((weak, alias(\"default_%s\")));\n", f->id);
     }
     buf_puts(o, "\n/* A function pointer, compared by address only. */\n"
-                "typedef void (*jvmtigen_fn)(void);\n"
-                "#define REPLACED(name) \\\n"
-                "    ((jvmtigen_fn)jvmti_impl_##name != (jvmtigen_fn)default_##name || \\\n"
-                "     registered.name != NULL)\n\n"
+                "typedef void (*jvmtigen_fn)(void);\n\n"
+                "/* Replaced by the VM's own definition, or registered. */\n"
                 "int jvmtigen_impl_supplied(int num)\n{\n    switch (num) {\n");
     for (int n = 1; n <= max; n++) {
         const Function *f = slot[n];
         if (f && !core_implements(f->id))
-            buf_printf(o, "    case %d:\n        return REPLACED(%s);\n", n, f->id);
+            buf_printf(o, "    case %d:\n        return (jvmtigen_fn)jvmti_impl_%s != (jvmtigen_fn)default_%s ||\n"
+                          "               registered.%s != NULL;\n", n, f->id, f->id, f->id);
     }
     buf_puts(o, "    default:\n        return -1;\n    }\n}\n");
     free(slot);
