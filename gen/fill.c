@@ -36,6 +36,30 @@ void fill_stub_append(Buf *b, const Function *f)
     buf_puts(b, "    return JVMTI_ERROR_NOT_AVAILABLE;\n}\n");
 }
 
+/* The table of registered implementations (--core): `is_real(f, arg)`
+ * says whether the file's definition of f counts. */
+static void table_append(Buf *b, const Spec *spec, const FillOptions *o,
+                         bool (*is_real)(const Function *f, void *arg), void *arg)
+{
+    buf_puts(b, FILL_TABLE_BEGIN " (`jvmtigen fill --core`\n"
+                " * rewrites this table on every run: each function defined above whose body\n"
+                " * is no longer its stub's). Pass &jvmtirt_impls as jvmtirt_config.impls: the\n"
+                " * core then calls them whatever the visibility of their symbols. */\n"
+                "const jvmtigen_impls jvmtirt_impls = {\n    .size = sizeof(jvmtigen_impls),\n");
+    for (size_t i = 0; i < spec->n_functions; i++) {
+        const Function *f = spec->functions[i];
+        if (function_in_table(f) && !(o->core && core_implements(f->id)) && is_real(f, arg))
+            buf_printf(b, "    .%s = " IMPL_PREFIX "%s,\n", f->id, f->id);
+    }
+    buf_puts(b, "};\n" FILL_TABLE_END "\n");
+}
+
+static bool none_real(const Function *f, void *arg)
+{
+    (void)f, (void)arg;
+    return false;
+}
+
 /* Whether FILE should define f: every function of the table, but with
  * --core not those jvmtigen's runtime core implements. */
 static bool wanted(const FillOptions *o, const Function *f)
@@ -67,6 +91,10 @@ static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name,
             continue;
         buf_putc(b, '\n');
         fill_stub_append(b, spec->functions[i]);
+    }
+    if (o->core) {
+        buf_putc(b, '\n');
+        table_append(b, spec, o, none_real, NULL);
     }
 }
 
@@ -344,6 +372,90 @@ typedef struct Entry {
     const ImplDef *def;     /* its definition in the file, or NULL */
 } Entry;
 
+/* s[0, n) without white space, appended to b. */
+static void squeezed_append(Buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_space(s[i]))
+            buf_putc(b, s[i]);
+}
+
+/* Whether the definition's body is still f's stub body (white space aside). */
+static bool body_is_stub(const Merge *m, const ImplDef *def, const Function *f)
+{
+    Buf stub, want, have;
+    buf_init(&stub);
+    buf_init(&want);
+    buf_init(&have);
+    fill_stub_append(&stub, f);
+    const char *brace = strchr(stub.data, '{');
+    squeezed_append(&want, brace, strlen(brace));
+    size_t a = tok_off(m, def->d->lbrace), z = tok_off(m, def->d->rbrace) + 1;
+    squeezed_append(&have, m->t + a, z - a);
+    bool same = want.len == have.len && memcmp(want.data, have.data, want.len) == 0;
+    buf_free(&stub);
+    buf_free(&want);
+    buf_free(&have);
+    return same;
+}
+
+static const char *find_text(const Merge *m, size_t from, const char *what)
+{
+    size_t k = strlen(what);
+    for (size_t i = from; i + k <= m->n; i++)
+        if (memcmp(m->t + i, what, k) == 0)
+            return m->t + i;
+    return NULL;
+}
+
+typedef struct TableArg {
+    const Merge *m;
+    StrMap *by_fn;
+} TableArg;
+
+static bool defined_for_real(const Function *f, void *arg)
+{
+    const TableArg *a = arg;
+    const struct Entry *e = strmap_get(a->by_fn, f->id);
+    return e && e->def && !body_is_stub(a->m, e->def, f);
+}
+
+/* Rewrites the table of registered implementations, or adds it at the end. */
+static int update_table(Merge *m, StrMap *by_fn)
+{
+    const char *begin = find_text(m, 0, FILL_TABLE_BEGIN);
+    const char *end = begin ? find_text(m, (size_t)(begin - m->t), FILL_TABLE_END) : NULL;
+    if (begin && !end) {
+        int line = 1;
+        for (const char *p = m->t; p < begin; p++)
+            line += *p == '\n';
+        Loc loc = {m->o->file, line};
+        error_at(&loc, "the table of registered implementations has no end ('%s'); "
+                 "remove what is left of it", FILL_TABLE_END);
+        return 1;
+    }
+    TableArg arg = {m, by_fn};
+    Buf table;
+    buf_init(&table);
+    table_append(&table, m->spec, m->o, defined_for_real, &arg);
+    if (begin) {
+        size_t pos = (size_t)(begin - m->t);
+        size_t del = (size_t)(end - begin) + strlen(FILL_TABLE_END);
+        /* the table's own line end stays where it is */
+        table.data[--table.len] = '\0';
+        Edit *e = add_edit(m, pos, del, 2);
+        put_eol_text(m, &e->text, table.data);
+    } else {
+        Edit *e = add_edit(m, m->n, 0, 2);
+        if (m->n > 0 && m->t[m->n - 1] != '\n')
+            buf_puts(&e->text, m->eol);
+        buf_puts(&e->text, m->eol);
+        put_eol_text(m, &e->text, table.data);
+    }
+    buf_free(&table);
+    return 0;
+}
+
 /* Fills out with the merged text; returns an exit status. */
 static int merge(Merge *m, Buf *out)
 {
@@ -454,6 +566,8 @@ static int merge(Merge *m, Buf *out)
         group_pos = pos;
         m->stubs++;
     }
+    if (rc == 0 && m->o->core)
+        rc = update_table(m, &by_fn);
     if (rc == 0)
         apply_edits(m, out);
 

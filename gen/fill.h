@@ -29,6 +29,13 @@ typedef struct FillOptions {
 /* How a comment about a changed signature begins, up to the function's name. */
 #define FILL_SIGNATURE_NOTE "/* jvmtigen: the signature of "
 
+/* With --core, the file ends with the table of the VM's implementations
+ * (jvmtigen_impls jvmtirt_impls, for jvmtirt_config.impls) between these
+ * two comments, rewritten on each run: every function the file defines
+ * whose body is no longer the stub's. */
+#define FILL_TABLE_BEGIN "/* jvmtigen: registered implementations"
+#define FILL_TABLE_END "/* jvmtigen: end of registered implementations */"
+
 /* Creates or merges o->file from a checked spec. Diagnostics are queued and
  * flushed. Returns an exit status: 0 done (warnings allowed), 1 the file
  * cannot be scanned or has duplicate definitions, 3 an I/O error. */

@@ -128,3 +128,24 @@ void impl_guarantees_append(Buf *b, const Function *f, const char *indent)
     }
     free(gs);
 }
+
+size_t impl_unchecked_append(Buf *b, const Function *f, const char *indent)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_params; i++) {
+        const Param *p = f->params[i];
+        const Type *t = p->type;
+        /* a jthread, or one behind a pointer type (SetEventNotificationMode's) */
+        bool nullok = t->kind == TK_PTRTYPE && t->nullok;
+        if (t->kind == TK_PTRTYPE && t->elem)
+            t = t->elem;
+        if (!param_in_signature(p) || t->kind != TK_JTHREAD || !attr_has_word(t->impl, "noconvert"))
+            continue;
+        buf_printf(b, t->null ? "%s%s: NULL (the calling thread), a non-thread or a thread not alive\n"
+                   : nullok  ? "%s%s: NULL (allowed), a non-thread or a thread not alive\n"
+                             : "%s%s: NULL, a non-thread or a thread not alive\n",
+                   indent, p->name);
+        n++;
+    }
+    return n;
+}

@@ -39,4 +39,10 @@ void impl_signature_append(Buf *b, const Function *f, const char *sep);
  * prefixed by indent and ended by '\n'. */
 void impl_guarantees_append(Buf *b, const Function *f, const char *indent);
 
+/* One line per parameter the trampoline passes on unchecked although the
+ * spec gives it an error (a jthread with impl="noconvert": the
+ * implementation resolves it, e.g. with jvmtirt_resolve_thread), in the
+ * form of impl_guarantees_append. Returns how many. */
+size_t impl_unchecked_append(Buf *b, const Function *f, const char *indent);
+
 #endif

@@ -236,13 +236,14 @@ static int load_agent(agent *a)
     return 1;
 }
 
+/* Calls Agent_OnUnload; the library stays loaded (as in HotSpot): the
+ * agent's own threads may still be running its code. */
 static void unload_agent(agent *a)
 {
     agent_onunload_fn onunload =
         (agent_onunload_fn)(uintptr_t)dlsym(a->handle, "Agent_OnUnload");
     if (onunload)
         onunload(&host_vm);
-    dlclose(a->handle);
 }
 
 /* ---- the program's threads ---- */
@@ -279,9 +280,15 @@ static void usage(void)
           stderr);
 }
 
+/* What agents may still reach while the process ends: the agents (their
+ * options), the thread objects, the core. See the end of main. */
+static agent *agents;
+static host_thread main_thread;
+static host_thread *workers;
+
 int main(int argc, char **argv)
 {
-    agent *agents = calloc((size_t)argc, sizeof *agents);
+    agents = calloc((size_t)argc, sizeof *agents);
     int n_agents = 0, n_threads = 2, all_capabilities = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -319,24 +326,31 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    jvmtirt_config config = {.thread_id = thread_id};
+    /* The port: what the VM can do, its checks, its functions. */
+    jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
+    impls.GetCurrentThread = jvmti_impl_GetCurrentThread;
+    jvmtirt_config config = JVMTIRT_CONFIG_INIT;
+    config.impls = &impls;
+    config.thread_id = thread_id;
+    config.check_thread = check_thread;
+    config.check_class = check_class;
+    config.check_method = check_method;
+    config.method_is_native = method_is_native;
+    config.check_field = check_field;
     config.potential.can_get_current_thread_cpu_time = 1;
     config.potential.can_generate_compiled_method_load_events = 1;
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
     config.potential.can_generate_garbage_collection_events = 1;
-    if (all_capabilities)
+    if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
-    jvmtirt_init(&config);
+        config.offer_defaults = 1; /* see usage(): reaching the checks */
+    }
+    if (jvmtirt_init(&config) != JVMTI_ERROR_NONE)
+        return 1;
     if (soak_seconds > 0)
         host_soak_setup(soak_seconds);
-    jvmtigen_vm_hooks hooks = {.check_thread = check_thread,
-                               .check_class = check_class,
-                               .check_method = check_method,
-                               .method_is_native = method_is_native,
-                               .check_field = check_field};
-    jvmtigen_set_vm_hooks(&hooks);
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
     jvmtirt_property_define("java.vm.vendor", "jvmtigen", 0);
     jvmtirt_property_define("java.class.path", ".", 1);
@@ -350,10 +364,9 @@ int main(int argc, char **argv)
             break;
         }
 
-    host_thread main_thread = {0};
     int main_started = 0;
     /* Thread objects outlive their threads: agents may keep references. */
-    host_thread *workers = calloc((size_t)n_threads + 1, sizeof *workers);
+    workers = calloc((size_t)n_threads + 1, sizeof *workers);
     if (rc == 0) {
         jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
         host_thread_begin(&main_thread, "main", 0);
@@ -391,14 +404,12 @@ int main(int argc, char **argv)
             unload_agent(&agents[i]);
     if (main_started)
         host_thread_finish(&main_thread, 0);
-    jvmtirt_shutdown();
-    for (host_thread *t = attached, *next; t; t = next) {
-        next = t->next_attached;
-        free(t);
-    }
-    free(workers);
-    for (int i = 0; i < argc; i++)
-        free(agents[i].path);
-    free(agents);
+    /* Teardown. Agents' own threads may still be calling JVM TI, and
+     * running their code, after Agent_OnUnload: as a JVM does, the host
+     * leaves the agents loaded and the core, the thread objects and the
+     * agents' options in place until the process is gone, so that such a
+     * call meets the dead phase (JVMTI_ERROR_WRONG_PHASE for a function not
+     * allowed in it), never freed memory or unmapped code. A VM that has
+     * stopped every thread that could call in may call jvmtirt_shutdown. */
     return rc;
 }

@@ -17,7 +17,11 @@
  * read the list before the unlink, so its second read of rt.phase came
  * before the flip that follows the unlink: it counts in the old phase,
  * and the environment waits for it. A callback may dispose of its own
- * environment: its cursor holds the old phase up until it is done. */
+ * environment: its cursor holds the old phase up until it is done.
+ *
+ * "Freed" means emptied and put on a free list: slots are never unmapped
+ * while the core runs, so a stale jvmtiEnv* finds a dead magic (see
+ * free_env). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +42,20 @@ char *rt_strdup(const char *s)
 
 static jvmtiError check_raw_monitor(jvmtiEnv *env, jrawMonitorID monitor);
 
-void jvmtirt_init(const jvmtirt_config *config)
+jvmtiError jvmtirt_init(const jvmtirt_config *config)
 {
+    jvmtirt_config c;
+    if (!rt_port_take(&c, config))
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     pthread_mutex_lock(&rt.lock);
-    rt.config = *config;
+    rt.config = c;
     if (rt.config.jlocation_format == 0)
         rt.config.jlocation_format = JVMTI_JLOCATION_JVMBCI;
+    if (!rt_port_apply(&rt.config)) {
+        memset(&rt.config, 0, sizeof rt.config);
+        pthread_mutex_unlock(&rt.lock);
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    }
     /* The VM cannot offer what it does not have. */
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
         if (!jvmtigen_capability_get(&rt.config.potential, b)) {
@@ -59,6 +71,7 @@ void jvmtirt_init(const jvmtirt_config *config)
     h.check_monitor = check_raw_monitor;
     jvmtigen_set_default_vm_hooks(&h);
     jvmtigen_set_phase(JVMTI_PHASE_ONLOAD);
+    return JVMTI_ERROR_NONE;
 }
 
 /* Takes e's per-thread settings out of every thread's list. A cursor may
@@ -81,14 +94,69 @@ static void unlink_thread_events(rt_env *e)
     }
 }
 
-static void free_env(rt_env *e)
+/* Frees what the core keeps for e outside its slot. Under rt.lock. */
+static void free_env_state(rt_env *e)
 {
     unlink_thread_events(e);
     for (rt_thread_events *n = e->dead_events, *next; n; n = next) {
         next = n->dead_next;
         free(n);
     }
+    e->dead_events = NULL;
     free(e->ext_callbacks);
+    e->ext_callbacks = NULL;
+    /* ---- per-environment state of the other areas: one line each,
+     * rt_<area>_env_freed(e), here ---- */
+}
+
+/* Environment slots are never unmapped while the core runs: a disposed
+ * environment's slot goes, emptied, to the end of a free list, keeping
+ * its function table and its dead magic, so that a stale jvmtiEnv* calls
+ * into the trampolines and gets JVMTI_ERROR_INVALID_ENVIRONMENT. A slot is
+ * reused (first in, first out) only while more than RT_ENV_RESERVE wait:
+ * a stale handle is detected for at least that many later creations, and
+ * memory stays bounded by the most environments alive at once. Under
+ * rt.lock. */
+static void free_env(rt_env *e)
+{
+    free_env_state(e);
+    /* Everything but the head; the head's capabilities word by word, as
+     * the trampolines read them; magic stays RT_ENV_DEAD. */
+    memset((char *)e + sizeof e->head, 0, sizeof *e - sizeof e->head);
+    jvmtiCapabilities none;
+    memset(&none, 0, sizeof none);
+    jvmtigen_capabilities_store(&e->head.capabilities, &none);
+    e->disposed = 1;
+    if (rt.free_tail)
+        rt.free_tail->pending_next = e;
+    else
+        rt.free_head = e;
+    rt.free_tail = e;
+    rt.n_free++;
+}
+
+/* A slot for a new environment, empty: reused or new. Under rt.lock. */
+static rt_env *take_env_slot(void)
+{
+    if (rt.n_free > RT_ENV_RESERVE) {
+        rt_env *e = rt.free_head;
+        rt.free_head = e->pending_next;
+        if (!rt.free_head)
+            rt.free_tail = NULL;
+        rt.n_free--;
+        e->pending_next = NULL;
+        e->disposed = 0;
+        return e;
+    }
+    rt_env *e = calloc(1, sizeof *e);
+    if (e)
+        rt.n_slots++;
+    return e;
+}
+
+static void destroy_env(rt_env *e)
+{
+    free_env_state(e);
     free(e);
 }
 
@@ -97,13 +165,16 @@ void jvmtirt_shutdown(void)
     pthread_mutex_lock(&rt.lock);
     for (rt_env *e = rt.envs, *next; e; e = next) {
         next = e->next;
-        free_env(e);
+        destroy_env(e);
     }
-    for (int list = 0; list < 2; list++)
-        for (rt_env *e = list ? rt.waiting : rt.pending, *next; e; e = next) {
+    for (int list = 0; list < 3; list++)
+        for (rt_env *e = list == 0 ? rt.pending : list == 1 ? rt.waiting : rt.free_head, *next; e;
+             e = next) {
             next = e->pending_next;
-            free_env(e);
+            destroy_env(e);
         }
+    rt.free_head = rt.free_tail = NULL;
+    rt.n_free = rt.n_slots = 0;
     rt.envs = rt.pending = rt.waiting = NULL;
     rt.n_pending = 0;
     rt.n_envs = 0;
@@ -148,22 +219,24 @@ jint jvmtirt_get_env(void **penv, jint version)
     *penv = NULL;
     if (!jvmtirt_version_supported(version))
         return JNI_EVERSION;
-    rt_env *e = calloc(1, sizeof *e);
-    if (!e)
-        return JNI_ENOMEM;
     pthread_mutex_lock(&rt.lock);
+    rt_env *e = take_env_slot();
+    if (!e) {
+        pthread_mutex_unlock(&rt.lock);
+        return JNI_ENOMEM;
+    }
     rt.ext_frozen = 1;
     if (rt.n_ext_events > 0) {
         e->ext_callbacks = calloc((size_t)rt.n_ext_events, sizeof *e->ext_callbacks);
         if (!e->ext_callbacks) {
+            free_env(e); /* back to the free list */
             pthread_mutex_unlock(&rt.lock);
-            free(e);
             return JNI_ENOMEM;
         }
     }
     e->head.functions = rt.table;
-    e->head.magic = JVMTIGEN_ENV_MAGIC;
     e->version = version;
+    STORE_SC(&e->head.magic, JVMTIGEN_ENV_MAGIC);
     rt_env **tail = &rt.envs;
     while (*tail)
         tail = &(*tail)->next;
@@ -253,10 +326,15 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
     }
     rt.n_envs--;
     unlink_thread_events(e);
+    rt_events_recompute();
+    pthread_mutex_unlock(&rt.lock);
+    /* Unlinked but not queued: nothing reclaims it while the VM looks. */
+    if (rt.config.env_disposed)
+        rt.config.env_disposed(env);
+    pthread_mutex_lock(&rt.lock);
     e->pending_next = rt.pending;
     rt.pending = e;
     STORE_SC(&rt.n_pending, rt.n_pending + 1);
-    rt_events_recompute();
     pthread_mutex_unlock(&rt.lock);
     rt_reclaim_if_quiet();
     return JVMTI_ERROR_NONE;
@@ -304,6 +382,8 @@ void jvmtirt_get_stats(jvmtirt_stats *out)
     out->environments = rt.n_envs;
     out->pending_disposal = LOAD(&rt.n_pending);
     out->threads = rt.n_threads;
+    out->env_slots = rt.n_slots;
+    out->env_slot_bytes = rt.n_slots * (long)sizeof(rt_env);
     pthread_mutex_unlock(&rt.lock);
     out->raw_monitors = rt_monitor_count();
 }

@@ -12,8 +12,10 @@
  *   - the calling thread's kind is a thread-local the VM sets when a thread
  *     attaches (jvmtigen_thread_attached) or detaches;
  *   - object checks call through the function pointers in jvmtigen_vm,
- *     which a VM fills once with jvmtigen_set_vm_hooks(); unset hooks accept
- *     any non-NULL handle (NULL is rejected before a hook is called).
+ *     which jvmtirt_init fills from the VM's jvmtirt_config (a program using
+ *     the trampolines without the runtime core calls jvmtigen_set_vm_hooks()
+ *     itself); unset hooks accept any non-NULL handle (NULL is rejected
+ *     before a hook is called).
  *
  * A VM that keeps this state its own way defines JVMTIGEN_HOOKS_CONFIG as
  * the name of a header (e.g. -DJVMTIGEN_HOOKS_CONFIG='"myvm_jvmti.h"') that

@@ -15,8 +15,9 @@
  *   5. sends events with the generated jvmtigen_post_NAME() functions
  *      (out/jvmtigen_post.h);
  *   6. defines the jvmti_impl_ functions that need VM knowledge (start
- *      their file with `jvmtigen fill --core`); the ones it leaves out
- *      return JVMTI_ERROR_NOT_AVAILABLE.
+ *      their file with `jvmtigen fill --core`) and registers them in
+ *      config.impls; the ones it leaves out return
+ *      JVMTI_ERROR_NOT_AVAILABLE (jvmtirt_report_defaults lists them).
  *
  * Thread safety: every function here and every JVM TI function the core
  * implements may be called from any thread at any time, except
@@ -26,16 +27,40 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "jvmti.h"
 #include "jvmtigen_hooks.h"
+#include "jvmtigen_impl.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The VM's operations and what it can do: one versioned struct, copied by
+ * jvmtirt_init. `size` says how big the struct was when the VM was
+ * compiled: a VM built against an older, smaller jvmtirt_config keeps
+ * working with a newer core, which treats every field past `size` as 0 or
+ * NULL (so new fields only ever go at the end). Start from
+ * JVMTIRT_CONFIG_INIT. runtime/README.md ("The port") says of each operation
+ * when it is called, on which thread, under which lock, and what it may call
+ * back. Unless said otherwise an operation is called with no lock of the
+ * core held and may call any jvmtirt_* function and any JVM TI function. */
+#define JVMTIRT_CONFIG_VERSION 1
 typedef struct jvmtirt_config {
-    /* Capabilities the VM can ever give an environment. */
+    /* ---- the header ---- */
+    size_t size;   /* sizeof(jvmtirt_config) as the VM was compiled */
+    int version;   /* JVMTIRT_CONFIG_VERSION as the VM was compiled */
+    /* Refuse to start (jvmtirt_init fails and prints what is missing to
+     * stderr) when a capability in `potential` or a function that needs no
+     * capability is still at its NOT_AVAILABLE default (see `impls`). */
+    int strict;
+
+    /* ---- what the VM can do ---- */
+    /* Capabilities the VM can ever give an environment. A capability whose
+     * functions are all still at their defaults is withdrawn at init (an
+     * agent is never offered what only answers NOT_AVAILABLE) unless
+     * offer_defaults is set (test harnesses that reach parameter checks). */
     jvmtiCapabilities potential;
     /* Those of `potential` that can only be added in the OnLoad phase. One
      * that some environment added during OnLoad stays potential afterwards,
@@ -43,30 +68,85 @@ typedef struct jvmtirt_config {
     jvmtiCapabilities onload_only;
     /* Those of `potential` that at most one environment may hold at a time. */
     jvmtiCapabilities solo;
+    int offer_defaults;
     /* What GetJLocationFormat reports (0 means JVMTI_JLOCATION_JVMBCI). */
     jvmtiJlocationFormat jlocation_format;
-    /* The identity of a thread object (a jthread that passed the
-     * check_thread hook): the id the VM passed to jvmtirt_thread_start for
-     * that thread. Used to enable events for one thread. NULL: the jthread's
-     * own value is the id (for VMs whose thread references are stable). */
+    /* The VM's implementations of JVM TI functions (the generated
+     * jvmtigen_impls of jvmtigen_impl.h, started with JVMTIGEN_IMPLS_INIT),
+     * or NULL. Registered here, a function is called whatever the symbol
+     * visibility of the VM's code; an exported strong jvmti_impl_NAME
+     * definition also still replaces the default. */
+    const jvmtigen_impls *impls;
+
+    /* ---- threads ---- */
+    /* The identity of a thread object (a jthread that passed check_thread):
+     * the id the VM passed to jvmtirt_thread_start for that thread. NULL:
+     * the jthread's own value is the id (VMs whose references are stable). */
     uintptr_t (*thread_id)(jthread thread);
+
+    /* ---- handle checks: the trampolines' questions (jvmtigen_hooks.h).
+     * The handle is never NULL; NULL operation: any handle is accepted. ---- */
+    /* JVMTI_ERROR_INVALID_THREAD (not a thread) or THREAD_NOT_ALIVE. */
+    jvmtiError (*check_thread)(jvmtiEnv *env, jthread thread);
+    /* JVMTI_ERROR_INVALID_CLASS; of_member: the class of a field or method,
+     * so a primitive class is invalid too. */
+    jvmtiError (*check_class)(jvmtiEnv *env, jclass klass, int of_member);
+    /* JVMTI_ERROR_INVALID_METHODID. */
+    jvmtiError (*check_method)(jvmtiEnv *env, jmethodID method);
+    /* For functions that reject native methods; the method passed check_method. */
+    jboolean (*method_is_native)(jvmtiEnv *env, jmethodID method);
+    /* JVMTI_ERROR_INVALID_FIELDID; klass: the field's class parameter
+     * (already checked), or NULL where the function has none. */
+    jvmtiError (*check_field)(jvmtiEnv *env, jclass klass, jfieldID field);
+
+    /* ---- general ---- */
     /* SetVerboseFlag, after the flag was checked. NULL: accepted, ignored. */
     jvmtiError (*set_verbose)(jvmtiVerboseFlag flag, jboolean value);
     /* GenerateEvents for a supported event type. NULL: nothing to generate. */
     jvmtiError (*generate_events)(jvmtiEnv *env, jvmtiEvent event_type);
     /* Called after an environment's callbacks or enabled events change, so
      * a VM can switch expensive event sources on or off (e.g. single
-     * stepping) by asking jvmtirt_event_enabled(). May be NULL. */
+     * stepping) by asking jvmtirt_event_enabled(). Under rt's lock: it
+     * must not call JVM TI or jvmtirt_* functions. May be NULL. */
     void (*events_changed)(void);
+
+    /* ---- environments ---- */
+    /* DisposeEnvironment of env, on the disposing thread, after the core
+     * stopped delivering new events to it and freed nothing yet; env's
+     * calls already answer JVMTI_ERROR_INVALID_ENVIRONMENT. For the VM's
+     * own per-environment state. May be NULL. */
+    void (*env_disposed)(jvmtiEnv *env);
+
+    /* Operations of the other areas go below, each under a line
+     * "---- <area> ----" (runtime/README.md, "The port", lists the slots
+     * planned: object identity and GC notification, suspend/resume, arming
+     * breakpoints, watches and frame pops, thread CPU clocks, class-loader
+     * search). */
 } jvmtirt_config;
 
-/* Sets up the core: the phase becomes OnLoad. Copies the config. Also reads
- * JVMTI_TRACE / JVMTI_TRACE_FILE (see jvmtigen_trace.h): when JVMTI_TRACE
- * is set, environments get the tracing function table. */
-void jvmtirt_init(const jvmtirt_config *config);
-/* Frees every environment, monitor, thread record and property (after the
- * VM is dead and no agent code runs). */
+#define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
+
+/* Sets up the core: the phase becomes OnLoad. Copies the config (the
+ * first config->size bytes). Also reads JVMTI_TRACE / JVMTI_TRACE_FILE
+ * (see jvmtigen_trace.h): when JVMTI_TRACE is set, environments get the
+ * tracing function table. Returns JVMTI_ERROR_NONE, or (with a message on
+ * stderr, and the core left unset) JVMTI_ERROR_ILLEGAL_ARGUMENT for a size
+ * or version it does not know, JVMTI_ERROR_NOT_AVAILABLE when config->strict
+ * and functions are missing. */
+jvmtiError jvmtirt_init(const jvmtirt_config *config);
+/* Frees every environment, monitor, thread record and property. Only once
+ * no thread can call JVM TI any more: agents' own threads may go on
+ * calling after Agent_OnUnload, so a VM that cannot stop them leaves the
+ * core to the process's end (runtime/README.md, "Teardown"). */
 void jvmtirt_shutdown(void);
+
+/* ---- the VM's functions (port.c) ----
+ * Writes one line to out (if not NULL) for every capability withdrawn at
+ * init because its functions are all at their defaults and for every
+ * function the VM left at its NOT_AVAILABLE default that an agent can reach
+ * (it needs no capability, or a potential one). Returns the number of such
+ * functions that need no capability. */
+int jvmtirt_report_defaults(FILE *out);
 
 /* ---- environments ---- */
 
@@ -92,6 +172,17 @@ void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
 void jvmtirt_thread_end(void);
 /* The VM's id of the calling thread, or 0 if it never started. */
 uintptr_t jvmtirt_current_thread_id(void);
+/* For a jthread parameter the trampolines pass on unchecked (the spec's
+ * impl="noconvert": jvmtigen_impl.h says "NOT checked" above each such
+ * function): JVMTI_ERROR_NONE and the VM's id of the thread in *id_out (if
+ * not NULL), or the error to return. NULL is the calling thread where
+ * null_is_current (the spec's null="current"; JVMTI_ERROR_UNATTACHED_THREAD
+ * if it never started), else JVMTI_ERROR_INVALID_THREAD; any other value
+ * goes through config.check_thread (INVALID_THREAD, THREAD_NOT_ALIVE), then
+ * config.thread_id, and must be a started thread that has not ended
+ * (THREAD_NOT_ALIVE). Any thread; takes rt's lock briefly. */
+jvmtiError jvmtirt_resolve_thread(jvmtiEnv *env, jthread thread, int null_is_current,
+                                  uintptr_t *id_out);
 /* Interrupts the thread with that id: a RawMonitorWait it is in (or starts
  * next) returns JVMTI_ERROR_INTERRUPTED. Returns 0 if no such thread. */
 int jvmtirt_thread_interrupt(uintptr_t id);
@@ -130,6 +221,8 @@ typedef struct jvmtirt_stats {
     long pending_disposal;  /* disposed, memory not yet reclaimed */
     long raw_monitors;
     long threads;           /* started and not ended */
+    long env_slots;         /* environment slots allocated: live, disposed or free */
+    long env_slot_bytes;    /* the memory they hold: kept until jvmtirt_shutdown */
 } jvmtirt_stats;
 void jvmtirt_get_stats(jvmtirt_stats *out);
 

@@ -18,6 +18,8 @@
 
 #define RT_EVENTS (JVMTI_MAX_EVENT_TYPE_VAL - JVMTI_MIN_EVENT_TYPE_VAL + 1)
 #define RT_ENV_DEAD 0x44454144 /* "DEAD": the magic of a disposed environment */
+/* Freed environment slots kept back before one is reused (env.c). */
+#define RT_ENV_RESERVE 16
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define LOAD_SC(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
@@ -35,7 +37,7 @@ typedef struct rt_env {
     jvmtiExtensionEvent *ext_callbacks;     /* rt.n_ext_events, atomic each */
     int disposed;              /* atomic */
     struct rt_env *next;       /* atomic: the environment list */
-    struct rt_env *pending_next; /* disposed, waiting to be freed */
+    struct rt_env *pending_next; /* disposed, waiting to be freed; or free */
     struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
 } rt_env;
 
@@ -73,6 +75,8 @@ struct rt_state {
     int phase;               /* atomic: the phase new cursors count in (0, 1) */
     int waiting_phase;       /* the phase whose cursors `waiting` waits for */
     int n_pending;           /* atomic: environments on both lists */
+    rt_env *free_head, *free_tail; /* emptied slots, oldest first (env.c) */
+    long n_free, n_slots;    /* slots free, and allocated in all */
     long n_envs;
     rt_thread *threads;
     long n_threads;
@@ -110,6 +114,13 @@ void rt_monitors_init(void);
 void rt_monitors_shutdown(void);
 long rt_monitor_count(void);
 void rt_free_properties_and_extensions(void);
+
+/* The port (port.c): rt_port_take copies the VM's config (0 and a message
+ * on stderr if its size or version is unknown); rt_port_apply, under
+ * rt.lock, installs its checks and implementations and withdraws the
+ * capabilities whose functions are all defaults (0: strict and missing). */
+int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from);
+int rt_port_apply(jvmtirt_config *c);
 
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);

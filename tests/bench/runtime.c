@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 20000000L;
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
-    jvmtirt_config config = {0};
+    jvmtirt_config config = JVMTIRT_CONFIG_INIT;
     jvmtirt_init(&config);
     jvmtiEnv *env, *env2;
     if (jvmtirt_get_env((void **)&env, JVMTI_VERSION) != JNI_OK ||

@@ -850,6 +850,31 @@ static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
     phase_case("phase.vm-death");
 }
 
+/* ---- port: calls to a disposed environment ----
+ * Only in OnLoad: HotSpot frees a disposed environment at a later
+ * safepoint, after which calling it would read freed memory there; in
+ * OnLoad there is none yet. The core keeps the slot (runtime/README.md). */
+static void disposed_env_cases(const char *stage)
+{
+    jvmtiEnv *e = NULL;
+    char id[64];
+    if ((*vm)->GetEnv(vm, (void **)&e, JVMTI_VERSION_1_2) != JNI_OK || !e)
+        return;
+    static int data;
+    (*e)->SetEnvironmentLocalStorage(e, &data);
+    snprintf(id, sizeof id, "dispose.%s.dispose", stage);
+    result(id, (*e)->DisposeEnvironment(e));
+    jvmtiPhase p;
+    snprintf(id, sizeof id, "dispose.%s.then-GetPhase", stage);
+    result(id, (*e)->GetPhase(e, &p));
+    void *got = NULL;
+    snprintf(id, sizeof id, "dispose.%s.then-GetEnvironmentLocalStorage", stage);
+    result(id, (*e)->GetEnvironmentLocalStorage(e, &got));
+    snprintf(id, sizeof id, "dispose.%s.then-DisposeEnvironment", stage);
+    result(id, (*e)->DisposeEnvironment(e));
+}
+/* ---- end of port ---- */
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
 {
     (void)reserved;
@@ -886,6 +911,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
 
     run_generated(CONF_ONLOAD);
     getenv_cases("onload");
+    disposed_env_cases("onload");
     event_cases("onload", 0);
     monitor_cases_onload();
     memory_cases("onload");

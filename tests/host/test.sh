@@ -116,3 +116,34 @@ if check "host: soak: the agent builds" soak_build; then
             test -n "$p" -a "$p" = "$g" -a "${p#*=}" != 0
     done
 fi
+
+# ---- teardown: an agent's own threads (one native, one attached through
+# JNI) call JVM TI in a loop while the host ends; after VMDeath their calls
+# fail cleanly (WRONG_PHASE), and nothing crashes, also when the process
+# lingers 300 ms after the host is done (teardown_agent.c). In OnLoad the
+# agent also calls an environment it disposed. ----
+teardown_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -g -O1 -shared -fPIC -pthread "${san[@]}" \
+        -I"$JDK_INC" -I"$JDK_INC/linux" -o "$d/teardown.so" tests/host/teardown_agent.c &&
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -o "$d/linger.so" tests/host/linger.c
+}
+if check "host: teardown: the agent builds against the JDK's own jvmti.h" teardown_build; then
+    expected_teardown='teardown: OnLoad: 1000 of 1000 calls to a disposed environment: INVALID_ENVIRONMENT
+teardown: native thread: 100 or more calls after VMDeath, 0 unexpected answers
+teardown: attached thread: 100 or more calls after VMDeath, 0 unexpected answers'
+    runs=${TEARDOWN_RUNS:-10}
+    for how in exit linger; do
+        pre=()
+        # the preloaded library is not instrumented: ASan must not insist on coming first
+        [ $how = linger ] && pre=(env LD_PRELOAD="$d/linger.so" ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}")
+        crashed=0 differ=0 first=""
+        for i in $(seq "$runs"); do
+            out=$("${pre[@]}" timeout -k 5 60 "$JVMTI_HOST" -agentpath:"$d/teardown.so" -threads:1 2>"$d/teardown.err")
+            status=$?
+            [ "$status" = 0 ] || { crashed=$((crashed + 1)); [ -n "$first" ] || first="exit $status: $(grep -E 'ERROR|SUMMARY|#[0-3] ' "$d/teardown.err" | head -3)"; }
+            [ "$out" = "$expected_teardown" ] || { differ=$((differ + 1)); [ -n "$first" ] || first="output: $out"; }
+        done
+        check "host: teardown ($how): $runs runs exit 0 with the expected answers ($crashed failed, $differ differed${first:+; first: $first})" \
+            test "$crashed" = 0 -a "$differ" = 0
+    done
+fi

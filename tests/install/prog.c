@@ -28,7 +28,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 int main(void)
 {
     jvmtirt_config config;
-    memset(&config, 0, sizeof config);
+    config = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
     jvmtirt_init(&config);
 
     jvmtiEnv *env = NULL;

@@ -391,7 +391,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     cfg.potential.can_tag_objects = 1;
     cfg.potential.can_get_current_thread_cpu_time = 1;
     jvmtirt_init(&cfg);

@@ -5,6 +5,9 @@
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
+#   - port.c is a tiny VM built with -fvisibility=hidden, static and
+#     shared, and with default visibility, shared: the versioned config and
+#     registered implementations (no function silently at its default);
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -71,6 +74,24 @@ else
     fi
 fi
 
+# The implementation header says which parameters the trampolines pass on
+# unchecked (a jthread with impl="noconvert" in the spec: JDK 25 has no
+# other kind), above the functions that take one.
+impl_h="$RT_OUT/jvmtigen_impl.h"
+for fn in GetThreadState SuspendThread InterruptThread GetFrameCount; do
+    block=$(sed -n "/^\/\* $fn (slot/,/^jvmtiError/p" "$impl_h")
+    if grep -q 'NOT checked' <<<"$block" && grep -q '^ \*   thread: ' <<<"$block"; then
+        ok "runtime: jvmtigen_impl.h says $fn's thread is NOT checked by the trampoline"
+    else
+        not_ok "runtime: jvmtigen_impl.h does not say that $fn's thread is unchecked"
+    fi
+done
+want=$(grep -c '<jthread[^>]*impl="noconvert"' spec/jvmti.xml)
+got=$(grep -c '^ \*   [a-z_]*: NULL.*a non-thread or a thread not alive$' "$impl_h")
+[ "$RT_OUT" != out ] || [ "$want" = "$got" ] &&
+    ok "runtime: jvmtigen_impl.h names every unchecked jthread parameter ($got)" ||
+    not_ok "runtime: jvmtigen_impl.h names $got unchecked jthread parameters; spec/jvmti.xml has $want"
+
 # ---- the programs ----
 
 # build NAME OUTPUT SOURCE LINK...: compiles SOURCE, or says why not.
@@ -128,6 +149,22 @@ if build monitor_limits "$d/monitor_limits" tests/runtime/monitor_limits.c "$RT_
     few=()
     [[ ${SANITIZE:-} == *thread* ]] && few=(--few)
     run_tap monitor_limits "$d/monitor_limits" "${few[@]}"
+fi
+
+# port.c: a tiny VM built with -fvisibility=hidden (its jvmti_impl_
+# definitions invisible to libjvmtirt.so), static and shared; and with
+# default visibility, shared (its definition replaces the weak default).
+if build "port (static, hidden)" "$d/port" tests/runtime/port.c -fvisibility=hidden "$RT_LIB"; then
+    run_tap port "$d/port" | sed 's/ - runtime: port: / - runtime: port: static, hidden: /'
+fi
+if build "port (shared, hidden)" "$d/port-so" tests/runtime/port.c -fvisibility=hidden \
+    -DPORT_SHARED_HIDDEN=1 -L"$sodir" -ljvmtirt; then
+    run_tap port-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/port-so" |
+        sed 's/ - runtime: port: / - runtime: port: shared, hidden: /'
+fi
+if build "port (shared)" "$d/port-so-default" tests/runtime/port.c -L"$sodir" -ljvmtirt; then
+    run_tap port-shared-default env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$d/port-so-default" | sed 's/ - runtime: port: / - runtime: port: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

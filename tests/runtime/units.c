@@ -398,7 +398,8 @@ static void job_post_class_load(worker *w) { jvmtigen_post_ClassLoad(NULL, w->jt
 static void section_environments(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtirt_init(&cfg);
 
     static const struct {
@@ -494,7 +495,8 @@ static void section_environments(void)
 static void section_phases(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     cfg.potential.can_tag_objects = 1;
     jvmtirt_init(&cfg);
     jvmtirt_property_define("test.writable", "a", 1);
@@ -564,7 +566,8 @@ static void section_phases(void)
 static void section_capabilities(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtiCapabilities P = no_caps(); /* what the VM can offer */
     P.can_tag_objects = 1;
     P.can_get_current_thread_cpu_time = 1;
@@ -793,7 +796,8 @@ static jvmtiError strict_check_thread(jvmtiEnv *env, jthread thread)
 static void section_events(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     cfg.potential.can_generate_single_step_events = 1;
     cfg.potential.can_generate_compiled_method_load_events = 1;
     cfg.generate_events = on_generate;
@@ -1128,7 +1132,8 @@ static uintptr_t fake_thread_id(jthread t) { return ((fake_thread *)(void *)t)->
 static void section_thread_id_hook(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     cfg.thread_id = fake_thread_id;
     jvmtirt_init(&cfg);
     main_start();
@@ -1171,7 +1176,8 @@ static void section_thread_id_hook(void)
 static void section_memory(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtirt_init(&cfg);
     main_start();
     jvmtiEnv *e = env_new();
@@ -1248,7 +1254,8 @@ static void await_waiting(jvmtiEnv *e, worker *w)
 static void section_monitors(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtirt_init(&cfg);
     main_start();
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
@@ -1432,7 +1439,8 @@ static jvmtiError on_set_verbose(jvmtiVerboseFlag flag, jboolean value)
 static void section_misc(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     cfg.potential.can_get_current_thread_cpu_time = 1;
     cfg.set_verbose = on_set_verbose;
     jvmtirt_init(&cfg);
@@ -1688,7 +1696,8 @@ static void free_event_infos(jvmtiEnv *e, jvmtiExtensionEventInfo *ei, jint n, i
 static void section_extensions(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtirt_init(&cfg);
     main_start();
 
@@ -1869,7 +1878,8 @@ jvmtiError jvmti_impl_GetFrameCount(jvmtiEnv *env, jthread thread, jint *count_p
 static void section_not_available(void)
 {
     jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
     jvmtirt_init(&cfg);
     main_start();
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
