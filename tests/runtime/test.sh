@@ -5,6 +5,8 @@
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
+#   - events.c checks the posting semantics (chaining, phases, threads),
+#     static and shared;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread).
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
@@ -118,6 +120,16 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
         not_ok "runtime: shared: units does not load libjvmtirt.so"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# events.c: posting semantics (chaining, phases, the event's thread),
+# static and shared.
+if build events "$d/events" tests/runtime/events.c "$RT_LIB"; then
+    run_tap events "$d/events"
+fi
+if build "events (shared library)" "$d/events-so" tests/runtime/events.c -L"$sodir" -ljvmtirt; then
+    run_tap events-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/events-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
