@@ -850,6 +850,10 @@ static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
     phase_case("phase.vm-death");
 }
 
+/* ---- ClassFileLoadHook chaining ---- */
+#include "classes.c"
+/* ---- end of ClassFileLoadHook chaining ---- */
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
 {
     (void)reserved;
@@ -884,6 +888,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
 
+    chain_onload();
     run_generated(CONF_ONLOAD);
     getenv_cases("onload");
     event_cases("onload", 0);
