@@ -253,53 +253,62 @@ static const Param *replaced(const Event *e, const Param *r)
     return NULL;
 }
 
-/* After each callback: take what the environment replaced. */
-static void chain_after(Buf *o, const Event *e)
+/* The in-parameter whose length goes with buffer replacement r (e.g.
+ * class_data_len for new_class_data), or NULL; *count gets r's length
+ * parameter (new_class_data_len). */
+static const Param *buffer_length(const Event *e, const Param *r, const Param **count)
+{
+    *count = r->type->incount ? param_named(e, r->type->incount) : NULL;
+    return *count ? replaced(e, *count) : NULL;
+}
+
+/* Calls one(o, e, X, its replacement) for each chained parameter X (not
+ * the lengths that go with buffers). */
+static void each_chained(Buf *o, const Event *e,
+                         void (*one)(Buf *, const Event *, const Param *, const Param *))
 {
     for (size_t i = 0; i < e->n_params; i++) {
         const Param *x = e->params[i], *r = replacement(e, x);
-        if (!r || is_buffer_count(e, r))
-            continue;
-        if (!is_buffer(r)) {
-            buf_printf(o, "        jvmtigen_%s = jvmtigen_%s;\n", x->name, r->name);
-            continue;
-        }
-        buf_printf(o, "        if (jvmtigen_%s) {\n"
-                      "            jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
-                      "            jvmtigen_own_%s = jvmtigen_%s;\n"
-                      "            jvmtigen_%s = jvmtigen_%s;\n",
-                   r->name, x->name, x->name, r->name, x->name, r->name);
-        const Param *n = r->type->incount ? param_named(e, r->type->incount) : NULL;
-        const Param *nx = n ? replaced(e, n) : NULL;
-        if (nx)
-            buf_printf(o, "            jvmtigen_%s = jvmtigen_%s;\n", nx->name, n->name);
-        buf_puts(o, "        }\n");
+        if (r && !is_buffer_count(e, r))
+            one(o, e, x, r);
     }
 }
 
-/* After the walk: the VM gets the last values through its pointers. */
-static void chain_result(Buf *o, const Event *e)
+/* After each callback: take what the environment replaced. */
+static void chain_after_one(Buf *o, const Event *e, const Param *x, const Param *r)
 {
-    for (size_t i = 0; i < e->n_params; i++) {
-        const Param *x = e->params[i], *r = replacement(e, x);
-        if (!r || is_buffer_count(e, r))
-            continue;
-        if (!is_buffer(r)) {
-            buf_printf(o, "    if (%s)\n        *%s = jvmtigen_%s;\n", r->name, r->name, x->name);
-            continue;
-        }
-        buf_printf(o, "    if (jvmtigen_own_%s && !%s)\n"
-                      "        jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
-                      "    else if (jvmtigen_own_%s) {\n"
-                      "        *%s = jvmtigen_own_%s;\n",
-                   x->name, r->name, x->name, x->name, r->name, x->name);
-        const Param *n = r->type->incount ? param_named(e, r->type->incount) : NULL;
-        const Param *nx = n ? replaced(e, n) : NULL;
-        if (nx)
-            buf_printf(o, "        if (%s)\n            *%s = jvmtigen_%s;\n", n->name, n->name,
-                       nx->name);
-        buf_puts(o, "    }\n");
+    if (!is_buffer(r)) {
+        buf_printf(o, "        jvmtigen_%s = jvmtigen_%s;\n", x->name, r->name);
+        return;
     }
+    buf_printf(o, "        if (jvmtigen_%s) {\n"
+                  "            jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
+                  "            jvmtigen_own_%s = jvmtigen_%s;\n"
+                  "            jvmtigen_%s = jvmtigen_%s;\n",
+               r->name, x->name, x->name, r->name, x->name, r->name);
+    const Param *n, *nx = buffer_length(e, r, &n);
+    if (nx)
+        buf_printf(o, "            jvmtigen_%s = jvmtigen_%s;\n", nx->name, n->name);
+    buf_puts(o, "        }\n");
+}
+
+/* After the walk: the VM gets the last values through its pointers. */
+static void chain_result_one(Buf *o, const Event *e, const Param *x, const Param *r)
+{
+    if (!is_buffer(r)) {
+        buf_printf(o, "    if (%s)\n        *%s = jvmtigen_%s;\n", r->name, r->name, x->name);
+        return;
+    }
+    buf_printf(o, "    if (jvmtigen_own_%s && !%s)\n"
+                  "        jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
+                  "    else if (jvmtigen_own_%s) {\n"
+                  "        *%s = jvmtigen_own_%s;\n",
+               x->name, r->name, x->name, x->name, r->name, x->name);
+    const Param *n, *nx = buffer_length(e, r, &n);
+    if (nx)
+        buf_printf(o, "        if (%s)\n            *%s = jvmtigen_%s;\n", n->name, n->name,
+                   nx->name);
+    buf_puts(o, "    }\n");
 }
 
 void emit_post_source(const GenContext *ctx, Buf *o)
@@ -334,10 +343,10 @@ void emit_post_source(const GenContext *ctx, Buf *o)
         post_args_append(o, e, chained);
         buf_puts(o, ");\n");
         if (chained)
-            chain_after(o, e);
+            each_chained(o, e, chain_after_one);
         buf_puts(o, "    }\n    jvmtigen_post_done(&jvmtigen_c);\n");
         if (chained)
-            chain_result(o, e);
+            each_chained(o, e, chain_result_one);
         buf_puts(o, "}\n");
         buf_free(&all);
     }

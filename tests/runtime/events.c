@@ -83,6 +83,23 @@ static void enable(jvmtiEnv *e, jvmtiEvent ev, jthread t)
     }
 }
 
+/* A fresh core, live, with the calling thread as thread 1. */
+static void live_core(const jvmtirt_config *cfg)
+{
+    jvmtirt_init(cfg);
+    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+}
+
+/* Gives each of the n environments the callbacks and enables ev globally. */
+static void listen(jvmtiEnv **envs, int n, const jvmtiEventCallbacks *cb, jvmtiEvent ev)
+{
+    for (int i = 0; i < n; i++) {
+        (*envs[i])->SetEventCallbacks(envs[i], cb, (jint)sizeof *cb);
+        enable(envs[i], ev, NULL);
+    }
+}
+
 /* ---- ClassFileLoadHook: each environment appends its letter ---- */
 
 static void JNICALL on_class_file(jvmtiEnv *env, JNIEnv *jni, jclass being_redefined,
@@ -146,19 +163,14 @@ static void section_class_file_load_hook(void)
     jvmtirt_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.potential.can_retransform_classes = 1;
-    jvmtirt_init(&cfg);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
-    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    live_core(&cfg);
     /* A and C lack can_retransform_classes, B (created between them) has it. */
     jvmtiEnv *A = env_new('A', 0), *B = env_new('B', 1), *C = env_new('C', 0);
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.ClassFileLoadHook = on_class_file;
     jvmtiEnv *all[] = {A, B, C};
-    for (int i = 0; i < 3; i++) {
-        (*all[i])->SetEventCallbacks(all[i], &cb, (jint)sizeof cb);
-        enable(all[i], JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-    }
+    listen(all, 3, &cb, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK);
 
     const char *got = post_hook("Load", NULL);
     check(strcmp(got, "clsACB") == 0, "ClassFileLoadHook: the VM gets the last environment's bytes",
@@ -241,9 +253,7 @@ static void section_native_method_bind(void)
     jvmtirt_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.potential.can_generate_native_method_bind_events = 1;
-    jvmtirt_init(&cfg);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
-    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    live_core(&cfg);
     jvmtiEnv *A = env_new('A', 0), *C = env_new('C', 0), *B = env_new('B', 0);
     jvmtiCapabilities bind;
     memset(&bind, 0, sizeof bind);
@@ -252,11 +262,9 @@ static void section_native_method_bind(void)
     memset(&cb, 0, sizeof cb);
     cb.NativeMethodBind = on_bind;
     jvmtiEnv *all[] = {A, C, B};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++)
         (*all[i])->AddCapabilities(all[i], &bind);
-        (*all[i])->SetEventCallbacks(all[i], &cb, (jint)sizeof cb);
-        enable(all[i], JVMTI_EVENT_NATIVE_METHOD_BIND, NULL);
-    }
+    listen(all, 3, &cb, JVMTI_EVENT_NATIVE_METHOD_BIND);
     void *orig = (void *)(uintptr_t)native_orig, *bound = orig;
     jvmtigen_post_NativeMethodBind(NULL, (jthread)1, NULL, orig, &bound);
     expect_log("A(orig);C(a);B(a);",
