@@ -47,8 +47,11 @@ typedef struct jvmtirt_config {
     jvmtiJlocationFormat jlocation_format;
     /* The identity of a thread object (a jthread that passed the
      * check_thread hook): the id the VM passed to jvmtirt_thread_start for
-     * that thread. Used to enable events for one thread. NULL: the jthread's
-     * own value is the id (for VMs whose thread references are stable). */
+     * that thread. Used to enable events for one thread, and, while posting
+     * an event enabled for some thread, on the event's thread parameter (on
+     * the posting thread, no lock held; it must map every jthread the VM
+     * posts events with). NULL: the jthread's own value is the id (for VMs
+     * whose thread references are stable). */
     uintptr_t (*thread_id)(jthread thread);
     /* SetVerboseFlag, after the flag was checked. NULL: accepted, ignored. */
     jvmtiError (*set_verbose)(jvmtiVerboseFlag flag, jboolean value);
