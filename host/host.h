@@ -72,6 +72,15 @@ void host_soak_work(host_thread *t);
 void host_soak_watch(int (*running)(void));
 int host_soak_end(int n_threads);
 
+/* -load:FILE and -dump-classes:DIR (classes.c): class files to load once
+ * the VM is live, each posting ClassFileLoadHook, ClassLoad and
+ * ClassPrepare on the calling thread (returns 0 if one could not be
+ * loaded); the classes are freed at exit. */
+void host_classes_add_file(const char *path);
+void host_classes_dump_to(const char *dir);
+int host_classes_load(JNIEnv *jni, jobject thread);
+void host_classes_free(void);
+
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 

@@ -8,7 +8,7 @@
  *   events              jvmtigen_post_VMStart(...) and friends
  *
  * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]
- *                   [-soak:SECONDS] [CLASS]
+ *                   [-soak:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
  * ignored. -soak keeps the threads posting events for that long (soak.c). */
 #include <dlfcn.h>
@@ -269,14 +269,17 @@ static void *thread_main(void *arg)
 static void usage(void)
 {
     fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
-          "                  [-soak:SECONDS] [CLASS]\n"
+          "                  [-soak:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
           "not implement still answer NOT_AVAILABLE once their checks pass).\n"
           "With -soak the threads post ClassLoad, ClassPrepare, DataDumpRequest and\n"
           "garbage collection events for that many seconds, and the host checks that\n"
-          "the core's memory returns to where it was.\n",
+          "the core's memory returns to where it was.\n"
+          "-load:FILE loads a class file once the VM is live (ClassFileLoadHook,\n"
+          "ClassLoad, ClassPrepare); -dump-classes:DIR writes the bytes each class\n"
+          "was defined with, after the agents' changes, to DIR/NAME.class.\n",
           stderr);
 }
 
@@ -311,6 +314,10 @@ int main(int argc, char **argv)
             n_threads = atoi(a + 9);
             if (n_threads < 0 || n_threads > 1000)
                 break;
+        } else if (strncmp(a, "-load:", 6) == 0) {
+            host_classes_add_file(a + 6);
+        } else if (strncmp(a, "-dump-classes:", 14) == 0) {
+            host_classes_dump_to(a + 14);
         } else if (strcmp(a, "-all-capabilities") == 0) {
             all_capabilities = 1;
         } else if (a[0] == '-') {
@@ -376,6 +383,8 @@ int main(int argc, char **argv)
         jvmtigen_post_VMStart(jni);
         jvmtirt_set_phase(JVMTI_PHASE_LIVE);
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
+        if (!host_classes_load(jni, jthread_of(&main_thread)))
+            rc = 1;
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
         if (soak_seconds > 0)

@@ -181,34 +181,107 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
 /* While a walk is open no disposed environment it may reach is freed
  * (rt_walk_begin, rt_walk_end: see env.c). */
 
+static JVMTIGEN_TLS int retransforming;
+
+void jvmtigen_post_set_retransforming(int on) { retransforming = on != 0; }
+
+void jvmtigen_post_deallocate(void *mem) { jvmti_impl_Deallocate(NULL, mem); }
+
+/* Whether e enabled the event for a thread other than the calling one. Its
+ * record may go away at any time (jvmtirt_thread_end), so it is read under
+ * the lock; only per-thread enabling of an event posted for another thread
+ * comes here. */
+static int other_thread_wants(rt_env *e, const jvmtigen_post_cursor *c)
+{
+    int on = 0;
+    pthread_mutex_lock(&rt.lock);
+    rt_thread *t = rt_thread_find(c->thread_id);
+    for (rt_thread_events *n = t ? t->events : NULL; n; n = n->next)
+        if (n->env == e)
+            on = (LOAD(&n->mask) & c->bit) != 0;
+    pthread_mutex_unlock(&rt.lock);
+    return on;
+}
+
+/* env_wants for the event's thread, resolved on first need: most posts
+ * never ask (global enabling), and the calling thread needs no lock. */
+static int cursor_wants(rt_env *e, jvmtigen_post_cursor *c)
+{
+    uint64_t bit = c->bit;
+    if (!(LOAD(&e->callback_mask) & bit))
+        return 0;
+    if (LOAD(&e->global_mask) & bit)
+        return 1;
+    if (!(LOAD(&e->thread_mask) & bit))
+        return 0;
+    if (c->thread_state == 0) {
+        c->thread_state = 1;
+        if (c->thread) {
+            c->thread_id = rt.config.thread_id ? rt.config.thread_id(c->thread)
+                                               : (uintptr_t)c->thread;
+            if (!rt_self || rt_self->id != c->thread_id)
+                c->thread_state = 2;
+        }
+    }
+    return c->thread_state == 1 ? env_wants(e, bit, rt_self) : other_thread_wants(e, c);
+}
+
+/* ClassFileLoadHook's groups (c->pass: 0 without can_retransform_classes,
+ * 1 with it) and its early-phase rule. */
+static int class_hook_skips(rt_env *e, const jvmtigen_post_cursor *c)
+{
+    jvmtiCapabilities held = jvmtigen_capabilities_load(&e->head.capabilities);
+    if ((held.can_retransform_classes != 0) != (c->pass == 1))
+        return 1;
+    return JVMTIGEN_PHASE(NULL) == JVMTI_PHASE_PRIMORDIAL &&
+           !(held.can_generate_early_class_hook_events && held.can_generate_all_class_hook_events);
+}
+
 static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 {
-    for (; e; e = LOAD_SC(&e->next)) {
-        if (LOAD(&e->disposed) || !env_wants(e, c->bit, rt_self))
-            continue;
-        jvmtigen_callback cb = LOAD(&e->callbacks[c->index]);
-        if (!cb)
-            continue;
-        c->env = e;
-        c->callback = cb;
-        return (jvmtiEnv *)e;
+    for (;;) {
+        for (; e; e = LOAD_SC(&e->next)) {
+            if (LOAD(&e->disposed) || (c->pass >= 0 && class_hook_skips(e, c)) ||
+                !cursor_wants(e, c))
+                continue;
+            jvmtigen_callback cb = LOAD(&e->callbacks[c->index]);
+            if (!cb)
+                continue;
+            c->env = e;
+            c->callback = cb;
+            return (jvmtiEnv *)e;
+        }
+        if (c->pass != 0)
+            break;
+        c->pass = 1; /* the second group of ClassFileLoadHook */
+        e = LOAD_SC(&rt.envs);
     }
     c->env = NULL;
     c->callback = NULL;
     return NULL;
 }
 
-jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event)
+jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread thread)
 {
     c->phase = rt_walk_begin();
     c->index = event_index(event);
     c->bit = (uint64_t)1 << c->index;
+    c->thread = thread;
+    c->thread_id = 0;
+    c->thread_state = 0;
+    c->pass = event != JVMTI_EVENT_CLASS_FILE_LOAD_HOOK ? -1 : retransforming ? 1 : 0;
+    c->env = NULL;
+    c->callback = NULL;
+    /* Outside the event's phases nobody gets it (the tables know them). */
+    const jvmtigen_event_info *info = valid_event(event);
+    if (!info || !jvmtigen_phase_allows(info->phase, JVMTIGEN_PHASE(NULL)))
+        return NULL;
     return advance(c, LOAD_SC(&rt.envs));
 }
 
 jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c)
 {
-    return advance(c, LOAD_SC(&((rt_env *)c->env)->next));
+    return c->env ? advance(c, LOAD_SC(&((rt_env *)c->env)->next)) : NULL;
 }
 
 void jvmtigen_post_done(jvmtigen_post_cursor *c) { rt_walk_end(c->phase); }

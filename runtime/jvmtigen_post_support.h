@@ -7,9 +7,17 @@
  * A posting site tests it with one relaxed load and a branch.
  *
  * The cursor walks the environments in creation order and stops at each
- * one that wants the event on the calling thread, with its callback in
- * c.callback. Environments disposed meanwhile are skipped; none is freed
- * while a cursor is open. */
+ * one that wants the event on the event's thread (a jthread; NULL: the
+ * calling thread), with its callback in c.callback. It stops at none when
+ * the current phase is not one the event may be sent in (the spec's phase
+ * of the event, jvmtigen_events[].phase). ClassFileLoadHook goes first to
+ * the environments without can_retransform_classes, then to those with it
+ * (creation order within each group); only to the latter while the calling
+ * thread is retransforming (jvmtigen_post_set_retransforming), and in the
+ * primordial phase only to environments with both
+ * can_generate_early_class_hook_events and can_generate_all_class_hook_events.
+ * Environments disposed meanwhile are skipped; none is freed while a cursor
+ * is open. */
 #ifndef JVMTIGEN_POST_SUPPORT_H
 #define JVMTIGEN_POST_SUPPORT_H
 
@@ -40,11 +48,24 @@ typedef struct jvmtigen_post_cursor {
     uint64_t bit;
     int index;
     int phase;                  /* internal */
+    int pass;                   /* internal: ClassFileLoadHook's group */
+    jthread thread;             /* the event's thread; NULL: the calling one */
+    uintptr_t thread_id;        /* internal: its VM id, once resolved */
+    int thread_state;           /* internal: 0 unresolved, 1 calling, 2 other */
 } jvmtigen_post_cursor;
 
-jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event);
+jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread thread);
 jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c);
 void jvmtigen_post_done(jvmtigen_post_cursor *c);
+
+/* Frees a buffer an agent allocated with Allocate: a ClassFileLoadHook
+ * buffer another environment replaced, or the final one the VM got. */
+void jvmtigen_post_deallocate(void *mem);
+
+/* The VM says whether the calling thread is posting ClassFileLoadHook for
+ * RetransformClasses (1) or not (0, the default): a retransformation goes
+ * only to environments with can_retransform_classes. */
+void jvmtigen_post_set_retransforming(int on);
 
 #ifdef __cplusplus
 } /* extern "C" */

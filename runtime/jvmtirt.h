@@ -80,8 +80,12 @@ typedef struct jvmtirt_config {
 
     /* ---- threads ---- */
     /* The identity of a thread object (a jthread that passed check_thread):
-     * the id the VM passed to jvmtirt_thread_start for that thread. NULL:
-     * the jthread's own value is the id (VMs whose references are stable). */
+     * the id the VM passed to jvmtirt_thread_start for that thread. Used to
+     * enable events for one thread, and, while posting an event enabled for
+     * some thread, on the event's thread parameter (on the posting thread,
+     * no lock held; it must map every jthread the VM posts events with).
+     * NULL: the jthread's own value is the id (VMs whose references are
+     * stable). */
     uintptr_t (*thread_id)(jthread thread);
 
     /* ---- handle checks: the trampolines' questions (jvmtigen_hooks.h).

@@ -875,6 +875,10 @@ static void disposed_env_cases(const char *stage)
 }
 /* ---- end of port ---- */
 
+/* ---- ClassFileLoadHook chaining ---- */
+#include "classes.c"
+/* ---- end of ClassFileLoadHook chaining ---- */
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
 {
     (void)reserved;
@@ -909,6 +913,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
 
+    chain_onload();
     run_generated(CONF_ONLOAD);
     getenv_cases("onload");
     disposed_env_cases("onload");

@@ -147,3 +147,53 @@ teardown: attached thread: 100 or more calls after VMDeath, 0 unexpected answers
             test "$crashed" = 0 -a "$differ" = 0
     done
 fi
+
+# ---- classes from class files: -load posts ClassFileLoadHook, ClassLoad and
+# ClassPrepare; two environments of one agent (built against the JDK's
+# jvmti.h) chain their transformations (classes_agent.c); -dump-classes
+# shows the bytes the host defined ----
+if ! command -v javac >/dev/null; then
+    skip "host: classes: javac is not installed"
+else
+    cd_=$d/classes; mkdir -p "$cd_/in" "$cd_/both" "$cd_/retransform"
+    check "host: classes: the test classes compile" \
+        javac -d "$cd_/in" tests/host/classes/Marked.java tests/host/classes/Plain.java
+    cls_build() {
+        $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" -I"$JDK_INC/linux" \
+            -o "$cd_/agent.so" tests/host/classes_agent.c
+    }
+    check "host: classes: the agent builds against the JDK's jvmti.h" cls_build
+    # expected_dump OUT LETTERS: Marked.class with the marker's slots filled by hand.
+    expected_dump() {
+        python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(b.replace(b"JVMTIGEN_MARK__", b"JVMTIGEN_MARK" + sys.argv[3].encode(), 1))' \
+            "$cd_/in/Marked.class" "$1" "$2"
+    }
+    out=$(run_host -agentpath:"$cd_/agent.so"=watch=Plain -threads:0 -load:"$cd_/in/Marked.class" \
+        -load:"$cd_/in/Plain.class" -dump-classes:"$cd_/both" 2>"$cd_/both.err")
+    check "host: classes: two incapable environments: exit status 0" test $? = 0
+    check "host: classes: A transforms first, B sees A's bytes; ClassLoad and ClassPrepare follow, for each class" \
+        diff <(printf '%s\n' "A: ClassFileLoadHook Marked: saw JVMTIGEN_MARK__" \
+            "B: ClassFileLoadHook Marked: saw JVMTIGEN_MARKA_" "A: ClassLoad Marked" "B: ClassLoad Marked" \
+            "A: ClassPrepare Marked" "B: ClassPrepare Marked" "A: ClassFileLoadHook Plain: no mark" \
+            "B: ClassFileLoadHook Plain: no mark" "A: ClassLoad Plain" "B: ClassLoad Plain" \
+            "A: ClassPrepare Plain" "B: ClassPrepare Plain") <(printf '%s\n' "$out")
+    expected_dump "$cd_/MarkedAB.class" AB
+    check "host: classes: the host defines Marked with B's bytes (built on A's)" \
+        cmp "$cd_/MarkedAB.class" "$cd_/both/Marked.class"
+    check "host: classes: the host defines Plain with its own bytes" \
+        cmp "$cd_/in/Plain.class" "$cd_/both/Plain.class"
+    out=$(run_host -all-capabilities -agentpath:"$cd_/agent.so"=retransform=A -threads:0 \
+        -load:"$cd_/in/Marked.class" -dump-classes:"$cd_/retransform" 2>"$cd_/retransform.err")
+    check "host: classes: A capable of retransformation: exit status 0" test $? = 0
+    check "host: classes: the incapable B goes first, A sees B's bytes" \
+        diff <(printf '%s\n' "B: ClassFileLoadHook Marked: saw JVMTIGEN_MARK__" \
+            "A: ClassFileLoadHook Marked: saw JVMTIGEN_MARKB_" "A: ClassLoad Marked" "B: ClassLoad Marked" \
+            "A: ClassPrepare Marked" "B: ClassPrepare Marked") <(printf '%s\n' "$out")
+    expected_dump "$cd_/MarkedBA.class" BA
+    check "host: classes: ... and the host defines Marked with A's bytes (built on B's)" \
+        cmp "$cd_/MarkedBA.class" "$cd_/retransform/Marked.class"
+    printf 'not a class' >"$cd_/bad.class"
+    run_host -threads:0 -load:"$cd_/bad.class" >/dev/null 2>"$cd_/bad.err"
+    check "host: classes: a file that is not a class file: exit 1 with a message" \
+        sh -c "test $? = 1 && grep -q 'bad.class: not a class file' '$cd_/bad.err'"
+fi

@@ -8,6 +8,8 @@
 #   - port.c is a tiny VM built with -fvisibility=hidden, static and
 #     shared, and with default visibility, shared: the versioned config and
 #     registered implementations (no function silently at its default);
+#   - events.c checks the posting semantics (chaining, phases, threads),
+#     static and shared;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -165,6 +167,16 @@ fi
 if build "port (shared)" "$d/port-so-default" tests/runtime/port.c -L"$sodir" -ljvmtirt; then
     run_tap port-shared-default env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         "$d/port-so-default" | sed 's/ - runtime: port: / - runtime: port: shared: /'
+fi
+
+# events.c: posting semantics (chaining, phases, the event's thread),
+# static and shared.
+if build events "$d/events" tests/runtime/events.c "$RT_LIB"; then
+    run_tap events "$d/events"
+fi
+if build "events (shared library)" "$d/events-so" tests/runtime/events.c -L"$sodir" -ljvmtirt; then
+    run_tap events-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/events-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

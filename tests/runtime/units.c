@@ -1127,7 +1127,11 @@ typedef struct fake_thread {
     uintptr_t id;
 } fake_thread;
 
-static uintptr_t fake_thread_id(jthread t) { return ((fake_thread *)(void *)t)->id; }
+/* The core maps every event's thread, the main thread's too. */
+static uintptr_t fake_thread_id(jthread t)
+{
+    return t == MAIN_T ? ID_MAIN : ((fake_thread *)(void *)t)->id;
+}
 
 static void section_thread_id_hook(void)
 {

@@ -1,0 +1,220 @@
+/* Classes from class files: `-load:FILE` reads a class file; once the VM is
+ * live the main thread posts ClassFileLoadHook with its bytes (the core
+ * chains the agents' replacements and hands back the last one), checks that
+ * what it got back is still a class file of the same class, "defines" it and
+ * posts ClassLoad and ClassPrepare. `-dump-classes:DIR` writes the bytes
+ * each class was defined with to DIR/NAME.class (NAME's '/' as '.'), so a
+ * test can compare them with what the agents should have made. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "jvmtigen_impl.h"
+#include "jvmtigen_post.h"
+
+typedef struct loaded_class {
+    host_class klass; /* first: the jclass points here */
+    struct loaded_class *next;
+} loaded_class;
+
+static char **files;
+static int n_files;
+static const char *dump_dir;
+static loaded_class *loaded;
+
+void host_classes_add_file(const char *path)
+{
+    char **grown = realloc(files, (size_t)(n_files + 1) * sizeof *files);
+    if (!grown)
+        return;
+    files = grown;
+    files[n_files++] = strdup(path);
+}
+
+void host_classes_dump_to(const char *dir) { dump_dir = dir; }
+
+static unsigned u2(const unsigned char *p) { return (unsigned)p[0] << 8 | p[1]; }
+
+/* The internal name of the class a class file defines (this_class), as a
+ * new string, or NULL if the bytes are not a class file. Walks the
+ * constant pool only as far as it must (JVMS 4.1, 4.4). */
+static char *class_file_name(const unsigned char *b, size_t n)
+{
+    if (n < 10 || b[0] != 0xCA || b[1] != 0xFE || b[2] != 0xBA || b[3] != 0xBE)
+        return NULL;
+    unsigned count = u2(b + 8);
+    size_t *at = calloc(count ? count : 1, sizeof *at); /* offset of entry i */
+    if (!at)
+        return NULL;
+    size_t p = 10;
+    char *name = NULL;
+    for (unsigned i = 1; i < count; i++) {
+        if (p >= n)
+            goto out;
+        at[i] = p;
+        switch (b[p]) {
+        case 1: /* Utf8 */
+            if (p + 3 > n)
+                goto out;
+            p += 3 + u2(b + p + 1);
+            break;
+        case 7: case 8: case 16: case 19: case 20: p += 3; break;
+        case 15: p += 4; break;
+        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: p += 5; break;
+        case 5: case 6: p += 9; i++; break; /* takes two entries */
+        default: goto out;
+        }
+    }
+    if (p + 4 > n)
+        goto out;
+    unsigned this_class = u2(b + p + 2);
+    if (this_class == 0 || this_class >= count || b[at[this_class]] != 7)
+        goto out;
+    unsigned utf = u2(b + at[this_class] + 1);
+    if (utf == 0 || utf >= count || b[at[utf]] != 1)
+        goto out;
+    size_t len = u2(b + at[utf] + 1);
+    if (at[utf] + 3 + len > n)
+        goto out;
+    name = strndup((const char *)b + at[utf] + 3, len);
+out:
+    free(at);
+    return name;
+}
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            unsigned char *grown = realloc(buf, cap = cap ? 2 * cap : 4096);
+            if (!grown)
+                break;
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void dump(const char *name, const unsigned char *b, size_t n)
+{
+    char path[4096];
+    int k = snprintf(path, sizeof path, "%s/", dump_dir);
+    for (const char *s = name; *s && k < (int)sizeof path - 7; s++)
+        path[k++] = *s == '/' ? '.' : *s;
+    snprintf(path + k, sizeof path - (size_t)k, ".class");
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b, 1, n, f) != n || fclose(f) != 0)
+        fprintf(stderr, "jvmti-host: cannot write %s: %s\n", path, strerror(errno));
+}
+
+/* Loads one class; returns 0 with a message if it cannot. */
+static int load_one(JNIEnv *jni, jthread thread, const char *path)
+{
+    size_t len = 0;
+    unsigned char *bytes = read_file(path, &len);
+    char *name = bytes ? class_file_name(bytes, len) : NULL;
+    if (!name) {
+        fprintf(stderr, "jvmti-host: %s: %s\n", path,
+                bytes ? "not a class file" : strerror(errno));
+        free(bytes);
+        return 0;
+    }
+    /* The VM's outputs start as "unchanged": the core stores into them
+     * only when an environment replaced the bytes. */
+    jint new_len = (jint)len;
+    unsigned char *new_bytes = NULL;
+    jvmtigen_post_ClassFileLoadHook(jni, NULL, NULL, name, NULL, (jint)len, bytes, &new_len,
+                                    &new_bytes);
+    const unsigned char *defined = new_bytes ? new_bytes : bytes;
+    size_t defined_len = new_bytes ? (size_t)new_len : len;
+    char *new_name = new_len >= 0 ? class_file_name(defined, defined_len) : NULL;
+    int ok = new_name && strcmp(new_name, name) == 0;
+    if (!ok)
+        fprintf(stderr, "jvmti-host: %s: the agents' bytes are not a class file of %s\n", path,
+                name);
+    else if (dump_dir)
+        dump(name, defined, defined_len);
+    free(new_name);
+    jvmtigen_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
+    free(bytes);
+    if (!ok) {
+        free(name);
+        return 0;
+    }
+    loaded_class *c = calloc(1, sizeof *c);
+    if (!c) {
+        free(name);
+        return 0;
+    }
+    c->klass.obj.kind = HOST_CLASS;
+    c->klass.name = name;
+    c->next = loaded;
+    loaded = c;
+    jclass klass = (jclass)&c->klass.obj;
+    jvmtigen_post_ClassLoad(jni, thread, klass);
+    jvmtigen_post_ClassPrepare(jni, thread, klass);
+    return 1;
+}
+
+int host_classes_load(JNIEnv *jni, jobject thread)
+{
+    int ok = 1;
+    for (int i = 0; i < n_files; i++)
+        ok &= load_one(jni, thread, files[i]);
+    return ok;
+}
+
+void host_classes_free(void)
+{
+    for (loaded_class *c = loaded, *next; c; c = next) {
+        next = c->next;
+        free((char *)c->klass.name);
+        free(c);
+    }
+    loaded = NULL;
+    for (int i = 0; i < n_files; i++)
+        free(files[i]);
+    free(files);
+    files = NULL;
+    n_files = 0;
+}
+
+/* GetClassSignature for the host's classes: "Ljava/lang/Thread;", no
+ * generic signature. */
+jvmtiError jvmti_impl_GetClassSignature(jvmtiEnv *env, jclass klass, char **signature_ptr,
+                                        char **generic_ptr)
+{
+    const char *name = ((host_class *)(void *)klass)->name;
+    if (signature_ptr) {
+        size_t n = strlen(name);
+        unsigned char *s = NULL;
+        jvmtiError err = (*env)->Allocate(env, (jlong)n + 3, &s);
+        if (err != JVMTI_ERROR_NONE)
+            return err;
+        s[0] = 'L';
+        memcpy(s + 1, name, n);
+        memcpy(s + 1 + n, ";", 2);
+        *signature_ptr = (char *)s;
+    }
+    if (generic_ptr)
+        *generic_ptr = NULL;
+    return JVMTI_ERROR_NONE;
+}
