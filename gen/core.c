@@ -21,10 +21,12 @@ static const char *const core_functions[] = {
     "GetExtensionEvents",
     "GetExtensionFunctions",
     "GetJLocationFormat",
+    "GetObjectsWithTags",
     "GetPhase",
     "GetPotentialCapabilities",
     "GetSystemProperties",
     "GetSystemProperty",
+    "GetTag",
     "GetTime",
     "GetTimerInfo",
     "GetVersionNumber",
@@ -39,6 +41,7 @@ static const char *const core_functions[] = {
     "SetEventNotificationMode",
     "SetExtensionEventCallback",
     "SetSystemProperty",
+    "SetTag",
     "SetVerboseFlag",
 };
 

@@ -89,6 +89,7 @@ static void free_env(rt_env *e)
         free(n);
     }
     free(e->ext_callbacks);
+    rt_objects_env_freed(e);
     free(e);
 }
 

@@ -58,6 +58,24 @@ typedef struct jvmtirt_config {
      * a VM can switch expensive event sources on or off (e.g. single
      * stepping) by asking jvmtirt_event_enabled(). May be NULL. */
     void (*events_changed)(void);
+
+    /* ---- objects ---- */
+    /* The identity of an object: a number, never 0, that stays the same
+     * for the object's whole life, whatever reference names it, and that
+     * no other object has while it lives (the tag map's key). 0 for a
+     * reference that is no object (SetTag/GetTag answer INVALID_OBJECT).
+     * Called on the thread of the JVM TI call (SetTag, GetTag), with no
+     * lock of the core held; must not call JVM TI. NULL: the reference's
+     * own value is the identity (for VMs whose references are stable
+     * pointers to their objects). */
+    uintptr_t (*object_id)(jobject object);
+    /* A local reference, for the calling thread, to the live object with
+     * that identity: what GetObjectsWithTags returns. Called on the thread
+     * of that call, with no lock of the core held, once per object found;
+     * must not call JVM TI. The VM must not free the object between its
+     * GC notification and this call (see jvmtirt_objects_freed). NULL: the
+     * identity is the reference. */
+    jobject (*object_ref)(uintptr_t id);
 } jvmtirt_config;
 
 /* Sets up the core: the phase becomes OnLoad. Copies the config. Also reads
@@ -104,6 +122,20 @@ int jvmtirt_event_enabled(jvmtiEvent event);
 /* Whether the event is enabled for the given thread (id) in any
  * environment that has a callback: for VM sources that are per thread. */
 int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id);
+
+/* ---- objects ----
+ * The VM's garbage collector reports the identities (config.object_id) of
+ * objects it frees, before an identity can be reused by a new object: the
+ * core drops their tags and posts ObjectFree with the tag to each
+ * environment that tagged one of them and enabled the event (only those).
+ * Called on any thread, with no lock of the core held; ObjectFree callbacks
+ * run on that thread before this returns, so the VM must not hold locks
+ * that the JVM TI functions allowed in ObjectFree (raw monitors, memory,
+ * environment-local storage) would need. While it runs, GetObjectsWithTags
+ * may still return one of these objects: a VM that frees objects
+ * concurrently with agents' calls does so at a safe point that excludes
+ * them. */
+void jvmtirt_objects_freed(const uintptr_t *ids, size_t n);
 
 /* ---- system properties ----
  * The VM sets its properties before loading agents; agents may change the

@@ -37,6 +37,8 @@ typedef struct rt_env {
     struct rt_env *next;       /* atomic: the environment list */
     struct rt_env *pending_next; /* disposed, waiting to be freed */
     struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
+    /* ---- objects (tags.c, thread_storage.c) ---- */
+    struct rt_tag_map *tags;   /* atomic: created by the first SetTag */
 } rt_env;
 
 /* A thread's events enabled in one environment. */
@@ -110,6 +112,11 @@ void rt_monitors_init(void);
 void rt_monitors_shutdown(void);
 long rt_monitor_count(void);
 void rt_free_properties_and_extensions(void);
+
+/* ---- objects ----
+ * Frees what e holds of this area (tags); called when e itself is freed
+ * (env.c), under rt.lock, once no posting cursor can reach e. */
+void rt_objects_env_freed(rt_env *e);
 
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);

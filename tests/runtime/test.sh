@@ -5,6 +5,8 @@
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
+#   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
+#     time and suspend/resume the same way (with stress sections of its own);
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread).
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
@@ -119,6 +121,16 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# objects.c: tags and ObjectFree, thread-local storage, thread CPU time,
+# suspend/resume (with its own stress sections), static and shared.
+if build objects "$d/objects" tests/runtime/objects.c "$RT_LIB"; then
+    run_tap objects "$d/objects" "${STRESS_SECONDS:-1}"
+fi
+if build "objects (shared library)" "$d/objects-so" tests/runtime/objects.c -L"$sodir" -ljvmtirt; then
+    run_tap objects-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$d/objects-so" 0.3 | sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

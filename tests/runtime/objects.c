@@ -1,0 +1,447 @@
+/* objects.c: the core's object tags and ObjectFree, thread-local storage,
+ * thread CPU time and suspend/resume, through environments' function
+ * tables (the generated trampolines run in front of the core).
+ *
+ * usage: objects [STRESS_SECONDS]   (default 1)
+ *
+ * Sections run on a freshly initialised core each. The "objects" are
+ * structs: a reference is the address of a `ref`, several refs may name
+ * one object, and the test's object_id operation maps a ref to its
+ * object's identity (as a VM with movable objects and handles would). The
+ * expected values are the spec's, written by hand. The stress sections run
+ * threads against each other and must be race-free under
+ * -fsanitize=thread. Output: one "ok - runtime: objects: ..." or
+ * "not ok - ..." line per check. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jvmtigen_tables.h"
+#include "jvmtirt.h"
+
+static int failures;
+
+static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s - runtime: objects: ", ok ? "ok" : "not ok");
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    fflush(stdout);
+    if (!ok)
+        failures++;
+}
+
+static const char *en(jvmtiError e)
+{
+    const char *n = jvmtigen_error_name(e);
+    return n ? n : "?";
+}
+
+/* err == want, printed with both names on a failure. */
+#define CHECK_ERR(err, want, ...)                                                          \
+    do {                                                                                   \
+        jvmtiError got_ = (err), want_ = (want);                                           \
+        char what_[256];                                                                   \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                        \
+        if (got_ == want_)                                                                 \
+            check(1, "%s", what_);                                                         \
+        else                                                                               \
+            check(0, "%s (expected %s, got %s)", what_, en(want_), en(got_));               \
+    } while (0)
+
+#define CHECK_EQ(got, want, ...)                                                           \
+    do {                                                                                   \
+        long long g_ = (long long)(got), w_ = (long long)(want);                           \
+        char what_[256];                                                                   \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                        \
+        if (g_ == w_)                                                                      \
+            check(1, "%s", what_);                                                         \
+        else                                                                               \
+            check(0, "%s (expected %lld, got %lld)", what_, w_, g_);                       \
+    } while (0)
+
+/* ---- the test's VM: objects, references, threads ---- */
+
+typedef struct object {
+    uintptr_t id; /* never 0 */
+} object;
+
+typedef struct ref {
+    object *obj;
+} ref;
+
+static uintptr_t object_id(jobject o) { return ((ref *)(void *)o)->obj->id; }
+
+/* GetObjectsWithTags' references: one ref per object, made here. */
+#define MAX_OBJECTS 20000
+static ref made_refs[MAX_OBJECTS];
+static object objects[MAX_OBJECTS];
+static ref refs[MAX_OBJECTS], other_refs[MAX_OBJECTS];
+static int object_refs_made; /* atomic */
+
+static jobject object_ref(uintptr_t id)
+{
+    __atomic_add_fetch(&object_refs_made, 1, __ATOMIC_RELAXED);
+    object *o = &objects[id - 1];
+    made_refs[id - 1].obj = o;
+    return (jobject)&made_refs[id - 1];
+}
+
+static void make_objects(void)
+{
+    for (int i = 0; i < MAX_OBJECTS; i++) {
+        objects[i].id = (uintptr_t)i + 1;
+        refs[i].obj = other_refs[i].obj = &objects[i];
+    }
+}
+
+#define OBJ(i) ((jobject)&refs[i])
+#define OBJ2(i) ((jobject)&other_refs[i]) /* another reference, same object */
+
+static jvmtiEnv *new_env(void)
+{
+    void *p = NULL;
+    if (jvmtirt_get_env(&p, JVMTI_VERSION) != JNI_OK || !p) {
+        check(0, "jvmtirt_get_env gives an environment");
+        exit(1);
+    }
+    return p;
+}
+
+static jvmtiEnv *tagging_env(void)
+{
+    jvmtiEnv *e = new_env();
+    jvmtiCapabilities c = {0};
+    c.can_tag_objects = 1;
+    c.can_generate_object_free_events = 1;
+    if ((*e)->AddCapabilities(e, &c) != JVMTI_ERROR_NONE)
+        check(0, "AddCapabilities(can_tag_objects, can_generate_object_free_events)");
+    return e;
+}
+
+static char main_thread_obj;
+
+static void core_up(jvmtirt_config *cfg)
+{
+    cfg->potential.can_tag_objects = 1;
+    cfg->potential.can_generate_object_free_events = 1;
+    cfg->object_id = object_id;
+    cfg->object_ref = object_ref;
+    jvmtirt_init(cfg);
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+}
+
+static void core_down(void)
+{
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+}
+
+/* ---- tags ---- */
+
+static void section_tags(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up(&cfg);
+    jvmtiEnv *a = tagging_env(), *b = tagging_env();
+    jlong tag = -1;
+    CHECK_ERR((*a)->GetTag(a, OBJ(0), &tag), JVMTI_ERROR_NONE, "GetTag before any SetTag");
+    CHECK_EQ(tag, 0, "an object never tagged has tag 0");
+    CHECK_ERR((*a)->SetTag(a, OBJ(0), 42), JVMTI_ERROR_NONE, "SetTag(42)");
+    tag = 0;
+    (*a)->GetTag(a, OBJ(0), &tag);
+    CHECK_EQ(tag, 42, "GetTag returns what SetTag set");
+    tag = 0;
+    (*a)->GetTag(a, OBJ2(0), &tag);
+    CHECK_EQ(tag, 42, "another reference to the same object has its tag (object_id)");
+    tag = -1;
+    (*b)->GetTag(b, OBJ(0), &tag);
+    CHECK_EQ(tag, 0, "tags are per environment: another one sees none");
+    (*a)->SetTag(a, OBJ(0), -7);
+    (*a)->GetTag(a, OBJ(0), &tag);
+    CHECK_EQ(tag, -7, "SetTag replaces the tag (negative tags are tags)");
+    (*a)->SetTag(a, OBJ(0), 0);
+    tag = -1;
+    (*a)->GetTag(a, OBJ(0), &tag);
+    CHECK_EQ(tag, 0, "SetTag(0) removes the tag");
+    CHECK_ERR((*a)->SetTag(a, NULL, 1), JVMTI_ERROR_INVALID_OBJECT, "SetTag(NULL object)");
+    CHECK_ERR((*a)->GetTag(a, NULL, &tag), JVMTI_ERROR_INVALID_OBJECT, "GetTag(NULL object)");
+    jvmtiEnv *none = new_env();
+    CHECK_ERR((*none)->SetTag(none, OBJ(0), 1), JVMTI_ERROR_MUST_POSSESS_CAPABILITY,
+              "SetTag without can_tag_objects");
+
+    /* Many objects, then every other one untagged: the rest must still be
+     * found (deletion keeps the probe runs intact). */
+    int n = MAX_OBJECTS, bad = 0;
+    for (int i = 0; i < n; i++)
+        if ((*a)->SetTag(a, OBJ(i), (jlong)i * 3 + 1) != JVMTI_ERROR_NONE)
+            bad++;
+    CHECK_EQ(bad, 0, "SetTag on %d objects", n);
+    for (int i = 0; i < n; i++)
+        if ((*a)->GetTag(a, OBJ2(i), &tag) != JVMTI_ERROR_NONE || tag != (jlong)i * 3 + 1)
+            bad++;
+    CHECK_EQ(bad, 0, "GetTag of each of %d objects", n);
+    for (int i = 0; i < n; i += 2)
+        (*a)->SetTag(a, OBJ(i), 0);
+    for (int i = 0; i < n; i++)
+        if ((*a)->GetTag(a, OBJ(i), &tag) != JVMTI_ERROR_NONE ||
+            tag != (i % 2 ? (jlong)i * 3 + 1 : 0))
+            bad++;
+    CHECK_EQ(bad, 0, "after untagging every other object, the rest keep their tags");
+
+    /* GetObjectsWithTags */
+    jlong want[] = {4, 10, 7, 999999};   /* objects 1 and 3; 2 is untagged now; no 999999 */
+    jint count = -1;
+    jobject *objs = NULL;
+    jlong *tags = NULL;
+    __atomic_store_n(&object_refs_made, 0, __ATOMIC_RELAXED);
+    CHECK_ERR((*a)->GetObjectsWithTags(a, 4, want, &count, &objs, &tags), JVMTI_ERROR_NONE,
+              "GetObjectsWithTags");
+    CHECK_EQ(count, 2, "GetObjectsWithTags finds the two objects with those tags");
+    int seen1 = 0, seen3 = 0;
+    for (jint i = 0; objs && tags && i < count; i++) {
+        uintptr_t id = object_id(objs[i]);
+        seen1 += id == 2 && tags[i] == 4;
+        seen3 += id == 4 && tags[i] == 10;
+    }
+    check(seen1 == 1 && seen3 == 1, "GetObjectsWithTags: objects and tags in parallel arrays");
+    CHECK_EQ(__atomic_load_n(&object_refs_made, __ATOMIC_RELAXED), 2,
+             "GetObjectsWithTags makes its references through object_ref");
+    (*a)->Deallocate(a, (unsigned char *)objs);
+    (*a)->Deallocate(a, (unsigned char *)tags);
+    count = -1;
+    CHECK_ERR((*a)->GetObjectsWithTags(a, 1, want, &count, NULL, NULL), JVMTI_ERROR_NONE,
+              "GetObjectsWithTags with both result arrays NULL");
+    CHECK_EQ(count, 1, "... still counts");
+    jlong with_zero[] = {4, 0};
+    CHECK_ERR((*a)->GetObjectsWithTags(a, 2, with_zero, &count, NULL, NULL),
+              JVMTI_ERROR_ILLEGAL_ARGUMENT, "GetObjectsWithTags with a zero tag");
+    /* Many tags (the sorted search): every odd object's tag. */
+    jlong *all = malloc(sizeof *all * (size_t)(n / 2));
+    for (int i = 1, k = 0; i < n; i += 2)
+        all[k++] = (jlong)i * 3 + 1;
+    CHECK_ERR((*a)->GetObjectsWithTags(a, n / 2, all, &count, NULL, &tags), JVMTI_ERROR_NONE,
+              "GetObjectsWithTags with %d tags", n / 2);
+    CHECK_EQ(count, n / 2, "... finds every object with one of them");
+    (*a)->Deallocate(a, (unsigned char *)tags);
+    free(all);
+    (*b)->GetObjectsWithTags(b, 1, want, &count, NULL, NULL);
+    CHECK_EQ(count, 0, "GetObjectsWithTags in an environment that tagged nothing");
+    core_down();
+}
+
+/* ---- ObjectFree ---- */
+
+static struct {
+    jvmtiEnv *env;
+    jlong tag;
+} freed_log[64];
+static int n_freed;
+
+static void JNICALL on_object_free(jvmtiEnv *env, jlong tag)
+{
+    if (n_freed < 64) {
+        freed_log[n_freed].env = env;
+        freed_log[n_freed].tag = tag;
+    }
+    n_freed++;
+}
+
+static int freed_count(jvmtiEnv *env, jlong tag)
+{
+    int n = 0;
+    for (int i = 0; i < n_freed && i < 64; i++)
+        n += freed_log[i].env == env && freed_log[i].tag == tag;
+    return n;
+}
+
+static void enable_object_free(jvmtiEnv *e)
+{
+    jvmtiEventCallbacks cb = {0};
+    cb.ObjectFree = on_object_free;
+    (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb);
+    CHECK_ERR((*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL),
+              JVMTI_ERROR_NONE, "enable ObjectFree");
+}
+
+static void section_object_free(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up(&cfg);
+    jvmtiEnv *a = tagging_env(), *b = tagging_env(), *quiet = tagging_env();
+    enable_object_free(a);
+    enable_object_free(b);
+    (*a)->SetTag(a, OBJ(1), 11);
+    (*b)->SetTag(b, OBJ(2), 22);
+    (*a)->SetTag(a, OBJ(3), 33);
+    (*b)->SetTag(b, OBJ(3), 333);
+    (*quiet)->SetTag(quiet, OBJ(1), 5); /* tagged, ObjectFree not enabled */
+    n_freed = 0;
+    uintptr_t dead[] = {objects[1].id, objects[2].id, objects[4].id /* untagged */};
+    jvmtirt_objects_freed(dead, 2);
+    CHECK_EQ(n_freed, 2, "freeing two objects tagged in one environment each: two ObjectFree");
+    check(freed_count(a, 11) == 1 && freed_count(b, 22) == 1,
+          "ObjectFree goes to the environment that tagged the object, with its tag");
+    n_freed = 0;
+    jvmtirt_objects_freed(&objects[3].id, 1);
+    CHECK_EQ(n_freed, 2, "an object tagged in two environments: ObjectFree in each");
+    check(freed_count(a, 33) == 1 && freed_count(b, 333) == 1, "... each with its own tag");
+    n_freed = 0;
+    jvmtirt_objects_freed(&dead[2], 1);
+    CHECK_EQ(n_freed, 0, "an untagged object: no ObjectFree");
+    jvmtirt_objects_freed(dead, 2);
+    CHECK_EQ(n_freed, 0, "the same identities again (a new object reusing them): no ObjectFree");
+    jlong tag = -1;
+    (*quiet)->GetTag(quiet, OBJ(1), &tag);
+    CHECK_EQ(tag, 0, "a freed object's tag is dropped where ObjectFree is not enabled too");
+    (*a)->GetTag(a, OBJ(1), &tag);
+    CHECK_EQ(tag, 0, "a new object at a freed identity has no tag");
+    (*a)->SetEventNotificationMode(a, JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    (*a)->SetTag(a, OBJ(5), 55);
+    jvmtirt_objects_freed(&objects[5].id, 1);
+    CHECK_EQ(n_freed, 0, "ObjectFree disabled again: none");
+    /* A disposed environment's tags are gone with it, and a new
+     * environment (perhaps at its address) starts with none. */
+    (*b)->SetTag(b, OBJ(6), 66);
+    (*b)->DisposeEnvironment(b);
+    jvmtirt_objects_freed(&objects[6].id, 1);
+    CHECK_EQ(n_freed, 0, "no ObjectFree for a disposed environment's tags");
+    jvmtiEnv *c = tagging_env();
+    (*c)->GetTag(c, OBJ(6), &tag);
+    CHECK_EQ(tag, 0, "a new environment has no tags of a disposed one");
+    core_down();
+}
+
+/* ---- stress: SetTag/GetTag from many threads, GC notification, dispose ---- */
+
+#define STRESS_OBJECTS 4096
+static double stress_seconds = 1.0;
+static int stop;         /* atomic */
+static jvmtiEnv *shared; /* tagged by every tagger */
+static long stress_bad;  /* atomic */
+static long frees_seen;  /* atomic */
+
+static void JNICALL on_free_count(jvmtiEnv *env, jlong tag)
+{
+    (void)env;
+    if (tag <= 0)
+        __atomic_add_fetch(&stress_bad, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&frees_seen, 1, __ATOMIC_RELAXED);
+}
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 8;
+}
+
+/* Each tagger owns a slice of the objects (so it knows their tags, unless
+ * the collector freed them: then 0) and reads the others' freely. */
+static void *tagger(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    jvmtirt_thread_start((uintptr_t)arg + 100, JVMTIGEN_JAVA_THREAD);
+    unsigned s = (unsigned)me * 7919u + 1;
+    int lo = me * (STRESS_OBJECTS / 4), hi = lo + STRESS_OBJECTS / 4;
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        int i = lo + (int)(rnd(&s) % (unsigned)(hi - lo));
+        jlong t = (jlong)(rnd(&s) % 1000) + 1, got = -1;
+        if ((*shared)->SetTag(shared, OBJ(i), t) != JVMTI_ERROR_NONE ||
+            (*shared)->GetTag(shared, OBJ2(i), &got) != JVMTI_ERROR_NONE ||
+            (got != t && got != 0))
+            __atomic_add_fetch(&stress_bad, 1, __ATOMIC_RELAXED);
+        int j = (int)(rnd(&s) % STRESS_OBJECTS);
+        if ((*shared)->GetTag(shared, OBJ(j), &got) != JVMTI_ERROR_NONE || got < 0)
+            __atomic_add_fetch(&stress_bad, 1, __ATOMIC_RELAXED);
+        if (rnd(&s) % 64 == 0)
+            (*shared)->SetTag(shared, OBJ(i), 0);
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void *collector(void *arg)
+{
+    (void)arg;
+    unsigned s = 4242;
+    uintptr_t batch[16];
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        for (int k = 0; k < 16; k++)
+            batch[k] = objects[rnd(&s) % STRESS_OBJECTS].id;
+        jvmtirt_objects_freed(batch, 16);
+    }
+    return NULL;
+}
+
+/* Environments that tag and are disposed while the collector runs. */
+static void *churner(void *arg)
+{
+    (void)arg;
+    jvmtirt_thread_start(999, JVMTIGEN_JAVA_THREAD);
+    unsigned s = 77;
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        jvmtiEnv *e = tagging_env();
+        jvmtiEventCallbacks cb = {0};
+        cb.ObjectFree = on_free_count;
+        (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb);
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+        for (int k = 0; k < 64; k++)
+            (*e)->SetTag(e, OBJ(rnd(&s) % STRESS_OBJECTS), (jlong)k + 1);
+        (*e)->DisposeEnvironment(e);
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void section_stress_tags(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up(&cfg);
+    shared = tagging_env();
+    jvmtiEventCallbacks cb = {0};
+    cb.ObjectFree = on_free_count;
+    (*shared)->SetEventCallbacks(shared, &cb, (jint)sizeof cb);
+    (*shared)->SetEventNotificationMode(shared, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    pthread_t t[6];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, tagger, (void *)(intptr_t)i);
+    pthread_create(&t[4], NULL, collector, NULL);
+    pthread_create(&t[5], NULL, churner, NULL);
+    struct timespec ts = {(time_t)stress_seconds,
+                          (long)((stress_seconds - (double)(time_t)stress_seconds) * 1e9)};
+    nanosleep(&ts, NULL);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 6; i++)
+        pthread_join(t[i], NULL);
+    CHECK_EQ(__atomic_load_n(&stress_bad, __ATOMIC_RELAXED), 0,
+             "stress: concurrent SetTag/GetTag, GC notification and dispose: every answer "
+             "consistent (%ld ObjectFree)", __atomic_load_n(&frees_seen, __ATOMIC_RELAXED));
+    check(__atomic_load_n(&frees_seen, __ATOMIC_RELAXED) > 0,
+          "stress: the collector freed tagged objects");
+    jvmtirt_stats st;
+    jvmtirt_get_stats(&st);
+    CHECK_EQ(st.environments, 1, "stress: the churned environments are gone");
+    core_down();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        stress_seconds = atof(argv[1]);
+    make_objects();
+    section_tags();
+    section_object_free();
+    section_stress_tags();
+    return failures ? 1 : 0;
+}
