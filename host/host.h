@@ -5,6 +5,7 @@
 #define JVMTI_HOST_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 #include "jni.h"
 
@@ -13,7 +14,8 @@ typedef enum host_kind {
     HOST_CLASS,
     HOST_STRING,
     HOST_METHOD,
-    HOST_FIELD
+    HOST_FIELD,
+    HOST_OBJECT /* a plain java/lang/Object (objects.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -71,6 +73,17 @@ void host_soak_begin(void);
 void host_soak_work(host_thread *t);
 void host_soak_watch(int (*running)(void));
 int host_soak_end(int n_threads);
+
+/* The heap (objects.c): plain objects made by JNI AllocObject, counted
+ * references (local and global alike; other kinds of objects ignore them),
+ * the core's object_ref operation, a collector of the unreferenced ones
+ * (all = 1: every object, at exit; returns how many it freed). */
+jobject host_object_new(void);
+void host_ref_add(jobject ref);
+void host_ref_drop(jobject ref);
+jobject host_object_ref(uintptr_t id);
+long host_heap_size(void);
+int host_gc(int all);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

@@ -325,6 +325,9 @@ int main(int argc, char **argv)
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
     config.potential.can_generate_garbage_collection_events = 1;
+    config.potential.can_tag_objects = 1;                  /* host/objects.c */
+    config.potential.can_generate_object_free_events = 1;
+    config.object_ref = host_object_ref;
     if (all_capabilities)
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
@@ -392,6 +395,7 @@ int main(int argc, char **argv)
     if (main_started)
         host_thread_finish(&main_thread, 0);
     jvmtirt_shutdown();
+    host_gc(1);
     for (host_thread *t = attached, *next; t; t = next) {
         next = t->next_attached;
         free(t);

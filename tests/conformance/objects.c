@@ -1,0 +1,198 @@
+/* Included by agent.c (after its helpers): the cases and timings of object
+ * tags, thread-local storage and suspend/resume, where HotSpot and the
+ * host's core are comparable.
+ *
+ * Objects are made with JNI AllocObject(java/lang/Object) in both VMs.
+ * Timings: SetTag and GetTag over 100000 tagged objects (held by global
+ * references), and GetObjectsWithTags finding all of them (one tag), its
+ * local references dropped with the frame each call pushes. */
+
+#define OBJ_TIMING_OBJECTS 100000
+
+static jobject new_object(JNIEnv *jni)
+{
+    jclass k = (*jni)->FindClass(jni, "java/lang/Object");
+    return k ? (*jni)->AllocObject(jni, k) : NULL;
+}
+
+/* "11,13": tags sorted, so that the order of the result does not matter. */
+static void say_tags(const char *id, jvmtiError err, jint count, const jlong *tags)
+{
+    if (err != JVMTI_ERROR_NONE) {
+        result(id, err);
+        return;
+    }
+    jlong sorted[8];
+    int n = count < 8 ? (int)count : 8;
+    for (int i = 0; i < n; i++)
+        sorted[i] = tags[i];
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            jlong t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    char buf[160] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof buf - 24; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", i ? "," : "",
+                                (long long)sorted[i]);
+    say(id, "JVMTI_ERROR_NONE count=%d tags=%s", (int)count, n ? buf : "-");
+}
+
+static void tag_cases(JNIEnv *jni)
+{
+    jobject o[3];
+    for (int i = 0; i < 3; i++)
+        o[i] = new_object(jni);
+    if (!o[0] || !o[1] || !o[2]) {
+        say("tags.setup", "no objects (AllocObject failed)");
+        return;
+    }
+    jlong t = -1;
+    jvmtiError err = (*full)->GetTag(full, o[0], &t);
+    say("tags.untagged", "%s %lld", err_name(err), (long long)t);
+    result("tags.set", (*full)->SetTag(full, o[0], 11));
+    t = 0;
+    err = (*full)->GetTag(full, o[0], &t);
+    say("tags.round-trip", "%s %lld", err_name(err), (long long)t);
+    (*full)->SetTag(full, o[0], -5);
+    err = (*full)->GetTag(full, o[0], &t);
+    say("tags.negative", "%s %lld", err_name(err), (long long)t);
+    jobject again = (*jni)->NewLocalRef(jni, o[0]);
+    err = (*full)->GetTag(full, again, &t);
+    say("tags.other-reference", "%s %lld", err_name(err), (long long)t);
+    (*jni)->DeleteLocalRef(jni, again);
+    (*full)->SetTag(full, o[0], 0);
+    t = -1;
+    err = (*full)->GetTag(full, o[0], &t);
+    say("tags.zero-removes", "%s %lld", err_name(err), (long long)t);
+    result("tags.set-null-object", (*full)->SetTag(full, NULL, 1));
+    result("tags.get-null-object", (*full)->GetTag(full, NULL, &t));
+
+    (*full)->SetTag(full, o[0], 11);
+    (*full)->SetTag(full, o[1], 12);
+    (*full)->SetTag(full, o[2], 13);
+    jlong want[] = {11, 13, 424242};
+    jint count = -1;
+    jobject *objs = NULL;
+    jlong *tags = NULL;
+    err = (*full)->GetObjectsWithTags(full, 3, want, &count, &objs, &tags);
+    say_tags("tags.with-tags", err, count, tags);
+    if (err == JVMTI_ERROR_NONE) {
+        int same = 1;
+        for (jint i = 0; i < count; i++) {
+            int k = tags[i] == 11 ? 0 : tags[i] == 13 ? 2 : -1;
+            same = same && k >= 0 && (*jni)->IsSameObject(jni, objs[i], o[k]);
+            (*jni)->DeleteLocalRef(jni, objs[i]);
+        }
+        say("tags.with-tags-objects", same ? "the tagged objects" : "other objects");
+        (*full)->Deallocate(full, (unsigned char *)objs);
+        (*full)->Deallocate(full, (unsigned char *)tags);
+    }
+    count = -1;
+    err = (*full)->GetObjectsWithTags(full, 1, want + 1, &count, NULL, NULL);
+    say("tags.with-tags-count-only", "%s count=%d", err_name(err), (int)count);
+    jlong zero[] = {11, 0};
+    result("tags.with-tags-zero", (*full)->GetObjectsWithTags(full, 2, zero, &count, NULL, NULL));
+    count = -1;
+    err = (*full)->GetObjectsWithTags(full, 1, want + 2, &count, &objs, &tags);
+    say("tags.with-tags-none", "%s count=%d", err_name(err), (int)count);
+    if (err == JVMTI_ERROR_NONE) {
+        (*full)->Deallocate(full, (unsigned char *)objs);
+        (*full)->Deallocate(full, (unsigned char *)tags);
+    }
+    for (int i = 0; i < 3; i++) {
+        (*full)->SetTag(full, o[i], 0);
+        (*jni)->DeleteLocalRef(jni, o[i]);
+    }
+}
+
+static void objects_cases(JNIEnv *jni) { tag_cases(jni); }
+
+/* ---- timings ---- */
+
+static jobject *timing_objects;
+
+static double time_tags(int what, long n)
+{
+    jlong t;
+    double t0 = now_ns();
+    switch (what) {
+    case 0:
+        for (long i = 0; i < n; i++)
+            (*full)->SetTag(full, timing_objects[i % OBJ_TIMING_OBJECTS], (jlong)i + 1);
+        break;
+    case 1:
+        for (long i = 0; i < n; i++)
+            (*full)->GetTag(full, timing_objects[i % OBJ_TIMING_OBJECTS], &t);
+        break;
+    }
+    return (now_ns() - t0) / (double)n;
+}
+
+static double time_objects_with_tags(JNIEnv *jni, long n)
+{
+    jlong want = 7;
+    double t0 = now_ns();
+    for (long i = 0; i < n; i++) {
+        jint count = 0;
+        jobject *objs = NULL;
+        jlong *tags = NULL;
+        if ((*jni)->PushLocalFrame(jni, 16) != JNI_OK)
+            break;
+        if ((*full)->GetObjectsWithTags(full, 1, &want, &count, &objs, &tags) == JVMTI_ERROR_NONE) {
+            if (count != OBJ_TIMING_OBJECTS)
+                say("timing.setup", "GetObjectsWithTags found %d objects", (int)count);
+            (*full)->Deallocate(full, (unsigned char *)objs);
+            (*full)->Deallocate(full, (unsigned char *)tags);
+        }
+        (*jni)->PopLocalFrame(jni, NULL);
+    }
+    return (now_ns() - t0) / (double)n;
+}
+
+static void objects_timings(JNIEnv *jni)
+{
+    if (iters <= 0)
+        return;
+    timing_objects = calloc(OBJ_TIMING_OBJECTS, sizeof *timing_objects);
+    for (int i = 0; timing_objects && i < OBJ_TIMING_OBJECTS; i++) {
+        jobject local = new_object(jni);
+        timing_objects[i] = local ? (*jni)->NewGlobalRef(jni, local) : NULL;
+        (*jni)->DeleteLocalRef(jni, local);
+        if (!timing_objects[i] || (*full)->SetTag(full, timing_objects[i], 1) != JVMTI_ERROR_NONE) {
+            say("timing.setup", "cannot make and tag %d objects", OBJ_TIMING_OBJECTS);
+            return;
+        }
+    }
+    if (!timing_objects)
+        return;
+    static const char *const names[] = {"SetTag", "GetTag"};
+    for (int w = 0; w < 2; w++) {
+        double best = 1e30;
+        for (int round = 0; round < 5; round++) {
+            double ns = time_tags(w, iters / 5 > 0 ? iters / 5 : 1);
+            if (ns < best)
+                best = ns;
+        }
+        printf("timing.%s %.2f\n", names[w], best);
+    }
+    for (int i = 0; i < OBJ_TIMING_OBJECTS; i++)
+        (*full)->SetTag(full, timing_objects[i], 7);
+    long calls = iters / 500000 > 0 ? iters / 500000 : 1;
+    double best = 1e30;
+    for (int round = 0; round < 5; round++) {
+        double ns = time_objects_with_tags(jni, calls);
+        if (ns < best)
+            best = ns;
+    }
+    printf("timing.GetObjectsWithTags-100k %.2f\n", best);
+    fflush(stdout);
+    for (int i = 0; i < OBJ_TIMING_OBJECTS; i++) {
+        (*full)->SetTag(full, timing_objects[i], 0);
+        (*jni)->DeleteGlobalRef(jni, timing_objects[i]);
+    }
+    free(timing_objects);
+    timing_objects = NULL;
+}

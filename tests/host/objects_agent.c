@@ -1,0 +1,114 @@
+/* An ordinary agent, built against the JDK 17 jvmti.h, that uses the core's
+ * object and thread functions in bin/jvmti-host: object tags and ObjectFree
+ * (objects made with JNI AllocObject, freed by ForceGarbageCollection once
+ * their references are deleted). It prints one line per finding, which
+ * tests/host/test.sh compares with what the spec says. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvmti.h"
+
+static jvmtiEnv *jvmti;
+static jlong freed[16];
+static int n_freed;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("objects: ");
+    vprintf(fmt, ap);
+    putchar('\n');
+    fflush(stdout);
+    va_end(ap);
+}
+
+static const char *ok(jvmtiError e) { return e == JVMTI_ERROR_NONE ? "ok" : "failed"; }
+
+static void JNICALL object_free(jvmtiEnv *env, jlong tag)
+{
+    (void)env;
+    if (n_freed < 16)
+        freed[n_freed] = tag;
+    n_freed++;
+}
+
+static void tags(JNIEnv *jni)
+{
+    jclass object = (*jni)->FindClass(jni, "java/lang/Object");
+    jobject o[3];
+    for (int i = 0; i < 3; i++)
+        o[i] = object ? (*jni)->AllocObject(jni, object) : NULL;
+    say("AllocObject: %s", o[0] && o[1] && o[2] ? "three objects" : "failed");
+    jvmtiError err = JVMTI_ERROR_NONE;
+    for (int i = 0; i < 3 && !err; i++)
+        err = (*jvmti)->SetTag(jvmti, o[i], 100 + i);
+    jlong t = 0, sum = 0;
+    for (int i = 0; i < 3 && !err; i++) {
+        err = (*jvmti)->GetTag(jvmti, o[i], &t);
+        sum += t;
+    }
+    say("SetTag/GetTag: %s, tags sum to %ld", ok(err), (long)sum);
+    jlong want[] = {100, 102};
+    jint count = 0;
+    jobject *objs = NULL;
+    jlong *found = NULL;
+    err = (*jvmti)->GetObjectsWithTags(jvmti, 2, want, &count, &objs, &found);
+    int same = count == 2;
+    for (jint i = 0; same && i < count; i++)
+        same = (*jni)->IsSameObject(jni, objs[i], o[found[i] - 100]);
+    say("GetObjectsWithTags(100, 102): %s, %ld objects", ok(err), (long)count);
+    say("GetObjectsWithTags: the objects are the ones tagged%s", same ? "" : " NOT");
+    for (jint i = 0; i < count; i++)
+        (*jni)->DeleteLocalRef(jni, objs[i]);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)objs);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)found);
+
+    /* The first two become unreachable; the third stays referenced. */
+    (*jni)->DeleteLocalRef(jni, o[0]);
+    (*jni)->DeleteLocalRef(jni, o[1]);
+    err = (*jvmti)->ForceGarbageCollection(jvmti);
+    jlong fsum = 0;
+    for (int i = 0; i < n_freed && i < 16; i++)
+        fsum += freed[i];
+    say("ForceGarbageCollection: %s, ObjectFree for tags summing to %ld", ok(err), (long)fsum);
+    say("ObjectFree events: %d", n_freed);
+    t = 0;
+    (*jvmti)->GetTag(jvmti, o[2], &t);
+    say("the referenced object keeps its tag: %ld", (long)t);
+    (*jvmti)->SetTag(jvmti, o[2], 0);
+    (*jni)->DeleteLocalRef(jni, o[2]);
+    n_freed = 0;
+    (*jvmti)->ForceGarbageCollection(jvmti);
+    say("an object untagged before it dies: ObjectFree events %d", n_freed);
+}
+
+static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env, (void)thread;
+    tags(jni);
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    (void)options, (void)reserved;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK)
+        return 1;
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_tag_objects = 1;
+    caps.can_generate_object_free_events = 1;
+    jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &caps);
+    say("AddCapabilities: %s", ok(err));
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = vm_init;
+    cb.ObjectFree = object_free;
+    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    return JNI_OK;
+}
