@@ -27,6 +27,7 @@ static const char *const core_functions[] = {
     "GetSystemProperties",
     "GetSystemProperty",
     "GetTag",
+    "GetThreadLocalStorage",
     "GetTime",
     "GetTimerInfo",
     "GetVersionNumber",
@@ -42,6 +43,7 @@ static const char *const core_functions[] = {
     "SetExtensionEventCallback",
     "SetSystemProperty",
     "SetTag",
+    "SetThreadLocalStorage",
     "SetVerboseFlag",
 };
 

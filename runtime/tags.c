@@ -157,6 +157,7 @@ void rt_objects_env_freed(rt_env *e)
     if (e->tags)
         map_free(e->tags);
     e->tags = NULL;
+    rt_tls_env_freed(e);
 }
 
 /* The object's identity, 0 for what is not an object. */

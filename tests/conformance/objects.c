@@ -108,7 +108,45 @@ static void tag_cases(JNIEnv *jni)
     }
 }
 
-static void objects_cases(JNIEnv *jni) { tag_cases(jni); }
+static void say_pointer(const char *id, jvmtiError err, const void *p)
+{
+    if (err != JVMTI_ERROR_NONE)
+        result(id, err);
+    else if (!p)
+        say(id, "JVMTI_ERROR_NONE null");
+    else
+        say(id, "JVMTI_ERROR_NONE %#lx", (unsigned long)(uintptr_t)p);
+}
+
+static void tls_cases(void)
+{
+    void *v = (void *)1;
+    jvmtiError err = (*full)->GetThreadLocalStorage(full, NULL, &v);
+    say_pointer("tls.default", err, v);
+    result("tls.set", (*full)->SetThreadLocalStorage(full, NULL, (void *)0x1234));
+    v = NULL;
+    err = (*full)->GetThreadLocalStorage(full, NULL, &v);
+    say_pointer("tls.round-trip", err, v);
+    v = NULL;
+    err = (*full)->GetThreadLocalStorage(full, ctx.thread, &v);
+    say_pointer("tls.current-thread-named", err, v);
+    v = (void *)1;
+    err = (*bare)->GetThreadLocalStorage(bare, NULL, &v);
+    say_pointer("tls.other-environment", err, v);
+    (*full)->SetThreadLocalStorage(full, ctx.thread, NULL);
+    v = (void *)1;
+    err = (*full)->GetThreadLocalStorage(full, NULL, &v);
+    say_pointer("tls.cleared", err, v);
+    result("tls.get-not-a-thread", (*full)->GetThreadLocalStorage(full, (jthread)ctx.klass, &v));
+    result("tls.set-not-a-thread",
+           (*full)->SetThreadLocalStorage(full, (jthread)ctx.klass, (void *)1));
+}
+
+static void objects_cases(JNIEnv *jni)
+{
+    tag_cases(jni);
+    tls_cases();
+}
 
 /* ---- timings ---- */
 

@@ -1,7 +1,7 @@
 /* An ordinary agent, built against the JDK 17 jvmti.h, that uses the core's
  * object and thread functions in bin/jvmti-host: object tags and ObjectFree
  * (objects made with JNI AllocObject, freed by ForceGarbageCollection once
- * their references are deleted). It prints one line per finding, which
+ * their references are deleted), thread-local storage. It prints one line per finding, which
  * tests/host/test.sh compares with what the spec says. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,10 +86,45 @@ static void tags(JNIEnv *jni)
     say("an object untagged before it dies: ObjectFree events %d", n_freed);
 }
 
+/* Thread-local storage: each thread stores its own cell at ThreadStart and
+ * must find it again at ThreadEnd. */
+static int tls_matched, tls_ends; /* atomic */
+
+static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)jni, (void)thread;
+    int *cell = malloc(sizeof *cell);
+    if (cell)
+        *cell = 12345;
+    (*env)->SetThreadLocalStorage(env, NULL, cell);
+}
+
+static void JNICALL thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)jni;
+    void *mine = NULL, *named = NULL;
+    (*env)->GetThreadLocalStorage(env, NULL, &mine);
+    (*env)->GetThreadLocalStorage(env, thread, &named);
+    if (mine && mine == named && *(int *)mine == 12345)
+        __atomic_add_fetch(&tls_matched, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&tls_ends, 1, __ATOMIC_SEQ_CST);
+    free(mine);
+}
+
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
-    (void)env, (void)thread;
+    (void)env;
     tags(jni);
+    void *v = (void *)1;
+    jvmtiError err = (*jvmti)->GetThreadLocalStorage(jvmti, thread, &v);
+    say("TLS of the VMInit thread before any Set: %s, %s", ok(err), v ? "not NULL" : "NULL");
+}
+
+static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env, (void)jni;
+    say("TLS: %d of %d threads found their own value at ThreadEnd",
+        __atomic_load_n(&tls_matched, __ATOMIC_SEQ_CST), __atomic_load_n(&tls_ends, __ATOMIC_SEQ_CST));
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
@@ -107,8 +142,14 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
     cb.ObjectFree = object_free;
+    cb.ThreadStart = thread_start;
+    cb.ThreadEnd = thread_end;
+    cb.VMDeath = vm_death;
     (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
     return JNI_OK;
 }

@@ -78,13 +78,14 @@ run_host -bogus >/dev/null 2>&1
 check "host: an unknown option is a usage error (2)" test $? = 2
 
 # ---- objects_agent.c (built against the JDK's jvmti.h): the core's object
-# tags and ObjectFree over the host's heap (host/objects.c) ----
+# tags and ObjectFree over the host's heap (host/objects.c), thread-local
+# storage ----
 obj_build() {
     $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "${san[@]}" -I"$JDK_INC" \
         -I"$JDK_INC/linux" -o "$d/objects.so" tests/host/objects_agent.c
 }
 if check "host: objects: the agent builds against the JDK's jvmti.h" obj_build; then
-    out=$(run_host -agentpath:"$d/objects.so" -threads:0 Main 2>"$d/objects.err")
+    out=$(run_host -agentpath:"$d/objects.so" -threads:3 Main 2>"$d/objects.err")
     status=$?
     check "host: objects: exit status 0 (got $status)" test "$status" = 0
     [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/objects.err" | head -20
@@ -99,9 +100,11 @@ objects: ForceGarbageCollection: ok, ObjectFree for tags summing to 201
 objects: ObjectFree events: 2
 objects: the referenced object keeps its tag: 102
 objects: an object untagged before it dies: ObjectFree events 0
+objects: TLS of the VMInit thread before any Set: ok, NULL
+objects: TLS: 3 of 3 threads found their own value at ThreadEnd
 EOT
     }
-    check "host: objects: tags, GetObjectsWithTags and ObjectFree on GC as the spec says" \
+    check "host: objects: tags, GetObjectsWithTags, ObjectFree on GC, thread-local storage as the spec says" \
         diff <(objects_expect) <(grep '^objects: ' <<<"$out")
 fi
 

@@ -435,6 +435,211 @@ static void section_stress_tags(void)
     core_down();
 }
 
+/* ---- thread-local storage ---- */
+
+/* The test's threads: a jthread is the address of one of these chars (the
+ * core's default thread identity), alive while `alive` says so. */
+static char thread_objs[4];
+static int alive[4]; /* atomic */
+#define THREAD(i) ((jthread)(void *)&thread_objs[i])
+static char not_a_thread;
+
+static jvmtiError check_thread(jvmtiEnv *env, jthread t)
+{
+    (void)env;
+    for (int i = 0; i < 4; i++)
+        if (t == THREAD(i))
+            return __atomic_load_n(&alive[i], __ATOMIC_ACQUIRE) ? JVMTI_ERROR_NONE
+                                                                : JVMTI_ERROR_THREAD_NOT_ALIVE;
+    if (t == (jthread)(void *)&main_thread_obj)
+        return JVMTI_ERROR_NONE;
+    return JVMTI_ERROR_INVALID_THREAD;
+}
+
+/* A thread of the test, known to the core as THREAD(i), that runs fn. */
+typedef struct test_thread {
+    int index;
+    void (*fn)(struct test_thread *);
+    pthread_t pt;
+    void *arg;
+} test_thread;
+
+static void *test_thread_main(void *arg)
+{
+    test_thread *t = arg;
+    jvmtirt_thread_start((uintptr_t)&thread_objs[t->index], JVMTIGEN_JAVA_THREAD);
+    t->fn(t);
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void test_thread_start(test_thread *t, int index, void (*fn)(test_thread *), void *arg)
+{
+    t->index = index;
+    t->fn = fn;
+    t->arg = arg;
+    __atomic_store_n(&alive[index], 1, __ATOMIC_RELEASE);
+    pthread_create(&t->pt, NULL, test_thread_main, t);
+}
+
+static void test_thread_join(test_thread *t)
+{
+    pthread_join(t->pt, NULL);
+    __atomic_store_n(&alive[t->index], 0, __ATOMIC_RELEASE);
+}
+
+static void core_up_threads(jvmtirt_config *cfg)
+{
+    core_up(cfg);
+    jvmtigen_vm_hooks hooks = {.check_thread = check_thread};
+    jvmtigen_set_vm_hooks(&hooks);
+}
+
+/* A gate: the main thread and a test thread take turns. */
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static int gate_step;
+
+static void gate_wait(int step)
+{
+    pthread_mutex_lock(&gate_mu);
+    while (gate_step < step)
+        pthread_cond_wait(&gate_cv, &gate_mu);
+    pthread_mutex_unlock(&gate_mu);
+}
+
+static void gate_open(int step)
+{
+    pthread_mutex_lock(&gate_mu);
+    gate_step = step;
+    pthread_cond_broadcast(&gate_cv);
+    pthread_mutex_unlock(&gate_mu);
+}
+
+static jvmtiEnv *tls_env;
+static void *tls_seen_by_thread;
+
+static void tls_thread(test_thread *t)
+{
+    (void)t;
+    gate_open(1);  /* started */
+    gate_wait(2);  /* the main thread set our storage */
+    (*tls_env)->GetThreadLocalStorage(tls_env, NULL, &tls_seen_by_thread);
+    (*tls_env)->SetThreadLocalStorage(tls_env, NULL, (void *)0x77);
+    gate_open(3);
+    gate_wait(4);  /* the main thread read it; we may end */
+}
+
+static void section_tls(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up_threads(&cfg);
+    gate_step = 0;
+    jvmtiEnv *a = new_env(), *b = new_env();
+    tls_env = a;
+    void *v = (void *)1;
+    CHECK_ERR((*a)->GetThreadLocalStorage(a, NULL, &v), JVMTI_ERROR_NONE,
+              "GetThreadLocalStorage before any Set");
+    check(v == NULL, "thread-local storage is NULL until set");
+    (*a)->SetThreadLocalStorage(a, NULL, (void *)0x10);
+    (*b)->SetThreadLocalStorage(b, NULL, (void *)0x20);
+    (*a)->GetThreadLocalStorage(a, NULL, &v);
+    check(v == (void *)0x10, "Set/GetThreadLocalStorage round trip (NULL: the current thread)");
+    (*b)->GetThreadLocalStorage(b, (jthread)(void *)&main_thread_obj, &v);
+    check(v == (void *)0x20, "per environment: another one has its own value; the current thread named");
+    (*a)->SetThreadLocalStorage(a, NULL, NULL);
+    (*a)->GetThreadLocalStorage(a, NULL, &v);
+    check(v == NULL, "SetThreadLocalStorage(NULL) clears it");
+    (*b)->GetThreadLocalStorage(b, NULL, &v);
+    check(v == (void *)0x20, "... only in that environment");
+    CHECK_ERR((*a)->SetThreadLocalStorage(a, (jthread)(void *)&not_a_thread, (void *)1),
+              JVMTI_ERROR_INVALID_THREAD, "SetThreadLocalStorage on what is not a thread");
+    CHECK_ERR((*a)->GetThreadLocalStorage(a, (jthread)(void *)&not_a_thread, &v),
+              JVMTI_ERROR_INVALID_THREAD, "GetThreadLocalStorage on what is not a thread");
+    CHECK_ERR((*a)->GetThreadLocalStorage(a, THREAD(0), &v), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "GetThreadLocalStorage on a thread not started");
+
+    /* Another thread: set from here, seen there; set there, seen here. */
+    test_thread t;
+    test_thread_start(&t, 1, tls_thread, NULL);
+    gate_wait(1);
+    CHECK_ERR((*a)->SetThreadLocalStorage(a, THREAD(1), (void *)0x55), JVMTI_ERROR_NONE,
+              "SetThreadLocalStorage on another thread");
+    gate_open(2);
+    gate_wait(3);
+    check(tls_seen_by_thread == (void *)0x55, "... which sees it as its own (thread NULL)");
+    (*a)->GetThreadLocalStorage(a, THREAD(1), &v);
+    check(v == (void *)0x77, "what a thread sets for itself is seen from another thread");
+    (*a)->GetThreadLocalStorage(a, NULL, &v);
+    check(v == NULL, "... and is not the caller's own");
+    gate_open(4);
+    test_thread_join(&t);
+    CHECK_ERR((*a)->GetThreadLocalStorage(a, THREAD(1), &v), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "GetThreadLocalStorage on a thread that ended");
+    __atomic_store_n(&alive[1], 1, __ATOMIC_RELEASE); /* the VM says alive, the core has no record */
+    CHECK_ERR((*a)->SetThreadLocalStorage(a, THREAD(1), (void *)1), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "SetThreadLocalStorage on a thread the core has no record of");
+    __atomic_store_n(&alive[1], 0, __ATOMIC_RELEASE);
+
+    /* Disposal: a new environment (often at the freed one's address) has
+     * no storage of the old one. */
+    (*a)->SetThreadLocalStorage(a, NULL, (void *)0x99);
+    (*a)->DisposeEnvironment(a);
+    jvmtiEnv *c = new_env();
+    v = (void *)1;
+    (*c)->GetThreadLocalStorage(c, NULL, &v);
+    check(v == NULL, "a new environment has no thread-local storage of a disposed one%s",
+          c == a ? " (at its address)" : "");
+    (*c)->SetThreadLocalStorage(c, NULL, (void *)0x42);
+    (*c)->GetThreadLocalStorage(c, NULL, &v);
+    check(v == (void *)0x42, "... and can set its own");
+    core_down();
+}
+
+/* Stress: a thread reading its own storage while another sets it and
+ * environments come and go. */
+static jvmtiEnv *tls_long;
+static long tls_bad; /* atomic */
+
+static void tls_reader(test_thread *t)
+{
+    (void)t;
+    gate_open(1);
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        void *v = (void *)1;
+        if ((*tls_long)->GetThreadLocalStorage(tls_long, NULL, &v) != JVMTI_ERROR_NONE ||
+            (v != NULL && ((uintptr_t)v & 0xFFFF0000u) != 0xAB0000u))
+            __atomic_add_fetch(&tls_bad, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void section_stress_tls(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up_threads(&cfg);
+    gate_step = 0;
+    __atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
+    tls_long = new_env();
+    test_thread t;
+    test_thread_start(&t, 2, tls_reader, NULL);
+    gate_wait(1);
+    double end = (double)time(NULL) + stress_seconds / 2 + 0.5;
+    long rounds = 0;
+    while ((double)time(NULL) < end || rounds < 100) {
+        jvmtiEnv *e = new_env();
+        (*e)->SetThreadLocalStorage(e, THREAD(2), (void *)0x1);
+        (*tls_long)->SetThreadLocalStorage(tls_long, THREAD(2), (void *)(0xAB0000u | (rounds & 0xFFFF)));
+        (*e)->DisposeEnvironment(e);
+        rounds++;
+    }
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    test_thread_join(&t);
+    CHECK_EQ(__atomic_load_n(&tls_bad, __ATOMIC_RELAXED), 0,
+             "stress: a thread's own storage read while another thread sets it and %ld "
+             "environments are disposed: always a value that was set", rounds);
+    core_down();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -443,5 +648,7 @@ int main(int argc, char **argv)
     section_tags();
     section_object_free();
     section_stress_tags();
+    section_tls();
+    section_stress_tls();
     return failures ? 1 : 0;
 }
