@@ -27,6 +27,8 @@ static const char *const core_functions[] = {
     "GetSystemProperties",
     "GetSystemProperty",
     "GetTag",
+    "GetThreadCpuTime",
+    "GetThreadCpuTimerInfo",
     "GetThreadLocalStorage",
     "GetTime",
     "GetTimerInfo",

@@ -326,6 +326,7 @@ int main(int argc, char **argv)
     config.onload_only.can_signal_thread = 1;
     config.potential.can_generate_garbage_collection_events = 1;
     config.potential.can_tag_objects = 1;                  /* host/objects.c */
+    config.potential.can_get_thread_cpu_time = 1;
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
     if (all_capabilities)

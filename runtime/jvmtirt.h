@@ -76,6 +76,21 @@ typedef struct jvmtirt_config {
      * GC notification and this call (see jvmtirt_objects_freed). NULL: the
      * identity is the reference. */
     jobject (*object_ref)(uintptr_t id);
+    /* The CPU time, in nanoseconds, the thread with that id (see
+     * thread_id) has used: GetThreadCpuTime for a thread other than the
+     * caller. Called on the caller's thread, with no lock of the core
+     * held, after the core found the thread started and not ended (it may
+     * end meanwhile: answer JVMTI_ERROR_THREAD_NOT_ALIVE). Must not call
+     * JVM TI. NULL: the core reads the CPU clock of the OS thread that
+     * called jvmtirt_thread_start for that id (right for VMs that run each
+     * Java thread on its own OS thread). */
+    jvmtiError (*thread_cpu_time)(uintptr_t thread_id, jlong *nanos);
+    /* Whether the thread with that id is a virtual thread: GetThreadCpuTime
+     * answers UNSUPPORTED_OPERATION for one, SuspendAllVirtualThreads and
+     * ResumeAllVirtualThreads act on them. Called under rt.lock (the
+     * core's own lock): must not call JVM TI or jvmtirt_ functions, nor
+     * take a lock the VM holds while calling them. NULL: no thread is. */
+    int (*thread_is_virtual)(uintptr_t thread_id);
 } jvmtirt_config;
 
 /* Sets up the core: the phase becomes OnLoad. Copies the config. Also reads

@@ -2,6 +2,8 @@
  * tags, thread-local storage and suspend/resume, where HotSpot and the
  * host's core are comparable.
  *
+ * Thread CPU time: the answers' errors and the timer's description.
+ *
  * Objects are made with JNI AllocObject(java/lang/Object) in both VMs.
  * Timings: SetTag and GetTag over 100000 tagged objects (held by global
  * references), and GetObjectsWithTags finding all of them (one tag), its
@@ -142,10 +144,28 @@ static void tls_cases(void)
            (*full)->SetThreadLocalStorage(full, (jthread)ctx.klass, (void *)1));
 }
 
+static void cpu_cases(void)
+{
+    jlong ns = -1;
+    jvmtiError err = (*full)->GetThreadCpuTime(full, NULL, &ns);
+    say("cpu.current", "%s %s", err_name(err), ns > 0 ? "positive" : "not positive");
+    jlong named = -1;
+    err = (*full)->GetThreadCpuTime(full, ctx.thread, &named);
+    say("cpu.current-named", "%s %s", err_name(err), named >= ns ? "not less" : "less");
+    result("cpu.not-a-thread", (*full)->GetThreadCpuTime(full, (jthread)ctx.klass, &ns));
+    jvmtiTimerInfo info;
+    memset(&info, 0, sizeof info);
+    err = (*full)->GetThreadCpuTimerInfo(full, &info);
+    say("cpu.timer-info", "%s kind=%d max=%lld skip-forward=%d skip-backward=%d", err_name(err),
+        (int)info.kind, (long long)info.max_value, (int)info.may_skip_forward,
+        (int)info.may_skip_backward);
+}
+
 static void objects_cases(JNIEnv *jni)
 {
     tag_cases(jni);
     tls_cases();
+    cpu_cases();
 }
 
 /* ---- timings ---- */

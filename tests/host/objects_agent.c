@@ -1,7 +1,7 @@
 /* An ordinary agent, built against the JDK 17 jvmti.h, that uses the core's
  * object and thread functions in bin/jvmti-host: object tags and ObjectFree
  * (objects made with JNI AllocObject, freed by ForceGarbageCollection once
- * their references are deleted), thread-local storage. It prints one line per finding, which
+ * their references are deleted), thread-local storage, thread CPU time. It prints one line per finding, which
  * tests/host/test.sh compares with what the spec says. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,6 +118,14 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     void *v = (void *)1;
     jvmtiError err = (*jvmti)->GetThreadLocalStorage(jvmti, thread, &v);
     say("TLS of the VMInit thread before any Set: %s, %s", ok(err), v ? "not NULL" : "NULL");
+    jlong a = -1, b = -1;
+    jvmtiError e1 = (*jvmti)->GetThreadCpuTime(jvmti, NULL, &a);
+    volatile unsigned long x = 0;
+    for (long i = 0; i < 20000000; i++)
+        x += (unsigned long)i;
+    jvmtiError e2 = (*jvmti)->GetThreadCpuTime(jvmti, thread, &b);
+    say("GetThreadCpuTime: %s, %s; the thread named: %s, %s", ok(e1), a > 0 ? "positive" : "not positive",
+        ok(e2), b > a ? "grew" : "did not grow");
 }
 
 static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
@@ -136,6 +144,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     memset(&caps, 0, sizeof caps);
     caps.can_tag_objects = 1;
     caps.can_generate_object_free_events = 1;
+    caps.can_get_thread_cpu_time = 1;
     jvmtiError err = (*jvmti)->AddCapabilities(jvmti, &caps);
     say("AddCapabilities: %s", ok(err));
     jvmtiEventCallbacks cb;

@@ -79,7 +79,7 @@ check "host: an unknown option is a usage error (2)" test $? = 2
 
 # ---- objects_agent.c (built against the JDK's jvmti.h): the core's object
 # tags and ObjectFree over the host's heap (host/objects.c), thread-local
-# storage ----
+# storage, thread CPU time ----
 obj_build() {
     $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "${san[@]}" -I"$JDK_INC" \
         -I"$JDK_INC/linux" -o "$d/objects.so" tests/host/objects_agent.c
@@ -101,6 +101,7 @@ objects: ObjectFree events: 2
 objects: the referenced object keeps its tag: 102
 objects: an object untagged before it dies: ObjectFree events 0
 objects: TLS of the VMInit thread before any Set: ok, NULL
+objects: GetThreadCpuTime: ok, positive; the thread named: ok, grew
 objects: TLS: 3 of 3 threads found their own value at ThreadEnd
 EOT
     }

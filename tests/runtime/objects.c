@@ -135,6 +135,9 @@ static void core_up(jvmtirt_config *cfg)
 {
     cfg->potential.can_tag_objects = 1;
     cfg->potential.can_generate_object_free_events = 1;
+    cfg->potential.can_get_thread_cpu_time = 1;
+    cfg->potential.can_suspend = 1;
+    cfg->potential.can_support_virtual_threads = 1;
     cfg->object_id = object_id;
     cfg->object_ref = object_ref;
     jvmtirt_init(cfg);
@@ -640,6 +643,111 @@ static void section_stress_tls(void)
     core_down();
 }
 
+/* ---- thread CPU time ---- */
+
+static jvmtiEnv *env_with(const char *what)
+{
+    jvmtiEnv *e = new_env();
+    jvmtiCapabilities c = {0};
+    c.can_get_thread_cpu_time = strchr(what, 'c') != NULL;
+    c.can_suspend = strchr(what, 's') != NULL;
+    c.can_support_virtual_threads = strchr(what, 'v') != NULL;
+    if ((*e)->AddCapabilities(e, &c) != JVMTI_ERROR_NONE)
+        check(0, "AddCapabilities(%s)", what);
+    return e;
+}
+
+static jlong own_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (jlong)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Burns 30 ms of its own CPU time, then waits for the main thread. */
+static void burner(test_thread *t)
+{
+    (void)t;
+    volatile unsigned long x = 0;
+    while (own_cpu_ns() < 30000000)
+        x += 1;
+    gate_open(1);
+    gate_wait(2);
+}
+
+static jlong fixed_cpu_time;
+static jvmtiError vm_cpu_time(uintptr_t id, jlong *nanos)
+{
+    *nanos = id == (uintptr_t)&thread_objs[3] ? fixed_cpu_time : -1;
+    return JVMTI_ERROR_NONE;
+}
+
+static int vm_is_virtual(uintptr_t id) { return id == (uintptr_t)&thread_objs[0]; }
+
+static void section_cpu(void)
+{
+    jvmtirt_config cfg = {0};
+    core_up_threads(&cfg);
+    gate_step = 0;
+    jvmtiEnv *e = env_with("c"), *none = new_env();
+    jlong ns = -1, before = own_cpu_ns();
+    CHECK_ERR((*e)->GetThreadCpuTime(e, NULL, &ns), JVMTI_ERROR_NONE, "GetThreadCpuTime(NULL)");
+    check(ns >= before && ns <= own_cpu_ns(), "GetThreadCpuTime(NULL) is the calling thread's CPU time");
+    CHECK_ERR((*none)->GetThreadCpuTime(none, NULL, &ns), JVMTI_ERROR_MUST_POSSESS_CAPABILITY,
+              "GetThreadCpuTime without can_get_thread_cpu_time");
+    CHECK_ERR((*e)->GetThreadCpuTime(e, NULL, NULL), JVMTI_ERROR_NULL_POINTER,
+              "GetThreadCpuTime with a NULL nanos_ptr");
+    CHECK_ERR((*e)->GetThreadCpuTime(e, (jthread)(void *)&not_a_thread, &ns),
+              JVMTI_ERROR_INVALID_THREAD, "GetThreadCpuTime on what is not a thread");
+    test_thread t;
+    test_thread_start(&t, 1, burner, NULL);
+    gate_wait(1);
+    /* The caller's own CPU time far from the burner's, so that the two
+     * cannot be mistaken for each other. */
+    volatile unsigned long x = 0;
+    while (own_cpu_ns() < 300000000)
+        x += 1;
+    ns = -1;
+    CHECK_ERR((*e)->GetThreadCpuTime(e, THREAD(1), &ns), JVMTI_ERROR_NONE,
+              "GetThreadCpuTime on another thread");
+    check(ns >= 30000000 && ns < 250000000,
+          "... is that thread's CPU time (it burned 30 ms, the caller 300 ms or more; got %.1f ms)",
+          (double)ns / 1e6);
+    gate_open(2);
+    test_thread_join(&t);
+    CHECK_ERR((*e)->GetThreadCpuTime(e, THREAD(1), &ns), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "GetThreadCpuTime on a thread that ended");
+    jvmtiTimerInfo info;
+    memset(&info, 0x5a, sizeof info);
+    CHECK_ERR((*e)->GetThreadCpuTimerInfo(e, &info), JVMTI_ERROR_NONE, "GetThreadCpuTimerInfo");
+    check(info.kind == JVMTI_TIMER_TOTAL_CPU && info.max_value == -1 && !info.may_skip_forward &&
+              !info.may_skip_backward,
+          "GetThreadCpuTimerInfo: total CPU time of the thread, full 64 bits, no skips");
+    core_down();
+
+    /* The VM's clock and its virtual threads. */
+    jvmtirt_config vm = {.thread_cpu_time = vm_cpu_time, .thread_is_virtual = vm_is_virtual};
+    core_up_threads(&vm);
+    gate_step = 0;
+    e = env_with("c");
+    fixed_cpu_time = 123456789;
+    test_thread_start(&t, 3, burner, NULL);
+    gate_wait(1);
+    CHECK_ERR((*e)->GetThreadCpuTime(e, THREAD(3), &ns), JVMTI_ERROR_NONE,
+              "GetThreadCpuTime through the VM's thread_cpu_time");
+    CHECK_EQ(ns, 123456789, "... answers what the VM's clock says");
+    gate_open(2);
+    test_thread_join(&t);
+    gate_step = 0;
+    test_thread_start(&t, 0, burner, NULL);
+    gate_wait(1);
+    CHECK_ERR((*e)->GetThreadCpuTime(e, THREAD(0), &ns), JVMTI_ERROR_UNSUPPORTED_OPERATION,
+              "GetThreadCpuTime on a virtual thread");
+    gate_open(2);
+    test_thread_join(&t);
+    core_down();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -650,5 +758,6 @@ int main(int argc, char **argv)
     section_stress_tags();
     section_tls();
     section_stress_tls();
+    section_cpu();
     return failures ? 1 : 0;
 }
