@@ -39,6 +39,9 @@ static const char *const core_functions[] = {
     "RawMonitorNotifyAll",
     "RawMonitorWait",
     "RelinquishCapabilities",
+    "ResumeAllVirtualThreads",
+    "ResumeThread",
+    "ResumeThreadList",
     "SetEnvironmentLocalStorage",
     "SetEventCallbacks",
     "SetEventNotificationMode",
@@ -47,6 +50,9 @@ static const char *const core_functions[] = {
     "SetTag",
     "SetThreadLocalStorage",
     "SetVerboseFlag",
+    "SuspendAllVirtualThreads",
+    "SuspendThread",
+    "SuspendThreadList",
 };
 
 static int cmp(const void *key, const void *item)

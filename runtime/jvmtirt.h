@@ -91,6 +91,25 @@ typedef struct jvmtirt_config {
      * core's own lock): must not call JVM TI or jvmtirt_ functions, nor
      * take a lock the VM holds while calling them. NULL: no thread is. */
     int (*thread_is_virtual)(uintptr_t thread_id);
+    /* Suspends the thread with that id (SuspendThread and its list and
+     * virtual-thread forms): it stops at its next safe point and stays
+     * stopped until resume_thread(id). For another thread, returns once it
+     * is stopped, or cannot run Java code again before it is resumed (a
+     * thread in native code, in JVM TI or blocked counts as stopped: never
+     * wait for one). For the calling thread (is_current), only records the
+     * suspension and returns: the core then blocks the caller inside the
+     * JVM TI call until another thread resumes it. The core calls it only
+     * for a started thread it has not suspended, under rt.lock (which
+     * serializes every suspend and resume): it must not call JVM TI or
+     * jvmtirt_ functions, nor take a lock the VM holds while calling them.
+     * Returns JVMTI_ERROR_NONE, or an error for the agent (e.g.
+     * THREAD_NOT_ALIVE for a thread that is ending). NULL (or no
+     * resume_thread): the suspend functions answer NOT_AVAILABLE. */
+    jvmtiError (*suspend_thread)(uintptr_t thread_id, int is_current);
+    /* Lets a thread suspended by suspend_thread run again. Same thread and
+     * lock rules; JVMTI_ERROR_NONE, or an error for the agent (e.g.
+     * INVALID_TYPESTATE). */
+    jvmtiError (*resume_thread)(uintptr_t thread_id);
 } jvmtirt_config;
 
 /* Sets up the core: the phase becomes OnLoad. Copies the config. Also reads

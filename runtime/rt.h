@@ -58,6 +58,7 @@ typedef struct rt_thread {
     /* ---- objects (thread_storage.c, suspend.c, thread_cpu.c) ---- */
     struct rt_tls *tls;            /* atomic head; read lock-free by the thread */
     pthread_t pthread;             /* the OS thread that started it */
+    int suspended;                 /* under rt.lock: suspended by JVM TI */
 } rt_thread;
 
 typedef struct rt_property {

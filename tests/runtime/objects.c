@@ -748,6 +748,361 @@ static void section_cpu(void)
     core_down();
 }
 
+/* ---- suspend/resume ----
+ * The test's VM: threads 0-3 run "Java code" (a counter) with a safe point
+ * each turn; suspend_thread makes one stop there (and waits until it has,
+ * unless it is the caller), resume_thread lets it go. */
+
+static pthread_mutex_t vm_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t vm_cv = PTHREAD_COND_INITIALIZER;
+static int vm_suspended[4], vm_parked[4], vm_in_java[4]; /* under vm_mu */
+static long work[4];                                     /* atomic */
+static int quit_java[4];                                 /* atomic */
+static long vm_suspend_calls, vm_resume_calls;           /* atomic */
+
+static int index_of(uintptr_t id)
+{
+    for (int i = 0; i < 4; i++)
+        if (id == (uintptr_t)&thread_objs[i])
+            return i;
+    return -1;
+}
+
+static jvmtiError vm_suspend(uintptr_t id, int is_current)
+{
+    int i = index_of(id);
+    if (i < 0)
+        return JVMTI_ERROR_INTERNAL;
+    __atomic_add_fetch(&vm_suspend_calls, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&vm_mu);
+    vm_suspended[i] = 1;
+    while (!is_current && vm_in_java[i] && !vm_parked[i])
+        pthread_cond_wait(&vm_cv, &vm_mu);
+    pthread_mutex_unlock(&vm_mu);
+    return JVMTI_ERROR_NONE;
+}
+
+static jvmtiError vm_resume(uintptr_t id)
+{
+    int i = index_of(id);
+    __atomic_add_fetch(&vm_resume_calls, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&vm_mu);
+    vm_suspended[i] = 0;
+    pthread_cond_broadcast(&vm_cv);
+    pthread_mutex_unlock(&vm_mu);
+    return JVMTI_ERROR_NONE;
+}
+
+static void safepoint(int i)
+{
+    pthread_mutex_lock(&vm_mu);
+    while (vm_suspended[i]) {
+        vm_parked[i] = 1;
+        pthread_cond_broadcast(&vm_cv);
+        pthread_cond_wait(&vm_cv, &vm_mu);
+    }
+    vm_parked[i] = 0;
+    pthread_mutex_unlock(&vm_mu);
+}
+
+static void set_in_java(int i, int v)
+{
+    pthread_mutex_lock(&vm_mu);
+    vm_in_java[i] = v;
+    pthread_mutex_unlock(&vm_mu);
+    if (v)
+        safepoint(i);
+}
+
+static void java_loop(test_thread *t)
+{
+    int i = t->index;
+    set_in_java(i, 1);
+    while (!__atomic_load_n(&quit_java[i], __ATOMIC_ACQUIRE)) {
+        __atomic_add_fetch(&work[i], 1, __ATOMIC_RELAXED);
+        safepoint(i);
+    }
+    set_in_java(i, 0);
+}
+
+static long work_of(int i) { return __atomic_load_n(&work[i], __ATOMIC_RELAXED); }
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Whether thread i's counter moves within two seconds. */
+static int runs(int i)
+{
+    long w = work_of(i);
+    for (int k = 0; k < 200; k++) {
+        sleep_ms(10);
+        if (work_of(i) != w)
+            return 1;
+    }
+    return 0;
+}
+
+static int stopped(int i)
+{
+    long w = work_of(i);
+    sleep_ms(30);
+    return work_of(i) == w;
+}
+
+/* Thread 3 suspends itself (alone or in a list with thread 1). */
+static jvmtiEnv *susp_env;
+static int self_mode;            /* 0: SuspendThread(NULL); 1: SuspendThreadList(1, 3) */
+static int self_returned;        /* atomic */
+static jvmtiError self_err, self_results[2];
+
+static void self_suspender(test_thread *t)
+{
+    (void)t;
+    gate_wait(1);
+    if (self_mode == 0) {
+        self_err = (*susp_env)->SuspendThread(susp_env, NULL);
+    } else {
+        jthread list[] = {THREAD(3), THREAD(1)};
+        self_err = (*susp_env)->SuspendThreadList(susp_env, 2, list, self_results);
+    }
+    __atomic_store_n(&self_returned, 1, __ATOMIC_RELEASE);
+}
+
+/* Waits until thread 3 is suspended (as the core sees it). */
+static int wait_self_suspended(void)
+{
+    for (int k = 0; k < 400; k++) {
+        if ((*susp_env)->SuspendThread(susp_env, THREAD(3)) == JVMTI_ERROR_THREAD_SUSPENDED)
+            return 1;
+        sleep_ms(5);
+    }
+    return 0;
+}
+
+static void start_java(test_thread *t, int i)
+{
+    __atomic_store_n(&quit_java[i], 0, __ATOMIC_RELEASE);
+    test_thread_start(t, i, java_loop, NULL);
+    while (work_of(i) == 0)
+        sleep_ms(1);
+}
+
+static void stop_java(test_thread *t, int i)
+{
+    __atomic_store_n(&quit_java[i], 1, __ATOMIC_RELEASE);
+    test_thread_join(t);
+}
+
+static void section_suspend(void)
+{
+    jvmtirt_config cfg = {.suspend_thread = vm_suspend, .resume_thread = vm_resume,
+                          .thread_is_virtual = vm_is_virtual};
+    core_up_threads(&cfg);
+    jvmtiEnv *e = env_with("sv"), *none = new_env();
+    susp_env = e;
+    test_thread t0, t1, t2, t3;
+    start_java(&t1, 1);
+    start_java(&t2, 2);
+    CHECK_ERR((*none)->SuspendThread(none, THREAD(1)), JVMTI_ERROR_MUST_POSSESS_CAPABILITY,
+              "SuspendThread without can_suspend");
+    CHECK_ERR((*e)->SuspendThread(e, THREAD(1)), JVMTI_ERROR_NONE, "SuspendThread");
+    check(stopped(1), "a suspended thread stops at its safe point");
+    check(runs(2), "... the others run on");
+    CHECK_ERR((*e)->SuspendThread(e, THREAD(1)), JVMTI_ERROR_THREAD_SUSPENDED,
+              "SuspendThread of a suspended thread");
+    CHECK_EQ(__atomic_load_n(&vm_suspend_calls, __ATOMIC_SEQ_CST), 1,
+             "... does not ask the VM again");
+    CHECK_ERR((*e)->ResumeThread(e, THREAD(1)), JVMTI_ERROR_NONE, "ResumeThread");
+    check(runs(1), "a resumed thread runs again");
+    CHECK_ERR((*e)->ResumeThread(e, THREAD(1)), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
+              "ResumeThread of a thread not suspended");
+    CHECK_ERR((*e)->SuspendThread(e, (jthread)(void *)&not_a_thread), JVMTI_ERROR_INVALID_THREAD,
+              "SuspendThread of what is not a thread");
+    CHECK_ERR((*e)->ResumeThread(e, (jthread)(void *)&not_a_thread), JVMTI_ERROR_INVALID_THREAD,
+              "ResumeThread of what is not a thread");
+    CHECK_ERR((*e)->SuspendThread(e, THREAD(0)), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "SuspendThread of a thread not started");
+    CHECK_ERR((*e)->ResumeThread(e, THREAD(0)), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "ResumeThread of a thread not started");
+
+    /* The list forms: one result per element, the function itself NONE. */
+    jthread list[] = {THREAD(1), THREAD(2), THREAD(1), (jthread)(void *)&not_a_thread, NULL,
+                      THREAD(0)};
+    jvmtiError r[6];
+    memset(r, 0xff, sizeof r);
+    CHECK_ERR((*e)->SuspendThreadList(e, 6, list, r), JVMTI_ERROR_NONE, "SuspendThreadList");
+    check(r[0] == JVMTI_ERROR_NONE && r[1] == JVMTI_ERROR_NONE &&
+              r[2] == JVMTI_ERROR_THREAD_SUSPENDED && r[3] == JVMTI_ERROR_INVALID_THREAD &&
+              r[4] == JVMTI_ERROR_INVALID_THREAD && r[5] == JVMTI_ERROR_THREAD_NOT_ALIVE,
+          "SuspendThreadList: NONE, NONE, THREAD_SUSPENDED (listed twice), INVALID_THREAD (not "
+          "a thread, NULL), THREAD_NOT_ALIVE (got %s, %s, %s, %s, %s, %s)", en(r[0]), en(r[1]),
+          en(r[2]), en(r[3]), en(r[4]), en(r[5]));
+    check(stopped(1) && stopped(2), "... both threads stopped");
+    jthread rlist[] = {THREAD(2), THREAD(2), THREAD(1)};
+    CHECK_ERR((*e)->ResumeThreadList(e, 3, rlist, r), JVMTI_ERROR_NONE, "ResumeThreadList");
+    check(r[0] == JVMTI_ERROR_NONE && r[1] == JVMTI_ERROR_THREAD_NOT_SUSPENDED &&
+              r[2] == JVMTI_ERROR_NONE,
+          "ResumeThreadList: NONE, THREAD_NOT_SUSPENDED (listed twice), NONE (got %s, %s, %s)",
+          en(r[0]), en(r[1]), en(r[2]));
+    check(runs(1) && runs(2), "... both threads run again");
+
+    /* The caller suspending itself: it returns only once resumed. */
+    for (self_mode = 0; self_mode < 2; self_mode++) {
+        gate_step = 0;
+        __atomic_store_n(&self_returned, 0, __ATOMIC_RELEASE);
+        test_thread_start(&t3, 3, self_suspender, NULL);
+        gate_open(1);
+        const char *how = self_mode ? "SuspendThreadList naming the caller and another thread"
+                                    : "SuspendThread(NULL)";
+        check(wait_self_suspended(), "%s: the caller is suspended", how);
+        sleep_ms(30);
+        check(!__atomic_load_n(&self_returned, __ATOMIC_ACQUIRE), "%s: ... and does not return", how);
+        if (self_mode)
+            check(stopped(1), "%s: the other thread was suspended too", how);
+        CHECK_ERR((*e)->ResumeThread(e, THREAD(3)), JVMTI_ERROR_NONE, "%s: ResumeThread of it", how);
+        test_thread_join(&t3);
+        check(__atomic_load_n(&self_returned, __ATOMIC_ACQUIRE) && self_err == JVMTI_ERROR_NONE,
+              "%s: returns NONE once resumed", how);
+        if (self_mode) {
+            check(self_results[0] == JVMTI_ERROR_NONE && self_results[1] == JVMTI_ERROR_NONE,
+                  "%s: results NONE, NONE", how);
+            (*e)->ResumeThread(e, THREAD(1));
+        }
+    }
+
+    /* Virtual threads (thread 0 is one; 1 and 2 are not). */
+    start_java(&t0, 0);
+    jthread except_bad[] = {(jthread)(void *)&not_a_thread};
+    CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 1, except_bad), JVMTI_ERROR_INVALID_THREAD,
+              "SuspendAllVirtualThreads with a non-thread in the except list");
+    CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 1, NULL), JVMTI_ERROR_NULL_POINTER,
+              "SuspendAllVirtualThreads with except_count 1 and a NULL list");
+    jthread except0[] = {THREAD(0)};
+    CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 1, except0), JVMTI_ERROR_NONE,
+              "SuspendAllVirtualThreads except the only virtual thread");
+    check(runs(0), "... it runs on");
+    CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 0, NULL), JVMTI_ERROR_NONE,
+              "SuspendAllVirtualThreads");
+    check(stopped(0) && runs(1) && runs(2), "... stops the virtual thread, not the others");
+    CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 0, NULL), JVMTI_ERROR_NONE,
+              "SuspendAllVirtualThreads again (a suspended one does not change state)");
+    (*e)->SuspendThread(e, THREAD(1));
+    CHECK_ERR((*e)->ResumeAllVirtualThreads(e, 0, NULL), JVMTI_ERROR_NONE,
+              "ResumeAllVirtualThreads");
+    check(runs(0) && stopped(1), "... resumes the virtual thread, not a suspended platform one");
+    (*e)->ResumeThread(e, THREAD(1));
+    CHECK_EQ(__atomic_load_n(&vm_suspend_calls, __ATOMIC_SEQ_CST),
+             __atomic_load_n(&vm_resume_calls, __ATOMIC_SEQ_CST),
+             "every suspension the VM was asked for was undone by one resume");
+    stop_java(&t0, 0);
+    stop_java(&t1, 1);
+    stop_java(&t2, 2);
+    CHECK_ERR((*e)->ResumeThread(e, THREAD(1)), JVMTI_ERROR_THREAD_NOT_ALIVE,
+              "ResumeThread of a thread that ended");
+    core_down();
+
+    jvmtirt_config bare = {0};
+    core_up_threads(&bare);
+    e = env_with("s");
+    CHECK_ERR((*e)->SuspendThread(e, NULL), JVMTI_ERROR_NOT_AVAILABLE,
+              "SuspendThread when the VM gives no suspend_thread operation");
+    core_down();
+}
+
+/* Stress: two controllers suspend and resume the same two threads, by one
+ * and by list, while they run; a third thread suspends itself and is
+ * resumed by whichever controller sees it. */
+static long susp_bad; /* atomic */
+
+static void *controller(void *arg)
+{
+    unsigned s = (unsigned)(uintptr_t)arg;
+    jvmtirt_thread_start((uintptr_t)arg + 5000, JVMTIGEN_JAVA_THREAD);
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        int i = 1 + (int)(rnd(&s) % 2);
+        jvmtiError err;
+        switch (rnd(&s) % 4) {
+        case 0:
+            err = (*susp_env)->SuspendThread(susp_env, THREAD(i));
+            if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_THREAD_SUSPENDED)
+                __atomic_add_fetch(&susp_bad, 1, __ATOMIC_RELAXED);
+            break;
+        case 1:
+            err = (*susp_env)->ResumeThread(susp_env, THREAD(i));
+            if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_THREAD_NOT_SUSPENDED)
+                __atomic_add_fetch(&susp_bad, 1, __ATOMIC_RELAXED);
+            break;
+        case 2: {
+            jthread l[] = {THREAD(1), THREAD(2)};
+            jvmtiError r[2];
+            (*susp_env)->SuspendThreadList(susp_env, 2, l, r);
+            break;
+        }
+        default:
+            (*susp_env)->ResumeThread(susp_env, THREAD(3)); /* the self-suspender */
+            break;
+        }
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static int self_done; /* atomic */
+
+static void self_suspend_loop(test_thread *t)
+{
+    (void)t;
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+        jvmtiError err = (*susp_env)->SuspendThread(susp_env, NULL);
+        if (err != JVMTI_ERROR_NONE)
+            __atomic_add_fetch(&susp_bad, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&self_done, 1, __ATOMIC_RELEASE);
+}
+
+static void section_stress_suspend(void)
+{
+    jvmtirt_config cfg = {.suspend_thread = vm_suspend, .resume_thread = vm_resume};
+    core_up_threads(&cfg);
+    susp_env = env_with("s");
+    __atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&vm_suspend_calls, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&vm_resume_calls, 0, __ATOMIC_SEQ_CST);
+    test_thread t1, t2, t3;
+    start_java(&t1, 1);
+    start_java(&t2, 2);
+    test_thread_start(&t3, 3, self_suspend_loop, NULL);
+    pthread_t c[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&c[i], NULL, controller, (void *)(uintptr_t)(i + 1));
+    sleep_ms((long)(stress_seconds * 500));
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 2; i++)
+        pthread_join(c[i], NULL);
+    /* Everything resumed: the self-suspender sees `stop` once let go. */
+    jthread all[] = {THREAD(1), THREAD(2)};
+    jvmtiError r[2];
+    (*susp_env)->ResumeThreadList(susp_env, 2, all, r);
+    while (!__atomic_load_n(&self_done, __ATOMIC_ACQUIRE)) { /* it may suspend once more */
+        (*susp_env)->ResumeThread(susp_env, THREAD(3));
+        sleep_ms(1);
+    }
+    test_thread_join(&t3);
+    check(runs(1) && runs(2), "stress: after the last resume both threads run");
+    stop_java(&t1, 1);
+    stop_java(&t2, 2);
+    long sc = __atomic_load_n(&vm_suspend_calls, __ATOMIC_SEQ_CST);
+    CHECK_EQ(sc, __atomic_load_n(&vm_resume_calls, __ATOMIC_SEQ_CST),
+             "stress: suspend/resume races: the VM's suspensions and resumptions pair up "
+             "(%ld of each)", sc);
+    CHECK_EQ(__atomic_load_n(&susp_bad, __ATOMIC_RELAXED), 0,
+             "stress: every suspend and resume answered as the thread's state says");
+    core_down();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -759,5 +1114,7 @@ int main(int argc, char **argv)
     section_tls();
     section_stress_tls();
     section_cpu();
+    section_suspend();
+    section_stress_suspend();
     return failures ? 1 : 0;
 }
