@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "jni.h"
+#include "jvmti.h"
 
 typedef enum host_kind {
     HOST_THREAD = 0x54485244,
@@ -46,6 +47,8 @@ typedef struct host_thread {
     int index;
     pthread_t pthread;
     struct host_thread *next_attached; /* attached through JNI: the host's list */
+    /* suspension (suspend.c), under its lock; suspended also read atomically */
+    int suspended, parked, in_java;
 } host_thread;
 
 extern JavaVM host_vm;
@@ -84,6 +87,12 @@ void host_ref_drop(jobject ref);
 jobject host_object_ref(uintptr_t id);
 long host_heap_size(void);
 int host_gc(int all);
+
+/* Suspension (suspend.c): the core's operations, and the thread's "Java
+ * code" (-work:SECONDS), which passes a safe point every turn. */
+jvmtiError host_suspend_thread(uintptr_t id, int is_current);
+jvmtiError host_resume_thread(uintptr_t id);
+void host_run_java(host_thread *t, double seconds);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

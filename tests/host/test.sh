@@ -79,7 +79,8 @@ check "host: an unknown option is a usage error (2)" test $? = 2
 
 # ---- objects_agent.c (built against the JDK's jvmti.h): the core's object
 # tags and ObjectFree over the host's heap (host/objects.c), thread-local
-# storage, thread CPU time ----
+# storage, thread CPU time; suspend/resume of a thread running "Java code"
+# (-work) ----
 obj_build() {
     $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "${san[@]}" -I"$JDK_INC" \
         -I"$JDK_INC/linux" -o "$d/objects.so" tests/host/objects_agent.c
@@ -107,6 +108,26 @@ EOT
     }
     check "host: objects: tags, GetObjectsWithTags, ObjectFree on GC, thread-local storage as the spec says" \
         diff <(objects_expect) <(grep '^objects: ' <<<"$out")
+    out=$(run_host -agentpath:"$d/objects.so"=suspend -threads:2 -work:1.5 Main 2>"$d/suspend.err")
+    status=$?
+    check "host: objects: suspend: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/suspend.err" | head -20
+    suspend_expect() {
+        cat <<'EOT'
+objects: suspend: SuspendThread: JVMTI_ERROR_NONE
+objects: suspend: the suspended thread's CPU time stands still: yes
+objects: suspend: SuspendThread again: JVMTI_ERROR_THREAD_SUSPENDED
+objects: suspend: ResumeThread: JVMTI_ERROR_NONE
+objects: suspend: the resumed thread runs again: yes
+objects: suspend: ResumeThread again: JVMTI_ERROR_THREAD_NOT_SUSPENDED
+objects: suspend: SuspendThreadList(worker, worker, a class): JVMTI_ERROR_NONE: JVMTI_ERROR_NONE JVMTI_ERROR_THREAD_SUSPENDED
+objects: suspend: ... JVMTI_ERROR_INVALID_THREAD
+objects: suspend: ResumeThreadList(worker, worker): JVMTI_ERROR_NONE: JVMTI_ERROR_NONE JVMTI_ERROR_THREAD_NOT_SUSPENDED
+objects: suspend: SuspendThread of a worker that ended: JVMTI_ERROR_THREAD_NOT_ALIVE
+EOT
+    }
+    check "host: objects: suspend: a suspended worker stops at its safe point; the spec's errors" \
+        diff <(suspend_expect) <(grep '^objects: suspend: ' <<<"$out")
 fi
 
 # ---- the soak: many threads, environments created and disposed, events
