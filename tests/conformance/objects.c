@@ -3,6 +3,9 @@
  * host's core are comparable.
  *
  * Thread CPU time: the answers' errors and the timer's description.
+ * Suspend/resume: of a thread attached through JNI waiting in native code
+ * (suspended, again, listed, resumed, again), of what is not a thread, and
+ * of that thread once it detached (with TLS and CPU time of it too).
  *
  * Objects are made with JNI AllocObject(java/lang/Object) in both VMs.
  * Timings: SetTag and GetTag over 100000 tagged objects (held by global
@@ -161,11 +164,102 @@ static void cpu_cases(void)
         (int)info.may_skip_backward);
 }
 
+/* A thread attached through JNI that waits, in native code, until let go:
+ * the one the suspend cases suspend and resume; after it detached, a
+ * thread that is no longer alive. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    jthread thread; /* global reference */
+    int ready, release;
+} waiter = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0};
+
+static void *waiter_main(void *arg)
+{
+    (void)arg;
+    JNIEnv *jni = NULL;
+    jthread self = NULL;
+    if ((*vm)->AttachCurrentThread(vm, (void **)&jni, NULL) == JNI_OK &&
+        (*full)->GetCurrentThread(full, &self) == JVMTI_ERROR_NONE && self)
+        self = (*jni)->NewGlobalRef(jni, self);
+    pthread_mutex_lock(&waiter.lock);
+    waiter.thread = self;
+    waiter.ready = 1;
+    pthread_cond_broadcast(&waiter.cond);
+    while (!waiter.release)
+        pthread_cond_wait(&waiter.cond, &waiter.lock);
+    pthread_mutex_unlock(&waiter.lock);
+    if (jni)
+        (*vm)->DetachCurrentThread(vm);
+    return NULL;
+}
+
+static void say_results(const char *id, jvmtiError err, const jvmtiError *r, int n)
+{
+    char buf[256];
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%s", err_name(err));
+    for (int i = 0; err == JVMTI_ERROR_NONE && i < n && len < sizeof buf; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, " %s", err_name(r[i]));
+    say(id, "%s", buf);
+}
+
+static void suspend_cases(void)
+{
+    jthread not_thread = (jthread)ctx.klass;
+    result("suspend.not-a-thread", (*full)->SuspendThread(full, not_thread));
+    result("resume.not-a-thread", (*full)->ResumeThread(full, not_thread));
+    result("resume.not-suspended", (*full)->ResumeThread(full, ctx.thread));
+    pthread_t pt;
+    if (pthread_create(&pt, NULL, waiter_main, NULL) != 0) {
+        say("suspend.setup", "pthread_create failed");
+        return;
+    }
+    pthread_mutex_lock(&waiter.lock);
+    while (!waiter.ready)
+        pthread_cond_wait(&waiter.cond, &waiter.lock);
+    pthread_mutex_unlock(&waiter.lock);
+    jthread w = waiter.thread;
+    if (w) {
+        result("suspend.other", (*full)->SuspendThread(full, w));
+        result("suspend.other-again", (*full)->SuspendThread(full, w));
+        jthread list[] = {w, not_thread, ctx.thread};
+        jvmtiError r[3];
+        jvmtiError err = (*full)->SuspendThreadList(full, 2, list, r);
+        say_results("suspend.list-suspended-and-not-a-thread", err, r, 2);
+        result("resume.other", (*full)->ResumeThread(full, w));
+        result("resume.other-again", (*full)->ResumeThread(full, w));
+        err = (*full)->SuspendThreadList(full, 1, list, r);
+        say_results("suspend.list-one", err, r, 1);
+        err = (*full)->ResumeThreadList(full, 3, list, r);
+        say_results("resume.list", err, r, 3);
+    } else {
+        say("suspend.setup", "the helper thread could not attach");
+    }
+    pthread_mutex_lock(&waiter.lock);
+    waiter.release = 1;
+    pthread_cond_broadcast(&waiter.cond);
+    pthread_mutex_unlock(&waiter.lock);
+    pthread_join(pt, NULL);
+    if (!w)
+        return;
+    /* It detached: no longer alive. */
+    result("suspend.ended", (*full)->SuspendThread(full, w));
+    result("resume.ended", (*full)->ResumeThread(full, w));
+    jvmtiError r[1];
+    say_results("suspend.list-ended", (*full)->SuspendThreadList(full, 1, &w, r), r, 1);
+    void *v;
+    result("tls.get-ended", (*full)->GetThreadLocalStorage(full, w, &v));
+    result("tls.set-ended", (*full)->SetThreadLocalStorage(full, w, (void *)1));
+    jlong ns;
+    result("cpu.ended", (*full)->GetThreadCpuTime(full, w, &ns));
+}
+
 static void objects_cases(JNIEnv *jni)
 {
     tag_cases(jni);
     tls_cases();
     cpu_cases();
+    suspend_cases();
 }
 
 /* ---- timings ---- */
