@@ -759,6 +759,7 @@ static int vm_suspended[4], vm_parked[4], vm_in_java[4]; /* under vm_mu */
 static long work[4];                                     /* atomic */
 static int quit_java[4];                                 /* atomic */
 static long vm_suspend_calls, vm_resume_calls;           /* atomic */
+static int vm_self_suspended[4];                         /* atomic: is_current seen */
 
 static int index_of(uintptr_t id)
 {
@@ -774,6 +775,8 @@ static jvmtiError vm_suspend(uintptr_t id, int is_current)
     if (i < 0)
         return JVMTI_ERROR_INTERNAL;
     __atomic_add_fetch(&vm_suspend_calls, 1, __ATOMIC_SEQ_CST);
+    if (is_current)
+        __atomic_store_n(&vm_self_suspended[i], 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(&vm_mu);
     vm_suspended[i] = 1;
     while (!is_current && vm_in_java[i] && !vm_parked[i])
@@ -871,11 +874,11 @@ static void self_suspender(test_thread *t)
     __atomic_store_n(&self_returned, 1, __ATOMIC_RELEASE);
 }
 
-/* Waits until thread 3 is suspended (as the core sees it). */
+/* Waits (up to 10 s) until the VM was told that thread 3 suspends itself. */
 static int wait_self_suspended(void)
 {
-    for (int k = 0; k < 400; k++) {
-        if ((*susp_env)->SuspendThread(susp_env, THREAD(3)) == JVMTI_ERROR_THREAD_SUSPENDED)
+    for (int k = 0; k < 2000; k++) {
+        if (__atomic_load_n(&vm_self_suspended[3], __ATOMIC_SEQ_CST))
             return 1;
         sleep_ms(5);
     }
@@ -953,11 +956,14 @@ static void section_suspend(void)
     for (self_mode = 0; self_mode < 2; self_mode++) {
         gate_step = 0;
         __atomic_store_n(&self_returned, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&vm_self_suspended[3], 0, __ATOMIC_SEQ_CST);
         test_thread_start(&t3, 3, self_suspender, NULL);
         gate_open(1);
         const char *how = self_mode ? "SuspendThreadList naming the caller and another thread"
                                     : "SuspendThread(NULL)";
-        check(wait_self_suspended(), "%s: the caller is suspended", how);
+        check(wait_self_suspended(), "%s: the VM is told the caller suspends itself", how);
+        CHECK_ERR((*e)->SuspendThread(e, THREAD(3)), JVMTI_ERROR_THREAD_SUSPENDED,
+                  "%s: the caller is suspended", how);
         sleep_ms(30);
         check(!__atomic_load_n(&self_returned, __ATOMIC_ACQUIRE), "%s: ... and does not return", how);
         if (self_mode)
