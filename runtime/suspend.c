@@ -17,31 +17,21 @@ static pthread_cond_t resumed = PTHREAD_COND_INITIALIZER;
 
 static int available(void) { return rt.config.suspend_thread && rt.config.resume_thread; }
 
-/* Suspends t (not the caller). Under rt.lock. */
-static jvmtiError suspend_other(rt_thread *t)
+/* Suspends t; when t is the caller, only marks it (the caller then calls
+ * block_self). Under rt.lock. */
+static jvmtiError suspend(rt_thread *t)
 {
     if (t->suspended)
         return JVMTI_ERROR_THREAD_SUSPENDED;
-    jvmtiError err = rt.config.suspend_thread(t->id, 0);
+    jvmtiError err = rt.config.suspend_thread(t->id, t == rt_self);
     if (err == JVMTI_ERROR_NONE)
         t->suspended = 1;
     return err;
 }
 
-/* Marks the caller suspended; the caller then calls block_self. */
-static jvmtiError suspend_self(void)
-{
-    if (rt_self->suspended)
-        return JVMTI_ERROR_THREAD_SUSPENDED;
-    jvmtiError err = rt.config.suspend_thread(rt_self->id, 1);
-    if (err == JVMTI_ERROR_NONE)
-        rt_self->suspended = 1;
-    return err;
-}
-
 static void block_self(void)
 {
-    while (rt_self->suspended)
+    while (rt_self && rt_self->suspended)
         pthread_cond_wait(&resumed, &rt.lock);
 }
 
@@ -66,58 +56,8 @@ static jvmtiError element(jvmtiEnv *env, jthread thread, rt_thread **out)
     return rt_thread_of_ref(env, thread, out);
 }
 
-jvmtiError jvmti_impl_SuspendThread(jvmtiEnv *env, jthread thread)
-{
-    if (!available())
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    pthread_mutex_lock(&rt.lock);
-    rt_thread *t;
-    jvmtiError err = rt_thread_of_ref(env, thread, &t);
-    if (err == JVMTI_ERROR_NONE && t == rt_self) {
-        err = suspend_self();
-        if (err == JVMTI_ERROR_NONE)
-            block_self();
-    } else if (err == JVMTI_ERROR_NONE) {
-        err = suspend_other(t);
-    }
-    pthread_mutex_unlock(&rt.lock);
-    return err;
-}
-
-jvmtiError jvmti_impl_SuspendThreadList(jvmtiEnv *env, jint request_count,
-                                        const jthread *request_list, jvmtiError *results)
-{
-    if (!available())
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    pthread_mutex_lock(&rt.lock);
-    /* Every other thread first; the caller last, since it then blocks. */
-    int self_listed = 0;
-    for (jint i = 0; i < request_count; i++) {
-        rt_thread *t;
-        results[i] = element(env, request_list[i], &t);
-        if (results[i] != JVMTI_ERROR_NONE)
-            continue;
-        if (t == rt_self)
-            self_listed = 1; /* decided below */
-        else
-            results[i] = suspend_other(t);
-    }
-    int block = 0;
-    for (jint i = 0; self_listed && i < request_count; i++) {
-        rt_thread *t;
-        if (results[i] == JVMTI_ERROR_NONE && element(env, request_list[i], &t) == JVMTI_ERROR_NONE &&
-            t == rt_self) {
-            results[i] = suspend_self(); /* a second mention: already suspended */
-            block |= results[i] == JVMTI_ERROR_NONE;
-        }
-    }
-    if (block)
-        block_self();
-    pthread_mutex_unlock(&rt.lock);
-    return JVMTI_ERROR_NONE;
-}
-
-jvmtiError jvmti_impl_ResumeThread(jvmtiEnv *env, jthread thread)
+/* SuspendThread and ResumeThread: act on one thread, under rt.lock. */
+static jvmtiError on_one(jvmtiEnv *env, jthread thread, jvmtiError (*act)(rt_thread *))
 {
     if (!available())
         return JVMTI_ERROR_NOT_AVAILABLE;
@@ -125,25 +65,65 @@ jvmtiError jvmti_impl_ResumeThread(jvmtiEnv *env, jthread thread)
     rt_thread *t;
     jvmtiError err = rt_thread_of_ref(env, thread, &t);
     if (err == JVMTI_ERROR_NONE)
-        err = resume(t);
+        err = act(t);
     pthread_mutex_unlock(&rt.lock);
     return err;
+}
+
+/* The caller suspending itself returns only once resumed. */
+static jvmtiError suspend_and_wait(rt_thread *t)
+{
+    jvmtiError err = suspend(t);
+    if (err == JVMTI_ERROR_NONE && t == rt_self)
+        block_self();
+    return err;
+}
+
+jvmtiError jvmti_impl_SuspendThread(jvmtiEnv *env, jthread thread)
+{
+    return on_one(env, thread, suspend_and_wait);
+}
+
+/* The list forms: one result per element, the function itself NONE. The
+ * caller's own element comes last, since suspending the caller blocks it
+ * (once every other listed thread is suspended); block_self returns at
+ * once unless the caller was suspended. Under rt.lock. */
+static jvmtiError on_list(jvmtiEnv *env, jint n, const jthread *list, jvmtiError *results,
+                          jvmtiError (*act)(rt_thread *))
+{
+    if (!available())
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    pthread_mutex_lock(&rt.lock);
+    for (int self_pass = 0; self_pass < 2; self_pass++) {
+        for (jint i = 0; i < n; i++) {
+            rt_thread *t;
+            jvmtiError err = element(env, list[i], &t);
+            if (!self_pass)
+                results[i] = err;
+            if (err == JVMTI_ERROR_NONE && (t == rt_self) == self_pass)
+                results[i] = act(t);
+        }
+    }
+    block_self();
+    pthread_mutex_unlock(&rt.lock);
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError jvmti_impl_SuspendThreadList(jvmtiEnv *env, jint request_count,
+                                        const jthread *request_list, jvmtiError *results)
+{
+    return on_list(env, request_count, request_list, results, suspend);
+}
+
+jvmtiError jvmti_impl_ResumeThread(jvmtiEnv *env, jthread thread)
+{
+    return on_one(env, thread, resume);
 }
 
 jvmtiError jvmti_impl_ResumeThreadList(jvmtiEnv *env, jint request_count,
                                        const jthread *request_list, jvmtiError *results)
 {
-    if (!available())
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    pthread_mutex_lock(&rt.lock);
-    for (jint i = 0; i < request_count; i++) {
-        rt_thread *t;
-        results[i] = element(env, request_list[i], &t);
-        if (results[i] == JVMTI_ERROR_NONE)
-            results[i] = resume(t);
-    }
-    pthread_mutex_unlock(&rt.lock);
-    return JVMTI_ERROR_NONE;
+    return on_list(env, request_count, request_list, results, resume);
 }
 
 /* The except list's threads, as ids (*ids: malloc'd, or NULL when empty).
@@ -181,42 +161,36 @@ static int chosen(const rt_thread *t, const uintptr_t *ids, jint n)
     return 1;
 }
 
-jvmtiError jvmti_impl_SuspendAllVirtualThreads(jvmtiEnv *env, jint except_count,
-                                               const jthread *except_list)
+/* The all-virtual-threads forms: act on every virtual thread not excepted,
+ * the caller last; one already in the state asked for does not change (act
+ * answers THREAD_SUSPENDED or THREAD_NOT_SUSPENDED without asking the VM),
+ * and one the VM cannot change is left as it is. */
+static jvmtiError on_virtual(jvmtiEnv *env, jint except_count, const jthread *except_list,
+                             jvmtiError (*act)(rt_thread *))
 {
     if (!available())
         return JVMTI_ERROR_NOT_AVAILABLE;
     pthread_mutex_lock(&rt.lock);
     uintptr_t *ids;
     jvmtiError err = except_ids(env, except_count, except_list, &ids);
-    int self = 0;
-    for (rt_thread *t = rt.threads; err == JVMTI_ERROR_NONE && t; t = t->next) {
-        if (t->suspended || !chosen(t, ids, except_count))
-            continue; /* suspended ones do not change state */
-        if (t == rt_self)
-            self = 1;
-        else
-            suspend_other(t); /* a thread that cannot be suspended is left running */
-    }
-    if (self && suspend_self() == JVMTI_ERROR_NONE)
-        block_self();
+    for (int self_pass = 0; err == JVMTI_ERROR_NONE && self_pass < 2; self_pass++)
+        for (rt_thread *t = rt.threads; t; t = t->next)
+            if ((t == rt_self) == self_pass && chosen(t, ids, except_count))
+                act(t);
     free(ids);
+    block_self();
     pthread_mutex_unlock(&rt.lock);
     return err;
+}
+
+jvmtiError jvmti_impl_SuspendAllVirtualThreads(jvmtiEnv *env, jint except_count,
+                                               const jthread *except_list)
+{
+    return on_virtual(env, except_count, except_list, suspend);
 }
 
 jvmtiError jvmti_impl_ResumeAllVirtualThreads(jvmtiEnv *env, jint except_count,
                                               const jthread *except_list)
 {
-    if (!available())
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    pthread_mutex_lock(&rt.lock);
-    uintptr_t *ids;
-    jvmtiError err = except_ids(env, except_count, except_list, &ids);
-    for (rt_thread *t = rt.threads; err == JVMTI_ERROR_NONE && t; t = t->next)
-        if (t->suspended && chosen(t, ids, except_count))
-            resume(t);
-    free(ids);
-    pthread_mutex_unlock(&rt.lock);
-    return err;
+    return on_virtual(env, except_count, except_list, resume);
 }

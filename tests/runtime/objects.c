@@ -25,21 +25,9 @@
 #include "jvmtigen_tables.h"
 #include "jvmtirt.h"
 
-static int failures;
-
-static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s - runtime: objects: ", ok ? "ok" : "not ok");
-    vprintf(fmt, ap);
-    putchar('\n');
-    va_end(ap);
-    fflush(stdout);
-    if (!ok)
-        failures++;
-}
+#define TAP_PREFIX "objects: "
+#include "tap.h"
+#define check tap_line
 
 static const char *en(jvmtiError e)
 {
@@ -1122,5 +1110,5 @@ int main(int argc, char **argv)
     section_cpu();
     section_suspend();
     section_stress_suspend();
-    return failures ? 1 : 0;
+    return tap_failures ? 1 : 0;
 }
