@@ -5,15 +5,18 @@
 #define JVMTI_HOST_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 #include "jni.h"
+#include "jvmti.h"
 
 typedef enum host_kind {
     HOST_THREAD = 0x54485244,
     HOST_CLASS,
     HOST_STRING,
     HOST_METHOD,
-    HOST_FIELD
+    HOST_FIELD,
+    HOST_OBJECT /* a plain java/lang/Object (objects.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -44,6 +47,8 @@ typedef struct host_thread {
     int index;
     pthread_t pthread;
     struct host_thread *next_attached; /* attached through JNI: the host's list */
+    /* suspension (suspend.c), under its lock; suspended also read atomically */
+    int suspended, parked, in_java;
 } host_thread;
 
 extern JavaVM host_vm;
@@ -80,6 +85,22 @@ void host_classes_add_file(const char *path);
 void host_classes_dump_to(const char *dir);
 int host_classes_load(JNIEnv *jni, jobject thread);
 void host_classes_free(void);
+/* The heap (objects.c): plain objects made by JNI AllocObject, counted
+ * references (local and global alike; other kinds of objects ignore them),
+ * the core's object_ref operation, a collector of the unreferenced ones
+ * (all = 1: every object, at exit; returns how many it freed). */
+jobject host_object_new(void);
+void host_ref_add(jobject ref);
+void host_ref_drop(jobject ref);
+jobject host_object_ref(uintptr_t id);
+long host_heap_size(void);
+int host_gc(int all);
+
+/* Suspension (suspend.c): the core's operations, and the thread's "Java
+ * code" (-work:SECONDS), which passes a safe point every turn. */
+jvmtiError host_suspend_thread(uintptr_t id, int is_current);
+jvmtiError host_resume_thread(uintptr_t id);
+void host_run_java(host_thread *t, double seconds);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

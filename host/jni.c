@@ -36,6 +36,7 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_THREAD: return find_class(env, "java/lang/Thread");
     case HOST_CLASS: return find_class(env, "java/lang/Class");
     case HOST_STRING: return find_class(env, "java/lang/String");
+    case HOST_OBJECT: return find_class(env, "java/lang/Object");
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     }
     return NULL;
@@ -66,14 +67,25 @@ static jfieldID JNICALL get_field_id(JNIEnv *env, jclass clazz, const char *name
     return (jfieldID)find_member(clazz, name, sig, HOST_FIELD);
 }
 
-/* Objects live as long as the host: references are the objects. */
+/* References are the objects; a plain object (objects.c) counts them. */
 static jobject JNICALL new_ref(JNIEnv *env, jobject obj)
 {
     (void)env;
+    host_ref_add(obj);
     return obj;
 }
 
-static void JNICALL delete_ref(JNIEnv *env, jobject obj) { (void)env, (void)obj; }
+static void JNICALL delete_ref(JNIEnv *env, jobject obj)
+{
+    (void)env;
+    host_ref_drop(obj);
+}
+
+/* Only java/lang/Object can be instantiated (there are no constructors). */
+static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
+{
+    return clazz && clazz == find_class(env, "java/lang/Object") ? host_object_new() : NULL;
+}
 
 static jboolean JNICALL is_same_object(JNIEnv *env, jobject a, jobject b)
 {
@@ -186,6 +198,7 @@ static void build_table(void)
     table.DeleteLocalRef = delete_ref;
     table.DeleteWeakGlobalRef = delete_ref;
     table.IsSameObject = is_same_object;
+    table.AllocObject = alloc_object;
     table.EnsureLocalCapacity = ensure_local_capacity;
     table.PushLocalFrame = ensure_local_capacity;
     table.PopLocalFrame = pop_local_frame;

@@ -8,9 +8,11 @@
  *   events              jvmtigen_post_VMStart(...) and friends
  *
  * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]
- *                   [-soak:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
+ *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
- * ignored. -soak keeps the threads posting events for that long (soak.c). */
+ * ignored. -soak keeps the threads posting events for that long (soak.c);
+ * -work has each thread run "Java code" for that long, with safe points
+ * where a suspended thread stops (suspend.c). */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -249,6 +251,7 @@ static void unload_agent(agent *a)
 /* ---- the program's threads ---- */
 
 static double soak_seconds;  /* -soak: 0 = no soak */
+static double java_seconds;  /* -work: each worker's "Java code" (suspend.c) */
 static int workers_running;  /* atomic */
 
 static int workers_busy(void) { return __atomic_load_n(&workers_running, __ATOMIC_ACQUIRE) > 0; }
@@ -261,6 +264,8 @@ static void *thread_main(void *arg)
      * -soak events in a loop. */
     if (soak_seconds > 0)
         host_soak_work(t);
+    if (java_seconds > 0)
+        host_run_java(t, java_seconds);
     host_thread_finish(t, 1);
     __atomic_sub_fetch(&workers_running, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -269,7 +274,7 @@ static void *thread_main(void *arg)
 static void usage(void)
 {
     fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
-          "                  [-soak:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]\n"
+          "                  [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
@@ -277,6 +282,8 @@ static void usage(void)
           "With -soak the threads post ClassLoad, ClassPrepare, DataDumpRequest and\n"
           "garbage collection events for that many seconds, and the host checks that\n"
           "the core's memory returns to where it was.\n"
+          "With -work each thread runs \"Java code\" for that many seconds, stopping\n"
+          "at its safe points while an agent has it suspended.\n"
           "-load:FILE loads a class file once the VM is live (ClassFileLoadHook,\n"
           "ClassLoad, ClassPrepare); -dump-classes:DIR writes the bytes each class\n"
           "was defined with, after the agents' changes, to DIR/NAME.class.\n",
@@ -307,6 +314,13 @@ int main(int argc, char **argv)
             char *end;
             soak_seconds = strtod(a + 6, &end);
             if (*end || !(soak_seconds > 0 && soak_seconds <= 3600)) {
+                n_threads = -1;
+                break;
+            }
+        } else if (strncmp(a, "-work:", 6) == 0) {
+            char *end;
+            java_seconds = strtod(a + 6, &end);
+            if (*end || !(java_seconds > 0 && java_seconds <= 3600)) {
                 n_threads = -1;
                 break;
             }
@@ -349,6 +363,13 @@ int main(int argc, char **argv)
     config.potential.can_signal_thread = 1;
     config.onload_only.can_signal_thread = 1;
     config.potential.can_generate_garbage_collection_events = 1;
+    config.potential.can_tag_objects = 1;                  /* host/objects.c */
+    config.potential.can_get_thread_cpu_time = 1;
+    config.potential.can_suspend = 1;                      /* host/suspend.c */
+    config.suspend_thread = host_suspend_thread;
+    config.resume_thread = host_resume_thread;
+    config.potential.can_generate_object_free_events = 1;
+    config.object_ref = host_object_ref;
     if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);

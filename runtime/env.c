@@ -107,6 +107,7 @@ static void free_env_state(rt_env *e)
     e->ext_callbacks = NULL;
     /* ---- per-environment state of the other areas: one line each,
      * rt_<area>_env_freed(e), here ---- */
+    rt_objects_env_freed(e);
 }
 
 /* Environment slots are never unmapped while the core runs: a disposed

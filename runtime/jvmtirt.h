@@ -126,6 +126,58 @@ typedef struct jvmtirt_config {
      * planned: object identity and GC notification, suspend/resume, arming
      * breakpoints, watches and frame pops, thread CPU clocks, class-loader
      * search). */
+
+    /* ---- objects ---- */
+    /* The identity of an object: a number, never 0, that stays the same
+     * for the object's whole life, whatever reference names it, and that
+     * no other object has while it lives (the tag map's key). 0 for a
+     * reference that is no object (SetTag/GetTag answer INVALID_OBJECT).
+     * Called on the thread of the JVM TI call (SetTag, GetTag), with no
+     * lock of the core held; must not call JVM TI. NULL: the reference's
+     * own value is the identity (for VMs whose references are stable
+     * pointers to their objects). */
+    uintptr_t (*object_id)(jobject object);
+    /* A local reference, for the calling thread, to the live object with
+     * that identity: what GetObjectsWithTags returns. Called on the thread
+     * of that call, with no lock of the core held, once per object found;
+     * must not call JVM TI. The VM must not free the object between its
+     * GC notification and this call (see jvmtirt_objects_freed). NULL: the
+     * identity is the reference. */
+    jobject (*object_ref)(uintptr_t id);
+    /* The CPU time, in nanoseconds, the thread with that id (see
+     * thread_id) has used: GetThreadCpuTime for a thread other than the
+     * caller. Called on the caller's thread, with no lock of the core
+     * held, after the core found the thread started and not ended (it may
+     * end meanwhile: answer JVMTI_ERROR_THREAD_NOT_ALIVE). Must not call
+     * JVM TI. NULL: the core reads the CPU clock of the OS thread that
+     * called jvmtirt_thread_start for that id (right for VMs that run each
+     * Java thread on its own OS thread). */
+    jvmtiError (*thread_cpu_time)(uintptr_t thread_id, jlong *nanos);
+    /* Whether the thread with that id is a virtual thread: GetThreadCpuTime
+     * answers UNSUPPORTED_OPERATION for one, SuspendAllVirtualThreads and
+     * ResumeAllVirtualThreads act on them. Called under rt.lock (the
+     * core's own lock): must not call JVM TI or jvmtirt_ functions, nor
+     * take a lock the VM holds while calling them. NULL: no thread is. */
+    int (*thread_is_virtual)(uintptr_t thread_id);
+    /* Suspends the thread with that id (SuspendThread and its list and
+     * virtual-thread forms): it stops at its next safe point and stays
+     * stopped until resume_thread(id). For another thread, returns once it
+     * is stopped, or cannot run Java code again before it is resumed (a
+     * thread in native code, in JVM TI or blocked counts as stopped: never
+     * wait for one). For the calling thread (is_current), only records the
+     * suspension and returns: the core then blocks the caller inside the
+     * JVM TI call until another thread resumes it. The core calls it only
+     * for a started thread it has not suspended, under rt.lock (which
+     * serializes every suspend and resume): it must not call JVM TI or
+     * jvmtirt_ functions, nor take a lock the VM holds while calling them.
+     * Returns JVMTI_ERROR_NONE, or an error for the agent (e.g.
+     * THREAD_NOT_ALIVE for a thread that is ending). NULL (or no
+     * resume_thread): the suspend functions answer NOT_AVAILABLE. */
+    jvmtiError (*suspend_thread)(uintptr_t thread_id, int is_current);
+    /* Lets a thread suspended by suspend_thread run again. Same thread and
+     * lock rules; JVMTI_ERROR_NONE, or an error for the agent (e.g.
+     * INVALID_TYPESTATE). */
+    jvmtiError (*resume_thread)(uintptr_t thread_id);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -199,6 +251,20 @@ int jvmtirt_event_enabled(jvmtiEvent event);
 /* Whether the event is enabled for the given thread (id) in any
  * environment that has a callback: for VM sources that are per thread. */
 int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id);
+
+/* ---- objects ----
+ * The VM's garbage collector reports the identities (config.object_id) of
+ * objects it frees, before an identity can be reused by a new object: the
+ * core drops their tags and posts ObjectFree with the tag to each
+ * environment that tagged one of them and enabled the event (only those).
+ * Called on any thread, with no lock of the core held; ObjectFree callbacks
+ * run on that thread before this returns, so the VM must not hold locks
+ * that the JVM TI functions allowed in ObjectFree (raw monitors, memory,
+ * environment-local storage) would need. While it runs, GetObjectsWithTags
+ * may still return one of these objects: a VM that frees objects
+ * concurrently with agents' calls does so at a safe point that excludes
+ * them. */
+void jvmtirt_objects_freed(const uintptr_t *ids, size_t n);
 
 /* ---- system properties ----
  * The VM sets its properties before loading agents; agents may change the

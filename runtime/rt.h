@@ -39,6 +39,8 @@ typedef struct rt_env {
     struct rt_env *next;       /* atomic: the environment list */
     struct rt_env *pending_next; /* disposed, waiting to be freed; or free */
     struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
+    /* ---- objects (tags.c, thread_storage.c) ---- */
+    struct rt_tag_map *tags;   /* atomic: created by the first SetTag */
 } rt_env;
 
 /* A thread's events enabled in one environment. */
@@ -55,6 +57,10 @@ typedef struct rt_thread {
     int interrupted;               /* atomic */
     struct rt_monitor *waiting_on; /* atomic: the raw monitor it waits in */
     struct rt_thread *next;        /* registry, under rt.lock */
+    /* ---- objects (thread_storage.c, suspend.c, thread_cpu.c) ---- */
+    struct rt_tls *tls;            /* atomic head; read lock-free by the thread */
+    pthread_t pthread;             /* the OS thread that started it */
+    int suspended;                 /* under rt.lock: suspended by JVM TI */
 } rt_thread;
 
 typedef struct rt_property {
@@ -121,6 +127,21 @@ void rt_free_properties_and_extensions(void);
  * capabilities whose functions are all defaults (0: strict and missing). */
 int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from);
 int rt_port_apply(jvmtirt_config *c);
+
+/* ---- objects ----
+ * Frees what e holds of this area (tags, thread-local storage); called when
+ * e itself is freed (env.c), under rt.lock, once no posting cursor can
+ * reach e. */
+void rt_objects_env_freed(rt_env *e);
+void rt_tls_env_freed(rt_env *e);
+/* Frees t's thread-local storage (threads.c, under rt.lock, t unlinked). */
+void rt_objects_thread_freed(rt_thread *t);
+/* The record of a jthread argument (NULL: the calling thread), after the
+ * VM's check_thread hook: JVMTI_ERROR_NONE and *out, or INVALID_THREAD,
+ * THREAD_NOT_ALIVE (no record: never started or ended), UNATTACHED_THREAD
+ * (NULL from a thread the core does not know). Under rt.lock; *out is
+ * valid while it is held. */
+jvmtiError rt_thread_of_ref(jvmtiEnv *env, jthread thread, rt_thread **out);
 
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);

@@ -30,6 +30,7 @@ static void unlink_thread(rt_thread *t)
         next = n->next;
         free(n);
     }
+    rt_objects_thread_freed(t);
     free(t);
 }
 
@@ -41,6 +42,7 @@ void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind)
         unlink_thread(rt_self);
     if (t) {
         t->id = id;
+        t->pthread = pthread_self();
         t->next = rt.threads;
         rt.threads = t;
         rt.n_threads++;

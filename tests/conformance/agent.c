@@ -7,8 +7,9 @@
  * on a thread the VM does not know (during VMInit), and in Agent_OnUnload.
  * The generated ones (cases.c, from the model) are each one call; the ones
  * here need set-up or several calls: GetEnv versions, capabilities, events,
- * raw monitors, memory, error names, and a few more. Then it times a few
- * calls ("timing.NAME ns-per-call").
+ * raw monitors, memory, error names, object tags, thread-local storage,
+ * suspend/resume (objects.c), and a few more. Then it times a few calls
+ * ("timing.NAME ns-per-call").
  *
  * Two environments: "full" holds every capability the VM offered during
  * OnLoad (so that the checks after the capability check can be reached),
@@ -794,6 +795,9 @@ static void timings(void)
     fflush(stdout);
 }
 
+/* ---- object tags, thread-local storage, suspend/resume (objects.c) ---- */
+#include "objects.c"
+
 /* ---- the stages ---- */
 
 static void JNICALL vm_start(jvmtiEnv *env, JNIEnv *jni)
@@ -831,6 +835,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     error_name_cases();
     misc_cases();
     live_capabilities();
+    objects_cases(jni);
 
     pthread_t t;
     if (pthread_create(&t, NULL, unattached_main, NULL) == 0)
@@ -839,6 +844,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         say("unattached", "pthread_create failed");
 
     timings();
+    objects_timings(jni);
     reoffer_capabilities();
     printf("stage.live done\n");
     fflush(stdout);

@@ -66,7 +66,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     jvmtiCapabilities pot;
     memset(&pot, 0, sizeof pot);
     (*env)->GetPotentialCapabilities(env, &pot);
-    say(pot.can_tag_objects ? "VMInit: can_tag_objects offered" : "VMInit: can_tag_objects not offered");
+    say(pot.can_pop_frame ? "VMInit: can_pop_frame offered" : "VMInit: can_pop_frame not offered");
 }
 
 static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)

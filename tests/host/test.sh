@@ -31,7 +31,7 @@ $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
 $1: VMInit: GetStaticMethodID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
-$1: VMInit: can_tag_objects not offered
+$1: VMInit: can_pop_frame not offered
 $1: VMDeath in phase live
 $1: DisposeEnvironment: 0
 $1: OnUnload
@@ -45,7 +45,7 @@ for h in gen jdk; do
     check "host: $h agent: VM events in order, in the right phases" \
         diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
     # Threads interleave: three of each, all between VMInit and VMDeath.
-    between=$(sed -n '/VMInit: can_tag_objects/,/VMDeath/p' <<<"$out")
+    between=$(sed -n '/VMInit: can_pop_frame/,/VMDeath/p' <<<"$out")
     check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
         test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
     check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
@@ -64,7 +64,7 @@ check "host: both agents get VMDeath, then unload in order" \
 
 out=$(run_host -all-capabilities -agentpath:"$d/gen.so"=all -threads:0 2>/dev/null)
 check "host: -all-capabilities offers every capability" \
-    grep -qx "all: VMInit: can_tag_objects offered" <<<"$out"
+    grep -qx "all: VMInit: can_pop_frame offered" <<<"$out"
 
 err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
 status=$?
@@ -89,6 +89,59 @@ if check "host: the NULL-passing JNI agent builds" null_build; then
         test "$status" = 0
     check "host: ... and both return NULL" \
         diff <(printf 'FindClass(NULL): NULL\nNewStringUTF(NULL): NULL\n') <(echo "$out")
+fi
+
+# ---- objects_agent.c (built against the JDK's jvmti.h): the core's object
+# tags and ObjectFree over the host's heap (host/objects.c), thread-local
+# storage, thread CPU time; suspend/resume of a thread running "Java code"
+# (-work) ----
+obj_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/objects.so" tests/host/objects_agent.c
+}
+if check "host: objects: the agent builds against the JDK's jvmti.h" obj_build; then
+    out=$(run_host -agentpath:"$d/objects.so" -threads:3 Main 2>"$d/objects.err")
+    status=$?
+    check "host: objects: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/objects.err" | head -20
+    objects_expect() {
+        cat <<'EOT'
+objects: AddCapabilities: ok
+objects: AllocObject: three objects
+objects: SetTag/GetTag: ok, tags sum to 303
+objects: GetObjectsWithTags(100, 102): ok, 2 objects
+objects: GetObjectsWithTags: the objects are the ones tagged
+objects: ForceGarbageCollection: ok, ObjectFree for tags summing to 201
+objects: ObjectFree events: 2
+objects: the referenced object keeps its tag: 102
+objects: an object untagged before it dies: ObjectFree events 0
+objects: TLS of the VMInit thread before any Set: ok, NULL
+objects: GetThreadCpuTime: ok, positive; the thread named: ok, grew
+objects: TLS: 3 of 3 threads found their own value at ThreadEnd
+EOT
+    }
+    check "host: objects: tags, GetObjectsWithTags, ObjectFree on GC, thread-local storage as the spec says" \
+        diff <(objects_expect) <(grep '^objects: ' <<<"$out")
+    out=$(run_host -agentpath:"$d/objects.so"=suspend -threads:2 -work:1.5 Main 2>"$d/suspend.err")
+    status=$?
+    check "host: objects: suspend: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/suspend.err" | head -20
+    suspend_expect() {
+        cat <<'EOT'
+objects: suspend: SuspendThread: JVMTI_ERROR_NONE
+objects: suspend: the suspended thread's CPU time stands still: yes
+objects: suspend: SuspendThread again: JVMTI_ERROR_THREAD_SUSPENDED
+objects: suspend: ResumeThread: JVMTI_ERROR_NONE
+objects: suspend: the resumed thread runs again: yes
+objects: suspend: ResumeThread again: JVMTI_ERROR_THREAD_NOT_SUSPENDED
+objects: suspend: SuspendThreadList(worker, worker, a class): JVMTI_ERROR_NONE: JVMTI_ERROR_NONE JVMTI_ERROR_THREAD_SUSPENDED
+objects: suspend: ... JVMTI_ERROR_INVALID_THREAD
+objects: suspend: ResumeThreadList(worker, worker): JVMTI_ERROR_NONE: JVMTI_ERROR_NONE JVMTI_ERROR_THREAD_NOT_SUSPENDED
+objects: suspend: SuspendThread of a worker that ended: JVMTI_ERROR_THREAD_NOT_ALIVE
+EOT
+    }
+    check "host: objects: suspend: a suspended worker stops at its safe point; the spec's errors" \
+        diff <(suspend_expect) <(grep '^objects: suspend: ' <<<"$out")
 fi
 
 # ---- the soak: many threads, environments created and disposed, events

@@ -44,21 +44,9 @@
 #define GET(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define PUT(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
 
-static int failures;
-
-static void line(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s - runtime: stress: ", ok ? "ok" : "not ok");
-    vprintf(fmt, ap);
-    putchar('\n');
-    va_end(ap);
-    fflush(stdout);
-    if (!ok)
-        failures++;
-}
+#define TAP_PREFIX "stress: "
+#include "tap.h"
+#define line tap_line
 
 static long long now_ns(void)
 {
@@ -513,5 +501,5 @@ int main(int argc, char **argv)
             next = t->next;
             free(t);
         }
-    return failures ? 1 : 0;
+    return tap_failures ? 1 : 0;
 }

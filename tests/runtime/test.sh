@@ -10,6 +10,8 @@
 #     registered implementations (no function silently at its default);
 #   - events.c checks the posting semantics (chaining, phases, threads),
 #     static and shared;
+#   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
+#     time and suspend/resume the same way (with stress sections of its own);
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -177,6 +179,16 @@ fi
 if build "events (shared library)" "$d/events-so" tests/runtime/events.c -L"$sodir" -ljvmtirt; then
     run_tap events-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/events-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# objects.c: tags and ObjectFree, thread-local storage, thread CPU time,
+# suspend/resume (with its own stress sections), static and shared.
+if build objects "$d/objects" tests/runtime/objects.c "$RT_LIB"; then
+    run_tap objects "$d/objects" "${STRESS_SECONDS:-1}"
+fi
+if build "objects (shared library)" "$d/objects-so" tests/runtime/objects.c -L"$sodir" -ljvmtirt; then
+    run_tap objects-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$d/objects-so" 0.3 | sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

@@ -1,0 +1,135 @@
+/* The host's heap: plain java/lang/Object instances made by JNI AllocObject,
+ * kept alive by their references, and a collector that frees the ones no
+ * reference holds and tells the core (jvmtirt_objects_freed), which posts
+ * ObjectFree for the tagged ones.
+ *
+ * A reference is the object's address (so the core's default identity, the
+ * reference's value, is right: the host gives no object_id operation). The
+ * host has no stack frames: every reference counts, local or global, until
+ * JNI deletes it. The collector runs when an agent calls
+ * ForceGarbageCollection, and at exit. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "host.h"
+#include "jvmtigen_impl.h"
+#include "jvmtigen_post.h"
+#include "jvmtirt.h"
+
+typedef struct host_plain {
+    host_object obj; /* HOST_OBJECT */
+    long refs;       /* under heap_lock */
+    struct host_plain *next;
+} host_plain;
+
+static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_plain *heap;
+static long heap_count;
+
+static host_plain *plain_of(jobject ref)
+{
+    host_object *o = (host_object *)ref;
+    return o && o->kind == HOST_OBJECT ? (host_plain *)o : NULL;
+}
+
+jobject host_object_new(void)
+{
+    host_plain *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->obj.kind = HOST_OBJECT;
+    p->refs = 1; /* the local reference AllocObject returns */
+    pthread_mutex_lock(&heap_lock);
+    p->next = heap;
+    heap = p;
+    heap_count++;
+    pthread_mutex_unlock(&heap_lock);
+    return (jobject)&p->obj;
+}
+
+void host_ref_add(jobject ref)
+{
+    host_plain *p = plain_of(ref);
+    if (!p)
+        return; /* threads, classes, strings live as long as the host */
+    pthread_mutex_lock(&heap_lock);
+    p->refs++;
+    pthread_mutex_unlock(&heap_lock);
+}
+
+void host_ref_drop(jobject ref)
+{
+    host_plain *p = plain_of(ref);
+    if (!p)
+        return;
+    pthread_mutex_lock(&heap_lock);
+    if (p->refs > 0)
+        p->refs--;
+    pthread_mutex_unlock(&heap_lock);
+}
+
+/* The core's object_ref operation: GetObjectsWithTags' local references. */
+jobject host_object_ref(uintptr_t id)
+{
+    host_ref_add((jobject)id);
+    return (jobject)id;
+}
+
+long host_heap_size(void)
+{
+    pthread_mutex_lock(&heap_lock);
+    long n = heap_count;
+    pthread_mutex_unlock(&heap_lock);
+    return n;
+}
+
+/* Frees every object no reference holds (all = 1: every object, at exit).
+ * The core hears of them before their memory can be reused. */
+int host_gc(int all)
+{
+    pthread_mutex_lock(&heap_lock);
+    host_plain *dead = NULL;
+    for (host_plain **link = &heap; *link;) {
+        host_plain *p = *link;
+        if (all || p->refs == 0) {
+            *link = p->next;
+            p->next = dead;
+            dead = p;
+            heap_count--;
+        } else {
+            link = &p->next;
+        }
+    }
+    pthread_mutex_unlock(&heap_lock);
+    int n = 0;
+    for (host_plain *p = dead; p; p = p->next)
+        n++;
+    uintptr_t *ids = n ? malloc((size_t)n * sizeof *ids) : NULL;
+    int i = 0;
+    for (host_plain *p = dead; p && ids; p = p->next)
+        ids[i++] = (uintptr_t)&p->obj;
+    if (!all && ids) {
+        jvmtirt_objects_freed(ids, (size_t)n);
+    } else if (!all) { /* no memory for the batch: one by one */
+        for (host_plain *p = dead; p; p = p->next) {
+            uintptr_t id = (uintptr_t)&p->obj;
+            jvmtirt_objects_freed(&id, 1);
+        }
+    }
+    free(ids);
+    for (host_plain *p = dead, *next; p; p = next) {
+        next = p->next;
+        free(p);
+    }
+    return n;
+}
+
+/* ForceGarbageCollection: the VM function, with the events around it. */
+jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
+{
+    (void)env;
+    jvmtigen_post_GarbageCollectionStart();
+    host_gc(0);
+    jvmtigen_post_GarbageCollectionFinish();
+    return JVMTI_ERROR_NONE;
+}

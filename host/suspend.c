@@ -1,0 +1,78 @@
+/* Suspension in the host: the core's suspend_thread / resume_thread
+ * operations, and the safe points where a suspended thread stops.
+ *
+ * A host thread runs "Java code" only in host_run_java (its -work loop),
+ * which passes a safe point every turn; everywhere else (posting events,
+ * agents' callbacks, JVM TI) it is in native code, which counts as stopped:
+ * suspending it returns at once, and it stops when it next enters Java.
+ * One mutex and condition variable serve every thread (the host is small). */
+#include <time.h>
+
+#include "host.h"
+#include "jvmtirt.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+
+/* Stops here while suspended. Under lock. */
+static void safepoint_locked(host_thread *t)
+{
+    while (t->suspended) {
+        t->parked = 1;
+        pthread_cond_broadcast(&changed);
+        pthread_cond_wait(&changed, &lock);
+    }
+    t->parked = 0;
+}
+
+jvmtiError host_suspend_thread(uintptr_t id, int is_current)
+{
+    host_thread *t = (host_thread *)id;
+    pthread_mutex_lock(&lock);
+    __atomic_store_n(&t->suspended, 1, __ATOMIC_RELEASE);
+    /* Another thread running Java: wait until it has stopped. */
+    while (!is_current && t->in_java && !t->parked)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError host_resume_thread(uintptr_t id)
+{
+    host_thread *t = (host_thread *)id;
+    pthread_mutex_lock(&lock);
+    __atomic_store_n(&t->suspended, 0, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+    return JVMTI_ERROR_NONE;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void host_run_java(host_thread *t, double seconds)
+{
+    pthread_mutex_lock(&lock);
+    t->in_java = 1;
+    safepoint_locked(t); /* entering Java is a safe point */
+    pthread_mutex_unlock(&lock);
+    double end = seconds_now() + seconds;
+    volatile unsigned long work = 0;
+    while (seconds_now() < end) {
+        for (int i = 0; i < 1000; i++)
+            work += (unsigned long)i;
+        if (__atomic_load_n(&t->suspended, __ATOMIC_ACQUIRE)) {
+            pthread_mutex_lock(&lock);
+            safepoint_locked(t);
+            pthread_mutex_unlock(&lock);
+        }
+    }
+    pthread_mutex_lock(&lock);
+    t->in_java = 0;
+    pthread_cond_broadcast(&changed); /* a suspender waiting for it may stop waiting */
+    pthread_mutex_unlock(&lock);
+}
