@@ -160,8 +160,8 @@ static const char *post_hook(const char *name, jclass being_redefined)
 
 static void section_class_file_load_hook(void)
 {
-    jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* can_retransform_classes: RetransformClasses is the VM's */
     cfg.potential.can_retransform_classes = 1;
     live_core(&cfg);
     /* A and C lack can_retransform_classes, B (created between them) has it. */
@@ -250,8 +250,8 @@ static void JNICALL on_bind(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodI
 
 static void section_native_method_bind(void)
 {
-    jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* can_retransform_classes: RetransformClasses is the VM's */
     cfg.potential.can_generate_native_method_bind_events = 1;
     live_core(&cfg);
     jvmtiEnv *A = env_new('A', 0), *C = env_new('C', 0), *B = env_new('B', 0);
@@ -293,8 +293,8 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 
 static void section_phases(void)
 {
-    jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* can_retransform_classes: RetransformClasses is the VM's */
     cfg.potential.can_generate_early_class_hook_events = 1;
     cfg.potential.can_generate_all_class_hook_events = 1;
     jvmtirt_init(&cfg);
@@ -402,8 +402,8 @@ static int filter_not_a(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass
 
 static void section_threads(void)
 {
-    jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.offer_defaults = 1; /* can_retransform_classes: RetransformClasses is the VM's */
     jvmtirt_init(&cfg);
     jvmtirt_thread_start(ID_A, JVMTIGEN_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);

@@ -54,9 +54,9 @@ static char main_obj;
 
 int main(int argc, char **argv)
 {
-    jvmtirt_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    jvmtirt_init(&cfg);
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    if (jvmtirt_init(&cfg) != JVMTI_ERROR_NONE)
+        return 1;
     jvmtirt_thread_start((uintptr_t)&main_obj, JVMTIGEN_JAVA_THREAD);
     void *p = NULL;
     if (jvmtirt_get_env(&p, JVMTI_VERSION) != JNI_OK || !p) {

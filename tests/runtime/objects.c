@@ -143,7 +143,7 @@ static void core_down(void)
 
 static void section_tags(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up(&cfg);
     jvmtiEnv *a = tagging_env(), *b = tagging_env();
     jlong tag = -1;
@@ -268,7 +268,7 @@ static void enable_object_free(jvmtiEnv *e)
 
 static void section_object_free(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up(&cfg);
     jvmtiEnv *a = tagging_env(), *b = tagging_env(), *quiet = tagging_env();
     enable_object_free(a);
@@ -397,7 +397,7 @@ static void *churner(void *arg)
 
 static void section_stress_tags(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up(&cfg);
     shared = tagging_env();
     jvmtiEventCallbacks cb = {0};
@@ -523,7 +523,7 @@ static void tls_thread(test_thread *t)
 
 static void section_tls(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up_threads(&cfg);
     gate_step = 0;
     jvmtiEnv *a = new_env(), *b = new_env();
@@ -606,7 +606,7 @@ static void tls_reader(test_thread *t)
 
 static void section_stress_tls(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up_threads(&cfg);
     gate_step = 0;
     __atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
@@ -674,7 +674,7 @@ static int vm_is_virtual(uintptr_t id) { return id == (uintptr_t)&thread_objs[0]
 
 static void section_cpu(void)
 {
-    jvmtirt_config cfg = {0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     core_up_threads(&cfg);
     gate_step = 0;
     jvmtiEnv *e = env_with("c"), *none = new_env();
@@ -714,7 +714,8 @@ static void section_cpu(void)
     core_down();
 
     /* The VM's clock and its virtual threads. */
-    jvmtirt_config vm = {.thread_cpu_time = vm_cpu_time, .thread_is_virtual = vm_is_virtual};
+    jvmtirt_config vm = {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION,
+                         .thread_cpu_time = vm_cpu_time, .thread_is_virtual = vm_is_virtual};
     core_up_threads(&vm);
     gate_step = 0;
     e = env_with("c");
@@ -889,7 +890,8 @@ static void stop_java(test_thread *t, int i)
 
 static void section_suspend(void)
 {
-    jvmtirt_config cfg = {.suspend_thread = vm_suspend, .resume_thread = vm_resume,
+    jvmtirt_config cfg = {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION,
+                          .suspend_thread = vm_suspend, .resume_thread = vm_resume,
                           .thread_is_virtual = vm_is_virtual};
     core_up_threads(&cfg);
     jvmtiEnv *e = env_with("sv"), *none = new_env();
@@ -998,7 +1000,7 @@ static void section_suspend(void)
               "ResumeThread of a thread that ended");
     core_down();
 
-    jvmtirt_config bare = {0};
+    jvmtirt_config bare = JVMTIRT_CONFIG_INIT;
     core_up_threads(&bare);
     e = env_with("s");
     CHECK_ERR((*e)->SuspendThread(e, NULL), JVMTI_ERROR_NOT_AVAILABLE,
@@ -1059,7 +1061,8 @@ static void self_suspend_loop(test_thread *t)
 
 static void section_stress_suspend(void)
 {
-    jvmtirt_config cfg = {.suspend_thread = vm_suspend, .resume_thread = vm_resume};
+    jvmtirt_config cfg = {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION,
+                          .suspend_thread = vm_suspend, .resume_thread = vm_resume};
     core_up_threads(&cfg);
     susp_env = env_with("s");
     __atomic_store_n(&stop, 0, __ATOMIC_RELEASE);

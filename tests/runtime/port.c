@@ -47,9 +47,9 @@ jvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint *thread
     return JVMTI_ERROR_NONE;
 }
 
-static jvmtiError my_set_tag(jvmtiEnv *env, jobject object, jlong tag)
+static jvmtiError my_interrupt(jvmtiEnv *env, jthread thread)
 {
-    (void)env, (void)object, (void)tag;
+    (void)env, (void)thread;
     return JVMTI_ERROR_NONE;
 }
 
@@ -86,7 +86,7 @@ static jvmtiCapabilities potential_of(jvmtiEnv *e)
 static jvmtirt_config base_config(void)
 {
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
-    c.potential.can_tag_objects = 1;                 /* only defaults unless registered */
+    c.potential.can_signal_thread = 1;                 /* only defaults unless registered */
     c.potential.can_get_current_thread_cpu_time = 1; /* the core's own functions */
     c.potential.can_generate_garbage_collection_events = 1; /* an event, no function */
     return c;
@@ -144,18 +144,18 @@ static void section_unregistered(void)
     expect(jvmtigen_impl_supplied(slot_of("GetPhase")), -1, "a core function has no default");
     expect(jvmtigen_impl_supplied(slot_of("GetFrameCount")), 0, "GetFrameCount is at its default");
     expect(reported("function GetFrameCount answers"), 1, "the report names a missing mandatory function");
-    expect(reported("GetTag"), 0, "... but not a function of a withdrawn capability");
+    expect(reported("StopThread"), 0, "... but not a function of a withdrawn capability");
     expect(jvmtirt_report_defaults(NULL) > 10, 1, "it counts the missing mandatory functions");
     jvmtiCapabilities p = potential_of(e);
-    expect(p.can_tag_objects, 0, "can_tag_objects (all its functions defaults) is not offered");
-    expect(reported("capability can_tag_objects withdrawn"), 1, "... and the report says so");
+    expect(p.can_signal_thread, 0, "can_signal_thread (all its functions defaults) is not offered");
+    expect(reported("capability can_signal_thread withdrawn"), 1, "... and the report says so");
     expect(p.can_get_current_thread_cpu_time, 1, "a capability of the core's functions stays");
     expect(p.can_generate_garbage_collection_events, 1, "a capability of events only stays");
     jvmtiCapabilities want;
     memset(&want, 0, sizeof want);
-    want.can_tag_objects = 1;
+    want.can_signal_thread = 1;
     expect((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NOT_AVAILABLE,
-           "AddCapabilities(can_tag_objects) is refused");
+           "AddCapabilities(can_signal_thread) is refused");
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 
@@ -167,7 +167,7 @@ static void section_unregistered(void)
     c.offer_defaults = 1;
     expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "offer_defaults: init");
     e = new_env();
-    expect(potential_of(e).can_tag_objects, 1, "offer_defaults: can_tag_objects is offered");
+    expect(potential_of(e).can_signal_thread, 1, "offer_defaults: can_signal_thread is offered");
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 }
@@ -176,7 +176,7 @@ static void section_registered(void)
 {
     jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
     impls.GetThreadState = jvmti_impl_GetThreadState;
-    impls.SetTag = my_set_tag;
+    impls.InterruptThread = my_interrupt;
     jvmtirt_config c = base_config();
     c.impls = &impls;
     expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "init with registered functions");
@@ -188,17 +188,16 @@ static void section_registered(void)
     expect(state, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_RUNNABLE, "... and its answer comes back");
     expect(jvmtigen_impl_supplied(slot_of("GetThreadState")), 1, "... supplied");
     jvmtiCapabilities p = potential_of(e);
-    expect(p.can_tag_objects, 1, "one function of can_tag_objects registered: it is offered");
+    expect(p.can_signal_thread, 1, "one function of can_signal_thread registered: it is offered");
     jvmtiCapabilities want;
     memset(&want, 0, sizeof want);
-    want.can_tag_objects = 1;
-    expect((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NONE, "AddCapabilities(can_tag_objects)");
-    expect((*e)->SetTag(e, (jobject)(void *)&thread_obj, 5), JVMTI_ERROR_NONE,
-           "SetTag reaches the registered function");
-    jlong tag;
-    expect((*e)->GetTag(e, (jobject)(void *)&thread_obj, &tag), JVMTI_ERROR_NOT_AVAILABLE,
-           "GetTag (not registered) is NOT_AVAILABLE");
-    expect(reported("optional function GetTag answers"), 1, "... and the report names it");
+    want.can_signal_thread = 1;
+    expect((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NONE, "AddCapabilities(can_signal_thread)");
+    expect((*e)->InterruptThread(e, T), JVMTI_ERROR_NONE,
+           "InterruptThread reaches the registered function");
+    expect((*e)->StopThread(e, T, (jobject)(void *)&thread_obj), JVMTI_ERROR_NOT_AVAILABLE,
+           "StopThread (not registered) is NOT_AVAILABLE");
+    expect(reported("optional function StopThread answers"), 1, "... and the report names it");
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 
@@ -280,7 +279,7 @@ static void section_dispose(void)
     (*a)->SetEnvironmentLocalStorage(a, &local);
     jvmtiCapabilities want;
     memset(&want, 0, sizeof want);
-    want.can_tag_objects = 1;
+    want.can_signal_thread = 1;
     (*a)->AddCapabilities(a, &want);
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
@@ -324,7 +323,7 @@ static void section_dispose(void)
         expect(data == NULL, 1, "... its local storage is NULL, not the disposed one's");
         jvmtiCapabilities have;
         (*b)->GetCapabilities(b, &have);
-        expect(have.can_tag_objects, 0, "... it has no capability of the disposed one");
+        expect(have.can_signal_thread, 0, "... it has no capability of the disposed one");
         jvmtirt_set_phase(JVMTI_PHASE_LIVE);
         vm_death_calls = 0;
         (*b)->SetEventNotificationMode(b, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
