@@ -5,9 +5,26 @@
  * that enabled it, in creation order, and calls each one's callback. */
 #include "emit.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctype.h"
+
+/* Events that reach only the environments that asked for that very
+ * instance (a breakpoint set, a field watched, a frame-pop request): the
+ * runtime defines jvmtigen_post_filter_NAME(env, the event's arguments),
+ * which the walk consults for each environment. Sorted. */
+static const char *const filtered_events[] = {"Breakpoint", "FieldAccess", "FieldModification",
+                                              "FramePop"};
+
+static bool is_filtered(const Event *e)
+{
+    for (size_t i = 0; i < sizeof filtered_events / sizeof *filtered_events; i++)
+        if (strcmp(filtered_events[i], e->id) == 0)
+            return true;
+    return false;
+}
 
 static Event **events_by_num(const Spec *s)
 {
@@ -45,6 +62,15 @@ void emit_post_header(const GenContext *ctx, Buf *o)
     Event **ev = events_by_num(s);
     for (size_t i = 0; i < s->n_events; i++) {
         const Event *e = ev[i];
+        if (is_filtered(e)) {
+            Buf p;
+            buf_init(&p);
+            cparams_append(&p, e->params, e->n_params, ", ");
+            buf_printf(o, "\n/* Whether env asked for this %s (defined by the runtime). */\n"
+                          "int jvmtigen_post_filter_%s(jvmtiEnv *env%s%s);",
+                       e->id, e->id, p.len ? ", " : "", p.len ? p.data : "");
+            buf_free(&p);
+        }
         buf_printf(o, "\n/* %s (%d) */\nvoid jvmtigen_post_%s_slow", e->const_name, e->num, e->id);
         post_params_append(o, e);
         buf_printf(o, ";\nstatic inline void jvmtigen_post_%s", e->id);
@@ -76,9 +102,14 @@ void emit_post_source(const GenContext *ctx, Buf *o)
         /* Locals carry a prefix no spec parameter name has. */
         buf_printf(o, "\n{\n    jvmtigen_post_cursor jvmtigen_c;\n"
                       "    for (jvmtiEnv *jvmtigen_env = jvmtigen_post_first(&jvmtigen_c, %s);\n"
-                      "         jvmtigen_env; jvmtigen_env = jvmtigen_post_next(&jvmtigen_c))\n"
-                      "        ((jvmtiEvent%s)jvmtigen_c.callback)(jvmtigen_env",
-                   e->const_name, e->id);
+                      "         jvmtigen_env; jvmtigen_env = jvmtigen_post_next(&jvmtigen_c))\n",
+                   e->const_name);
+        if (is_filtered(e)) {
+            buf_printf(o, "        if (jvmtigen_post_filter_%s(jvmtigen_env", e->id);
+            post_args_append(o, e);
+            buf_puts(o, "))\n    ");
+        }
+        buf_printf(o, "        ((jvmtiEvent%s)jvmtigen_c.callback)(jvmtigen_env", e->id);
         post_args_append(o, e);
         buf_puts(o, ");\n    jvmtigen_post_done(&jvmtigen_c);\n}\n");
     }

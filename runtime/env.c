@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
 #include "jvmtigen_impl.h"
 #include "jvmtigen_trace.h"
 #include "rt.h"
@@ -94,6 +95,7 @@ static void free_env(rt_env *e)
 
 void jvmtirt_shutdown(void)
 {
+    rt_frames_shutdown();
     pthread_mutex_lock(&rt.lock);
     for (rt_env *e = rt.envs, *next; e; e = next) {
         next = e->next;
@@ -253,6 +255,7 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
     }
     rt.n_envs--;
     unlink_thread_events(e);
+    rt_frames_env_disposed(e);
     e->pending_next = rt.pending;
     rt.pending = e;
     STORE_SC(&rt.n_pending, rt.n_pending + 1);

@@ -37,6 +37,10 @@ typedef struct rt_env {
     struct rt_env *next;       /* atomic: the environment list */
     struct rt_env *pending_next; /* disposed, waiting to be freed */
     struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
+    /* ---- frames (prefixes.c): under its prefix lock ---- */
+    char **native_prefixes;
+    jint n_native_prefixes;
+    /* ---- end frames ---- */
 } rt_env;
 
 /* A thread's events enabled in one environment. */

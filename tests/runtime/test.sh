@@ -5,6 +5,8 @@
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
 #     with the static library and with the shared one;
+#   - frames.c drives breakpoints, field watches, frame pops, native method
+#     prefixes, the JNI table and class-loader search the same two ways;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread).
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
@@ -118,6 +120,16 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
         not_ok "runtime: shared: units does not load libjvmtirt.so"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# frames.c: breakpoints, watches, frame pops, prefixes, the JNI table,
+# class-loader search; static and shared.
+if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
+    run_tap frames "$d/frames"
+fi
+if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
+    run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
