@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "jni.h"
+#include "jvmtirt.h"
 
 typedef enum host_kind {
     HOST_THREAD = 0x54485244,
@@ -71,6 +72,16 @@ void host_soak_begin(void);
 void host_soak_work(host_thread *t);
 void host_soak_watch(int (*running)(void));
 int host_soak_end(int n_threads);
+
+/* The frames area (frames.c): breakpoints, field watches, frame pops,
+ * native method prefixes, the JNI table and class-loader search. configure
+ * adds its capabilities and operations to the core's config; thread_begin
+ * and _end keep the threads whose JNIEnv follows SetJNIFunctionTable; run
+ * is a worker thread's program over the host's methods. */
+void host_frames_configure(jvmtirt_config *c);
+void host_frames_thread_begin(host_thread *t);
+void host_frames_thread_end(host_thread *t);
+void host_frames_run(host_thread *t);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
