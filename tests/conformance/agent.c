@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "conformance.h"
 
@@ -794,6 +795,8 @@ static void timings(void)
     fflush(stdout);
 }
 
+#include "frames_cases.c"
+
 /* ---- the stages ---- */
 
 static void JNICALL vm_start(jvmtiEnv *env, JNIEnv *jni)
@@ -830,6 +833,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     memory_cases("live");
     error_name_cases();
     misc_cases();
+    frames_cases_live();
     live_capabilities();
 
     pthread_t t;
@@ -889,6 +893,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     event_cases("onload", 0);
     monitor_cases_onload();
     memory_cases("onload");
+    frames_cases_onload();
     char *value = NULL;
     result("property.onload.get-missing",
            (*bare)->GetSystemProperty(bare, "conformance.no.such.property", &value));
