@@ -9,6 +9,7 @@
  * Expected values are the spec's, written by hand. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -519,6 +520,66 @@ static void section_loader_search(void)
     rmdir(dir);
 }
 
+/* ---- threads meeting: a thread posting while another sets, clears and
+ * disposes (what SANITIZE=thread is for) ---- */
+
+static int posting_done; /* atomic */
+static long popped_to; /* deliveries of FramePop, counted on the posting thread */
+
+static void *poster(void *arg)
+{
+    (void)arg;
+    jvmtirt_thread_start((uintptr_t)OTHER_T, JVMTIGEN_JAVA_THREAD);
+    while (!__atomic_load_n(&posting_done, __ATOMIC_ACQUIRE)) {
+        jvmtigen_post_Breakpoint(NULL, OTHER_T, M1, 5);
+        jvmtigen_post_FieldAccess(NULL, OTHER_T, M1, 0, K1, NULL, F1);
+        size_t before = strlen(got);
+        jvmtirt_frame_popped(NULL, OTHER_T, M1, JNI_FALSE, 1);
+        popped_to += (long)(strlen(got) - before);
+        got[0] = '\0';
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void section_threads(void)
+{
+    vm_start(1);
+    vm_live();
+    jvmtiEnv *a = agent('A');
+    (*a)->SetBreakpoint(a, M1, 5);
+    (*a)->SetFieldAccessWatch(a, K1, F1);
+    EXPECT(log_is("bp 1@5 on;access k1 f1 on;"), 1, "A arms a breakpoint and a watch");
+    other_suspended = 1; /* before the thread starts: read by the core */
+    pthread_t t;
+    if (pthread_create(&t, NULL, poster, NULL) != 0) {
+        report(0, "pthread_create", 0, 1);
+        jvmtirt_shutdown();
+        return;
+    }
+    int rounds = 0, errors = 0;
+    for (; rounds < 2000; rounds++) {
+        jvmtiEnv *x = agent('X');
+        errors += (*x)->SetBreakpoint(x, M1, 5) != JVMTI_ERROR_NONE;
+        errors += (*x)->SetFieldAccessWatch(x, K1, F1) != JVMTI_ERROR_NONE;
+        jvmtiError np = (*x)->NotifyFramePop(x, OTHER_T, 0);
+        errors += np != JVMTI_ERROR_NONE && np != JVMTI_ERROR_DUPLICATE;
+        if (rounds % 2)
+            errors += (*x)->ClearBreakpoint(x, M1, 5) != JVMTI_ERROR_NONE;
+        errors += (*x)->DisposeEnvironment(x) != JVMTI_ERROR_NONE;
+    }
+    __atomic_store_n(&posting_done, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    EXPECT(errors, 0, "2000 environments set, clear and are disposed while another thread posts");
+    EXPECT(strstr(vm_log, "bp ") == NULL && strstr(vm_log, "access ") == NULL, 1,
+           "... A kept the breakpoint and the watch armed throughout: never re-armed or disarmed");
+    vm_log[0] = '\0';
+    EXPECT((*a)->ClearBreakpoint(a, M1, 5), JVMTI_ERROR_NONE, "A's breakpoint is still its own");
+    EXPECT(log_is("bp 1@5 off;"), 1, "... and clearing it disarms the location");
+    printf("# FramePop deliveries to X while it came and went: %ld\n", popped_to);
+    jvmtirt_shutdown();
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -527,5 +588,6 @@ int main(void)
     section_prefixes();
     section_jni_table();
     section_loader_search();
+    section_threads();
     return failures ? 1 : 0;
 }
