@@ -156,6 +156,15 @@ void rt_framepops_env_disposed(rt_env *e)
     pthread_mutex_unlock(&fp_lock);
 }
 
+void rt_framepops_thread_ended(uintptr_t thread_id)
+{
+    pthread_mutex_lock(&fp_lock);
+    for (size_t i = n_reqs; i-- > 0;)
+        if (reqs[i].thread == thread_id)
+            reqs[i] = reqs[--n_reqs]; /* its frames are gone: nothing to disarm */
+    pthread_mutex_unlock(&fp_lock);
+}
+
 void rt_framepops_shutdown(void)
 {
     pthread_mutex_lock(&fp_lock);

@@ -18,6 +18,9 @@ void rt_breakpoints_env_disposed(rt_env *e);
 void rt_breakpoints_shutdown(void);
 void rt_framepops_env_disposed(rt_env *e);
 void rt_framepops_shutdown(void);
+/* jvmtirt_thread_end: the thread's frames are gone, and so are the
+ * requests for them (its id may come back for another thread). */
+void rt_framepops_thread_ended(uintptr_t thread_id);
 void rt_prefixes_env_disposed(rt_env *e);
 void rt_prefixes_shutdown(void);
 void rt_jnitable_shutdown(void);

@@ -362,6 +362,14 @@ static void section_frame_pops(void)
     jvmtirt_frame_popped(NULL, MAIN_T, M1, JNI_TRUE, 2);
     EXPECT(got_is(""), 1, "a cleared frame popping reaches nobody");
 
+    EXPECT((*a)->NotifyFramePop(a, NULL, 0), JVMTI_ERROR_NONE, "A asks for the top frame");
+    jvmtirt_thread_end();
+    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIGEN_JAVA_THREAD);
+    EXPECT(log_is("frame t1#3 on;"), 1, "... armed");
+    jvmtirt_frame_popped(NULL, MAIN_T, M1, JNI_FALSE, 3);
+    EXPECT(got_is(""), 1,
+           "the thread ended and a thread with its id started: the old request is gone");
+
     EXPECT((*c)->NotifyFramePop(c, NULL, 1), JVMTI_ERROR_NONE, "C asks for a frame");
     EXPECT((*c)->DisposeEnvironment(c), JVMTI_ERROR_NONE, "... and is disposed");
     EXPECT(log_is("frame t1#2 on;frame t1#2 off;"), 1, "... which disarms its frame");
