@@ -14,7 +14,7 @@
 /* Events that reach only the environments that asked for that very
  * instance (a breakpoint set, a field watched, a frame-pop request): the
  * runtime defines jvmtigen_post_filter_NAME(env, the event's arguments),
- * which the walk consults for each environment. Sorted. */
+ * which the walk consults for each environment. */
 static const char *const filtered_events[] = {"Breakpoint", "FieldAccess", "FieldModification",
                                               "FramePop"};
 
