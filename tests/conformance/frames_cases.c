@@ -4,8 +4,26 @@
  * holds the capabilities these need in both VMs). Handles: Thread.getName
  * and Thread.name, as in the generated cases. Each case is "frames.*". */
 
+/* A second environment with the capabilities of breakpoints and field
+ * access watches, asked for in OnLoad after the full one holds them: HotSpot
+ * makes these capabilities OnLoad-only and solo (one environment at a
+ * time); the host does not, and the core keeps breakpoints and watches per
+ * environment. */
+static jvmtiEnv *frames_second;
+
 static void frames_cases_onload(void)
 {
+    void *p = NULL;
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_breakpoint_events = 1;
+    caps.can_generate_field_access_events = 1;
+    jint rc = (*vm)->GetEnv(vm, &p, JVMTI_VERSION_11);
+    jvmtiError err = rc == JNI_OK && p ? (*(jvmtiEnv *)p)->AddCapabilities((jvmtiEnv *)p, &caps)
+                                       : JVMTI_ERROR_INTERNAL;
+    say("frames.other-env.capabilities", "%s %s", jni_name(rc), err_name(err));
+    if (err == JVMTI_ERROR_NONE)
+        frames_second = p;
     /* OnLoad takes any path: neither VM looks at it then. */
     result("frames.search.onload.boot-missing-dir",
            (*full)->AddToBootstrapClassLoaderSearch(full, "/nonexistent/conformance-boot"));
@@ -64,6 +82,25 @@ static void frames_cases_live(void)
            (*full)->ClearFieldModificationWatch(full, ctx.klass, ctx.field));
     result("frames.access.clear-for-kinds",
            (*full)->ClearFieldAccessWatch(full, ctx.klass, ctx.field));
+
+    /* A second environment at the same places: is a breakpoint or a watch
+     * the environment's own, or the VM's? */
+    jvmtiEnv *e2 = frames_second;
+    if (e2) { /* the host only: HotSpot refuses the second environment */
+        result("frames.other-env.breakpoint.first", (*full)->SetBreakpoint(full, m, 0));
+        result("frames.other-env.breakpoint.second", (*e2)->SetBreakpoint(e2, m, 0));
+        result("frames.other-env.breakpoint.second-clear", (*e2)->ClearBreakpoint(e2, m, 0));
+        result("frames.other-env.breakpoint.first-clear", (*full)->ClearBreakpoint(full, m, 0));
+        result("frames.other-env.access.first",
+               (*full)->SetFieldAccessWatch(full, ctx.klass, ctx.field));
+        result("frames.other-env.access.second",
+               (*e2)->SetFieldAccessWatch(e2, ctx.klass, ctx.field));
+        result("frames.other-env.access.second-clear",
+               (*e2)->ClearFieldAccessWatch(e2, ctx.klass, ctx.field));
+        result("frames.other-env.access.first-clear",
+               (*full)->ClearFieldAccessWatch(full, ctx.klass, ctx.field));
+        (*e2)->DisposeEnvironment(e2);
+    }
 
     /* VMInit runs in native code: the thread has no Java frame yet. */
     result("frames.framepop.current-in-vminit", (*full)->NotifyFramePop(full, NULL, 0));
