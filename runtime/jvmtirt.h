@@ -152,7 +152,8 @@ void jvmtirt_set_phase(jvmtiPhase phase);
  * config.thread_id); kind: JVMTIGEN_JAVA_THREAD or JVMTIGEN_VM_THREAD.
  * The first call also tells the trampolines that the VM now has threads. */
 void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
-/* Drops the thread's per-thread event settings; it becomes unattached. */
+/* Drops the thread's per-thread event settings and frame-pop requests; it
+ * becomes unattached. */
 void jvmtirt_thread_end(void);
 /* The VM's id of the calling thread, or 0 if it never started. */
 uintptr_t jvmtirt_current_thread_id(void);
