@@ -66,7 +66,9 @@ typedef struct jvmtirt_config {
      * (inside the JVM TI call, or inside DisposeEnvironment), under a lock
      * of the core's that only these functions take: they must not call
      * SetBreakpoint, ClearBreakpoint, the field-watch functions,
-     * NotifyFramePop, ClearAllFramePops or DisposeEnvironment. A NULL
+     * NotifyFramePop, ClearAllFramePops or DisposeEnvironment (and, called
+     * from DisposeEnvironment, also under the core's main lock: no jvmtirt_
+     * function that takes it, such as properties or statistics). A NULL
      * operation makes the functions that need it answer
      * JVMTI_ERROR_NOT_AVAILABLE. */
 
