@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "jni.h"
-#include "jvmti.h"
+#include "jvmtirt.h"
 
 typedef enum host_kind {
     HOST_THREAD = 0x54485244,
@@ -101,6 +101,16 @@ int host_gc(int all);
 jvmtiError host_suspend_thread(uintptr_t id, int is_current);
 jvmtiError host_resume_thread(uintptr_t id);
 void host_run_java(host_thread *t, double seconds);
+
+/* The frames area (frames.c): breakpoints, field watches, frame pops,
+ * native method prefixes, the JNI table and class-loader search. configure
+ * adds its capabilities and operations to the core's config; thread_begin
+ * and _end keep the threads whose JNIEnv follows SetJNIFunctionTable; run
+ * is a worker thread's program over the host's methods. */
+void host_frames_configure(jvmtirt_config *c);
+void host_frames_thread_begin(host_thread *t);
+void host_frames_thread_end(host_thread *t);
+void host_frames_run(host_thread *t);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

@@ -67,6 +67,7 @@ void host_thread_begin(host_thread *t, const char *name, int post)
 {
     t->obj.kind = HOST_THREAD;
     t->jni = host_jni_functions();
+    host_frames_thread_begin(t);
     snprintf(t->name, sizeof t->name, "%s", name);
     __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
     current = t;
@@ -80,6 +81,7 @@ void host_thread_finish(host_thread *t, int post)
     if (post)
         jvmtigen_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
     jvmtirt_thread_end();
+    host_frames_thread_end(t);
     __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
     current = NULL;
 }
@@ -264,6 +266,8 @@ static void *thread_main(void *arg)
      * -soak events in a loop. */
     if (soak_seconds > 0)
         host_soak_work(t);
+    else
+        host_frames_run(t);
     if (java_seconds > 0)
         host_run_java(t, java_seconds);
     host_thread_finish(t, 1);
@@ -370,6 +374,7 @@ int main(int argc, char **argv)
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
+    host_frames_configure(&config);
     if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);

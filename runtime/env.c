@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
 #include "jvmtigen_impl.h"
+#include "jvmtigen_post.h"
 #include "jvmtigen_trace.h"
 #include "rt.h"
 
@@ -67,6 +69,10 @@ jvmtiError jvmtirt_init(const jvmtirt_config *config)
                                                         : &jvmtigen_functions;
     pthread_mutex_unlock(&rt.lock);
     rt_monitors_init();
+    jvmtigen_post_filter_Breakpoint = rt_filter_Breakpoint;
+    jvmtigen_post_filter_FieldAccess = rt_filter_FieldAccess;
+    jvmtigen_post_filter_FieldModification = rt_filter_FieldModification;
+    jvmtigen_post_filter_FramePop = rt_filter_FramePop;
     jvmtigen_vm_hooks h = {0};
     h.check_monitor = check_raw_monitor;
     jvmtigen_set_default_vm_hooks(&h);
@@ -163,6 +169,7 @@ static void destroy_env(rt_env *e)
 
 void jvmtirt_shutdown(void)
 {
+    rt_frames_shutdown();
     pthread_mutex_lock(&rt.lock);
     for (rt_env *e = rt.envs, *next; e; e = next) {
         next = e->next;
@@ -327,6 +334,7 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
     }
     rt.n_envs--;
     unlink_thread_events(e);
+    rt_frames_env_disposed(e);
     rt_events_recompute();
     pthread_mutex_unlock(&rt.lock);
     /* Unlinked but not queued: nothing reclaims it while the VM looks. */

@@ -178,6 +178,72 @@ typedef struct jvmtirt_config {
      * lock rules; JVMTI_ERROR_NONE, or an error for the agent (e.g.
      * INVALID_TYPESTATE). */
     jvmtiError (*resume_thread)(uintptr_t thread_id);
+
+    /* ---- frames: breakpoints, field watches, frame pops, JNI function
+     * table, class-loader search (runtime/README.md, "Frames") ----
+     * The core keeps which environment asked for what; the VM does only the
+     * primitive. The arming operations are called on the agent's thread
+     * (inside the JVM TI call, or inside DisposeEnvironment), under a lock
+     * of the core's that only these functions take: they must not call
+     * SetBreakpoint, ClearBreakpoint, the field-watch functions,
+     * NotifyFramePop, ClearAllFramePops or DisposeEnvironment (and, called
+     * from DisposeEnvironment, also under the core's main lock: no jvmtirt_
+     * function that takes it, such as properties or statistics). A NULL
+     * operation makes the functions that need it answer
+     * JVMTI_ERROR_NOT_AVAILABLE. */
+
+    /* on = 1: the first environment sets a breakpoint at method/location:
+     * check that location is an instruction of method (else return
+     * JVMTI_ERROR_INVALID_LOCATION: nothing is recorded) and arm it. on = 0:
+     * the last environment cleared it (ClearBreakpoint, DisposeEnvironment):
+     * disarm it (the result is ignored). While armed, the VM calls
+     * jvmtigen_post_Breakpoint before the instruction runs; the core
+     * delivers it only to the environments that set that breakpoint. */
+    jvmtiError (*breakpoint_arm)(jmethodID method, jlocation location, int on);
+    /* The identity of a class, for field watches (a jclass is a reference
+     * that may differ from call to call). Called on any thread, under no
+     * lock or the frames lock. NULL: the jclass's own value is the id. */
+    uintptr_t (*class_id)(jclass klass);
+    /* on = 1: the first environment watches the field (of the class with
+     * that id) for kind (JVMTI_EVENT_FIELD_ACCESS or
+     * JVMTI_EVENT_FIELD_MODIFICATION); on = 0: the last one stopped. While
+     * armed, the VM calls jvmtigen_post_FieldAccess / _FieldModification;
+     * the core delivers each only to the environments watching the field. */
+    jvmtiError (*field_watch_arm)(uintptr_t class_id, jfieldID field, jvmtiEvent kind, int on);
+    /* NotifyFramePop: the frame at depth (0: the top) of the thread with
+     * that id (the calling thread, or one that thread_suspended says is
+     * suspended). Stores in *frame a key unique among that thread's frames
+     * while this one is on the stack (its height above the bottom of the
+     * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
+     * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
+     * frames lock. */
+    jvmtiError (*frame_at)(uintptr_t thread_id, jint depth, uintptr_t *frame);
+    /* on = 1: the first environment asked for the frame's pop; on = 0: the
+     * last request was cleared (ClearAllFramePops, DisposeEnvironment). When
+     * an armed frame pops (normally or by an exception) the VM calls
+     * jvmtirt_frame_popped on that thread; no disarm follows that. */
+    void (*frame_pop_arm)(uintptr_t thread_id, uintptr_t frame, int on);
+    /* Whether the thread with that id (not the calling thread) is
+     * suspended: NotifyFramePop and ClearAllFramePops on another thread need
+     * it (JVMTI_ERROR_THREAD_NOT_SUSPENDED otherwise). NULL: no thread is. */
+    int (*thread_suspended)(uintptr_t thread_id);
+    /* The JNI function table JNIEnvs use now (GetJNIFunctionTable copies
+     * it). Called on the agent's thread, under no lock. */
+    const struct JNINativeInterface_ *(*jni_table)(void);
+    /* SetJNIFunctionTable: from now on every JNIEnv, present and future,
+     * must use table (the core's copy; it stays valid until the next call
+     * or jvmtirt_shutdown). Called under the core's JNI-table lock: it may
+     * not call Get/SetJNIFunctionTable. */
+    void (*jni_table_changed)(const struct JNINativeInterface_ *table);
+    /* AddToBootstrapClassLoaderSearch (system = 0) and
+     * AddToSystemClassLoaderSearch (system = 1): append segment to that
+     * loader's search path. phase: JVMTI_PHASE_ONLOAD (any path: the core
+     * checked nothing) or JVMTI_PHASE_LIVE (the core checked that segment
+     * names an existing JAR file). Errors it may return:
+     * JVMTI_ERROR_ILLEGAL_ARGUMENT (a segment the VM cannot use),
+     * JVMTI_ERROR_CLASS_LOADER_UNSUPPORTED (system = 1, live phase: the
+     * system class loader cannot append). On the agent's thread, no lock. */
+    jvmtiError (*class_path_append)(int system, const char *segment, jvmtiPhase phase);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -224,7 +290,8 @@ void jvmtirt_set_phase(jvmtiPhase phase);
  * config.thread_id); kind: JVMTIGEN_JAVA_THREAD or JVMTIGEN_VM_THREAD.
  * The first call also tells the trampolines that the VM now has threads. */
 void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
-/* Drops the thread's per-thread event settings; it becomes unattached. */
+/* Drops the thread's per-thread event settings and frame-pop requests; it
+ * becomes unattached. */
 void jvmtirt_thread_end(void);
 /* The VM's id of the calling thread, or 0 if it never started. */
 uintptr_t jvmtirt_current_thread_id(void);
@@ -265,6 +332,22 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id);
  * concurrently with agents' calls does so at a safe point that excludes
  * them. */
 void jvmtirt_objects_freed(const uintptr_t *ids, size_t n);
+
+/* ---- frames ---- */
+
+/* On the thread whose frame (armed through config.frame_pop_arm) pops:
+ * posts FramePop to the environments that asked for that frame (and still
+ * have the event enabled), then forgets their requests. thread: that
+ * thread's jthread; frame: the key config.frame_at gave. */
+void jvmtirt_frame_popped(JNIEnv *jni, jthread thread, jmethodID method,
+                          jboolean was_popped_by_exception, uintptr_t frame);
+/* The native method prefixes, in the order a VM applies them when it
+ * resolves a native method (runtime/README.md, "Native method prefixes"):
+ * environments that cannot retransform classes first, then those that can,
+ * creation order within each; each environment's prefixes in the order it
+ * gave them. One malloc'd block (free() it once); *count gets how many;
+ * NULL with *count = 0 when there are none (or out of memory). */
+char **jvmtirt_native_method_prefixes(jint *count);
 
 /* ---- system properties ----
  * The VM sets its properties before loading agents; agents may change the

@@ -41,6 +41,10 @@ typedef struct rt_env {
     struct rt_thread_events *dead_events; /* its per-thread settings, unlinked */
     /* ---- objects (tags.c, thread_storage.c) ---- */
     struct rt_tag_map *tags;   /* atomic: created by the first SetTag */
+    /* ---- frames (prefixes.c): under its prefix lock ---- */
+    char **native_prefixes;
+    jint n_native_prefixes;
+    /* ---- end frames ---- */
 } rt_env;
 
 /* A thread's events enabled in one environment. */
@@ -145,5 +149,20 @@ jvmtiError rt_thread_of_ref(jvmtiEnv *env, jthread thread, rt_thread **out);
 
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);
+
+
+/* ---- frames: who gets Breakpoint, FieldAccess, FieldModification and
+ * FramePop (breakpoints.c, framepops.c); jvmtirt_init installs them as the
+ * generated jvmtigen_post_filter_NAME ---- */
+int rt_filter_Breakpoint(jvmtiEnv *env, JNIEnv *jni_env, jthread thread, jmethodID method,
+                         jlocation location);
+int rt_filter_FieldAccess(jvmtiEnv *env, JNIEnv *jni_env, jthread thread, jmethodID method,
+                          jlocation location, jclass field_klass, jobject object, jfieldID field);
+int rt_filter_FieldModification(jvmtiEnv *env, JNIEnv *jni_env, jthread thread,
+                                jmethodID method, jlocation location, jclass field_klass,
+                                jobject object, jfieldID field, char signature_type,
+                                jvalue new_value);
+int rt_filter_FramePop(jvmtiEnv *env, JNIEnv *jni_env, jthread thread, jmethodID method,
+                       jboolean was_popped_by_exception);
 
 #endif

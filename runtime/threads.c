@@ -2,6 +2,7 @@
  * per-thread event settings and raw monitor interrupts. */
 #include <stdlib.h>
 
+#include "frames.h"
 #include "rt.h"
 
 JVMTIGEN_TLS rt_thread *rt_self;
@@ -56,6 +57,7 @@ void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind)
 
 void jvmtirt_thread_end(void)
 {
+    rt_framepops_thread_ended(jvmtirt_current_thread_id());
     pthread_mutex_lock(&rt.lock);
     if (rt_self) {
         unlink_thread(rt_self);

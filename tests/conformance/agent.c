@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "conformance.h"
 
@@ -797,6 +798,8 @@ static void timings(void)
 
 /* ---- object tags, thread-local storage, suspend/resume (objects.c) ---- */
 #include "objects.c"
+/* ---- breakpoints, watches, frame pops, prefixes, JNI table, loader search (frames_cases.c) ---- */
+#include "frames_cases.c"
 
 /* ---- the stages ---- */
 
@@ -834,6 +837,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     memory_cases("live");
     error_name_cases();
     misc_cases();
+    frames_cases_live();
     live_capabilities();
     objects_cases(jni);
 
@@ -926,6 +930,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     event_cases("onload", 0);
     monitor_cases_onload();
     memory_cases("onload");
+    frames_cases_onload();
     char *value = NULL;
     result("property.onload.get-missing",
            (*bare)->GetSystemProperty(bare, "conformance.no.such.property", &value));

@@ -2,7 +2,8 @@
 # bin/jvmti-host runs ordinary agents: events in the VM's order, several
 # agents at once, an agent built against the JDK's own jvmti.h, and the
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
-# and a soak of the core under a busy agent (soak_agent.c, host/soak.c).
+# a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
+# frames area (frames_agent.c, host/frames.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -249,4 +250,65 @@ else
     run_host -threads:0 -load:"$cd_/bad.class" >/dev/null 2>"$cd_/bad.err"
     check "host: classes: a file that is not a class file: exit 1 with a message" \
         sh -c "test $? = 1 && grep -q 'bad.class: not a class file' '$cd_/bad.err'"
+fi
+
+# ---- the frames area (host/frames.c): breakpoints, field watches, frame
+# pops, a native method prefix, the JNI table and class-loader search, used
+# by an agent built against the JDK's own jvmti.h; a second copy of it only
+# enables the events, and must get none of them ----
+frames_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" -I"$JDK_INC/linux" \
+        -o "$d/frames_a.so" tests/host/frames_agent.c && cp "$d/frames_a.so" "$d/frames_b.so"
+}
+if check "host: frames: the agent builds against the JDK's own jvmti.h" frames_build; then
+    out=$(run_host -agentpath:"$d/frames_a.so"=A -agentpath:"$d/frames_b.so"=B,quiet -threads:1 Main 2>"$d/frames.err")
+    status=$?
+    check "host: frames: exit status 0 (got $status)" test "$status" = 0
+    expected_frames() {
+        cat <<'EOT'
+A: AddCapabilities: NONE
+A: SetNativeMethodPrefix: NONE
+A: AddToBootstrapClassLoaderSearch in OnLoad: NONE
+B: AddCapabilities: NONE
+A: SetBreakpoint(run, 2): NONE
+A: SetBreakpoint(run, 2) again: DUPLICATE
+A: SetBreakpoint(run, 99): INVALID_LOCATION
+A: ClearBreakpoint(run, 3): NOT_FOUND
+A: SetBreakpoint(getName, 0): NONE
+A: SetFieldAccessWatch(name): NONE
+A: SetFieldAccessWatch(name) again: DUPLICATE
+A: ClearFieldModificationWatch(name): NOT_FOUND
+A: SetFieldModificationWatch(priority): NONE
+A: NotifyFramePop(current, 0) in VMInit: NO_MORE_FRAMES
+A: GetJNIFunctionTable: NONE
+A: SetJNIFunctionTable: NONE
+A: GetVersion through the new table: counted
+A: boot class path appended in OnLoad: /no/such/boot/dir
+A: AddToSystemClassLoaderSearch(a directory) when live: ILLEGAL_ARGUMENT
+A: a new thread's JNIEnv uses the new table: yes
+A: Breakpoint run@2: hit
+A: Breakpoint getName@0: hit
+A: NotifyFramePop(current, 0): NONE
+A: NotifyFramePop(current, 0) again: DUPLICATE
+A: NotifyFramePop(current, 2): NO_MORE_FRAMES
+A: FieldAccess name in getName@1: seen
+A: FramePop getName: returned
+A: ClearBreakpoint(getName, 0): NONE
+A: ClearBreakpoint(getName, 0) again: NOT_FOUND
+A: FieldModification priority in run@4: I 5
+jvmti-host: native hashCode: prefixes $$frames_
+A: VMDeath: reached
+B: VMDeath: reached
+EOT
+    }
+    check "host: frames: breakpoint hit, field watched, frame pop delivered, JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
+        diff <(expected_frames) <(cat <<<"$out")
+    # Four threads through the same breakpoints, watches and frame pops at
+    # once (what SANITIZE=thread is for).
+    out=$(run_host -agentpath:"$d/frames_a.so"=A -agentpath:"$d/frames_b.so"=B,quiet -threads:4 Main 2>"$d/frames4.err")
+    status=$?
+    check "host: frames: four threads at once: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/frames4.err" | head -20
+    check "host: frames: four threads at once: 4 hits of run@2, none for B" \
+        test "$(grep -c '^A: Breakpoint run@2: hit$' <<<"$out"),$(grep -c '^B: [BF]' <<<"$out")" = "4,0"
 fi

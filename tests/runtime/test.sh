@@ -12,6 +12,8 @@
 #     static and shared;
 #   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
 #     time and suspend/resume the same way (with stress sections of its own);
+#   - frames.c drives breakpoints, field watches, frame pops, native method
+#     prefixes, the JNI table and class-loader search the same two ways;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -189,6 +191,16 @@ fi
 if build "objects (shared library)" "$d/objects-so" tests/runtime/objects.c -L"$sodir" -ljvmtirt; then
     run_tap objects-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         "$d/objects-so" 0.3 | sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# frames.c: breakpoints, watches, frame pops, prefixes, the JNI table,
+# class-loader search; static and shared.
+if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
+    run_tap frames "$d/frames"
+fi
+if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
+    run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
 if build stress "$d/stress" tests/runtime/stress.c "$RT_LIB"; then

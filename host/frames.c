@@ -1,0 +1,289 @@
+/* The host's side of the core's frames area: what a VM does for
+ * breakpoints, field watches, frame pops, native method prefixes, the JNI
+ * function table and class-loader search, over a tiny "interpreter".
+ *
+ * Each worker thread runs one program over the host's methods (host_members
+ * in jvmti-host.c), one instruction per jlocation:
+ *
+ *   Thread.run()       locations 0..7: at 2 it calls getName(), at 4 it
+ *                      writes Thread.priority, at 5 it calls hashCode()
+ *   Thread.getName()   locations 0..3: at 1 it reads Thread.name
+ *   Object.hashCode()  native: resolved once, with the agents' prefixes
+ *
+ * Before each instruction it posts Breakpoint if that location is armed; a
+ * read or write of an armed field posts FieldAccess / FieldModification;
+ * a frame armed for its pop calls jvmtirt_frame_popped as it returns. The
+ * core decides which environments get each event. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "jvmtigen_post.h"
+#include "jvmtirt.h"
+
+/* ---- what is armed: (kind, a, b) triples, as the core asked ---- */
+
+enum { ARM_BREAKPOINT, ARM_ACCESS, ARM_MODIFY, ARM_FRAME };
+
+typedef struct armed {
+    int kind;
+    uintptr_t a, b;
+} armed;
+
+static pthread_mutex_t arm_lock = PTHREAD_MUTEX_INITIALIZER;
+static armed arms[256];
+static int n_arms;
+
+static int arm_find(int kind, uintptr_t a, uintptr_t b)
+{
+    for (int i = 0; i < n_arms; i++)
+        if (arms[i].kind == kind && arms[i].a == a && arms[i].b == b)
+            return i;
+    return -1;
+}
+
+static jvmtiError arm_set(int kind, uintptr_t a, uintptr_t b, int on)
+{
+    jvmtiError err = JVMTI_ERROR_NONE;
+    pthread_mutex_lock(&arm_lock);
+    int i = arm_find(kind, a, b);
+    if (on && i < 0 && n_arms == (int)(sizeof arms / sizeof *arms))
+        err = JVMTI_ERROR_OUT_OF_MEMORY;
+    else if (on && i < 0)
+        arms[n_arms++] = (armed){kind, a, b};
+    else if (!on && i >= 0)
+        arms[i] = arms[--n_arms];
+    pthread_mutex_unlock(&arm_lock);
+    return err;
+}
+
+/* Whether (kind, a, b) is armed; take = 1 also disarms it. */
+static int arm_test(int kind, uintptr_t a, uintptr_t b, int take)
+{
+    pthread_mutex_lock(&arm_lock);
+    int i = arm_find(kind, a, b);
+    if (i >= 0 && take)
+        arms[i] = arms[--n_arms];
+    pthread_mutex_unlock(&arm_lock);
+    return i >= 0;
+}
+
+/* ---- the methods' code ---- */
+
+static host_member *member(const char *name)
+{
+    for (int i = 0; i < host_n_members; i++)
+        if (strcmp(host_members[i].name, name) == 0)
+            return &host_members[i];
+    return NULL;
+}
+
+/* How many instructions a method has (0: native, or no code). */
+static jlocation code_length(const host_member *m)
+{
+    if (m->is_native)
+        return 0;
+    if (strcmp(m->name, "run") == 0)
+        return 8;
+    if (strcmp(m->name, "getName") == 0)
+        return 4;
+    return 3; /* toString: never run, but a breakpoint may be set in it */
+}
+
+static jvmtiError breakpoint_arm(jmethodID method, jlocation location, int on)
+{
+    const host_member *m = (const host_member *)(const void *)method;
+    if (on && (location < 0 || location >= code_length(m)))
+        return JVMTI_ERROR_INVALID_LOCATION;
+    return arm_set(ARM_BREAKPOINT, (uintptr_t)method, (uintptr_t)location, on);
+}
+
+/* A class's identity is its host_class: jclass references are stable. */
+static jvmtiError field_watch_arm(uintptr_t class_id, jfieldID field, jvmtiEvent kind, int on)
+{
+    return arm_set(kind == JVMTI_EVENT_FIELD_ACCESS ? ARM_ACCESS : ARM_MODIFY, class_id,
+                   (uintptr_t)field, on);
+}
+
+/* ---- frames: each thread's stack, visible to itself ---- */
+
+typedef struct stack {
+    host_member *method[8];
+    int height;
+} stack;
+
+static JVMTIGEN_TLS stack frames;
+
+/* Only the calling thread gets here: the host suspends no thread, so the
+ * core asks about no other (config.thread_suspended is NULL). */
+static jvmtiError frame_at(uintptr_t thread, jint depth, uintptr_t *frame)
+{
+    if (thread != jvmtirt_current_thread_id())
+        return JVMTI_ERROR_THREAD_NOT_SUSPENDED;
+    if (depth >= frames.height)
+        return JVMTI_ERROR_NO_MORE_FRAMES;
+    if (frames.method[frames.height - 1 - depth]->is_native)
+        return JVMTI_ERROR_OPAQUE_FRAME;
+    *frame = (uintptr_t)(frames.height - depth); /* its height: unique while it lives */
+    return JVMTI_ERROR_NONE;
+}
+
+static void frame_pop_arm(uintptr_t thread, uintptr_t frame, int on)
+{
+    (void)arm_set(ARM_FRAME, thread, frame, on);
+}
+
+static void push(host_member *m) { frames.method[frames.height++] = m; }
+
+static void pop(host_thread *t)
+{
+    host_member *m = frames.method[frames.height - 1];
+    uintptr_t frame = (uintptr_t)frames.height--;
+    if (arm_test(ARM_FRAME, (uintptr_t)t, frame, 1))
+        jvmtirt_frame_popped(host_current_jni(), (jthread)&t->obj, (jmethodID)m, JNI_FALSE, frame);
+}
+
+static void step(host_thread *t, host_member *m, jlocation at)
+{
+    if (arm_test(ARM_BREAKPOINT, (uintptr_t)m, (uintptr_t)at, 0))
+        jvmtigen_post_Breakpoint(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
+}
+
+static jclass class_of(const host_member *m) { return (jclass)&host_classes[m->class_index].obj; }
+
+/* A read (value NULL) or write of field f of t, at m's location at. */
+static void field(host_thread *t, host_member *m, jlocation at, host_member *f, const jvalue *value)
+{
+    jclass k = class_of(f);
+    int kind = value ? ARM_MODIFY : ARM_ACCESS;
+    if (!arm_test(kind, (uintptr_t)k, (uintptr_t)f, 0))
+        return;
+    if (value)
+        jvmtigen_post_FieldModification(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
+                                        (jobject)&t->obj, (jfieldID)f, f->signature[0], *value);
+    else
+        jvmtigen_post_FieldAccess(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
+                                  (jobject)&t->obj, (jfieldID)f);
+}
+
+/* Binding a native method: a VM whose plain lookup fails retries with the
+ * prefixes, in the order the core gives them. The host has no native
+ * libraries: it prints the prefixes it would use (when there are any). */
+static void resolve_native(host_member *m)
+{
+    jint n = 0;
+    char **prefixes = jvmtirt_native_method_prefixes(&n);
+    if (n > 0) {
+        printf("jvmti-host: native %s: prefixes", m->name);
+        for (jint i = 0; i < n; i++)
+            printf(" %s", prefixes[i]);
+        printf("\n");
+        fflush(stdout);
+    }
+    free(prefixes);
+}
+
+void host_frames_run(host_thread *t)
+{
+    static int resolved; /* atomic: hashCode is bound once */
+    host_member *run = member("run"), *get_name = member("getName"),
+                *hash_code = member("hashCode"), *name = member("name"),
+                *priority = member("priority");
+    push(run);
+    for (jlocation at = 0; at < code_length(run); at++) {
+        step(t, run, at);
+        if (at == 2) {
+            push(get_name);
+            for (jlocation g = 0; g < code_length(get_name); g++) {
+                step(t, get_name, g);
+                if (g == 1)
+                    field(t, get_name, g, name, NULL);
+            }
+            pop(t);
+        } else if (at == 4) {
+            jvalue v = {.i = 5};
+            field(t, run, at, priority, &v);
+        } else if (at == 5) {
+            push(hash_code);
+            if (!__atomic_exchange_n(&resolved, 1, __ATOMIC_ACQ_REL))
+                resolve_native(hash_code);
+            pop(t);
+        }
+    }
+    pop(t);
+}
+
+/* ---- the JNI function table ---- */
+
+static const struct JNINativeInterface_ *jni_now; /* atomic; NULL: the host's own */
+/* Live threads, whose JNIEnv follows SetJNIFunctionTable. */
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_thread *live[1100];
+static int n_live;
+
+static const struct JNINativeInterface_ *host_frames_jni_table(void)
+{
+    const struct JNINativeInterface_ *t = __atomic_load_n(&jni_now, __ATOMIC_ACQUIRE);
+    return t ? t : host_jni_functions();
+}
+
+static void jni_table_changed(const struct JNINativeInterface_ *table)
+{
+    pthread_mutex_lock(&threads_lock);
+    __atomic_store_n(&jni_now, table, __ATOMIC_RELEASE);
+    for (int i = 0; i < n_live; i++)
+        __atomic_store_n(&live[i]->jni, table, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&threads_lock);
+}
+
+void host_frames_thread_begin(host_thread *t)
+{
+    pthread_mutex_lock(&threads_lock);
+    t->jni = host_frames_jni_table();
+    if (n_live < (int)(sizeof live / sizeof *live))
+        live[n_live++] = t;
+    pthread_mutex_unlock(&threads_lock);
+}
+
+void host_frames_thread_end(host_thread *t)
+{
+    pthread_mutex_lock(&threads_lock);
+    for (int i = 0; i < n_live; i++)
+        if (live[i] == t)
+            live[i] = live[--n_live];
+    pthread_mutex_unlock(&threads_lock);
+}
+
+/* ---- class-loader search: the segments become properties ---- */
+
+static jvmtiError class_path_append(int system, const char *segment, jvmtiPhase phase)
+{
+    (void)phase; /* the core checked the live phase's rule */
+    const char *prop = system ? "java.class.path" : "jdk.boot.class.path.append";
+    const char *old = jvmtirt_property_value(prop);
+    size_t len = (old ? strlen(old) + 1 : 0) + strlen(segment) + 1;
+    char *value = malloc(len);
+    if (!value)
+        return JVMTI_ERROR_OUT_OF_MEMORY;
+    snprintf(value, len, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", segment);
+    jvmtiError err = jvmtirt_property_define(prop, value, system);
+    free(value);
+    return err;
+}
+
+void host_frames_configure(jvmtirt_config *c)
+{
+    c->potential.can_generate_breakpoint_events = 1;
+    c->potential.can_generate_field_access_events = 1;
+    c->potential.can_generate_field_modification_events = 1;
+    c->potential.can_generate_frame_pop_events = 1;
+    c->potential.can_set_native_method_prefix = 1;
+    c->breakpoint_arm = breakpoint_arm;
+    c->field_watch_arm = field_watch_arm;
+    c->frame_at = frame_at;
+    c->frame_pop_arm = frame_pop_arm;
+    c->jni_table = host_frames_jni_table;
+    c->jni_table_changed = jni_table_changed;
+    c->class_path_append = class_path_append;
+}

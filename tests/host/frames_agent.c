@@ -1,0 +1,206 @@
+/* frames_agent.c: an ordinary agent (built against the JDK's own jvmti.h)
+ * that uses breakpoints, field watches, frame pops, a native method
+ * prefix, the JNI function table and class-loader search in jvmti-host.
+ * Options: "TAG" sets them all and prints what happens; "TAG,quiet" only
+ * enables the same events with callbacks, and must get none of them (they
+ * go only to the environment that set or watched them). One line per
+ * result: "TAG: what: answer". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvmti.h"
+
+static jvmtiEnv *jvmti;
+static char tag[32];
+static int quiet;
+static jmethodID run, get_name;
+static jfieldID name_field, priority_field;
+static jclass thread_class;
+static jint (JNICALL *vm_get_version)(JNIEnv *);
+static int version_calls; /* through the agent's table */
+
+static const char *err(jvmtiError e)
+{
+    static char buf[16];
+    switch (e) {
+    case JVMTI_ERROR_NONE: return "NONE";
+    case JVMTI_ERROR_DUPLICATE: return "DUPLICATE";
+    case JVMTI_ERROR_NOT_FOUND: return "NOT_FOUND";
+    case JVMTI_ERROR_INVALID_LOCATION: return "INVALID_LOCATION";
+    case JVMTI_ERROR_NO_MORE_FRAMES: return "NO_MORE_FRAMES";
+    case JVMTI_ERROR_OPAQUE_FRAME: return "OPAQUE_FRAME";
+    case JVMTI_ERROR_ILLEGAL_ARGUMENT: return "ILLEGAL_ARGUMENT";
+    case JVMTI_ERROR_NOT_AVAILABLE: return "NOT_AVAILABLE";
+    default: snprintf(buf, sizeof buf, "%d", (int)e); return buf;
+    }
+}
+
+static void say(const char *what, const char *answer)
+{
+    printf("%s: %s: %s\n", tag, what, answer);
+    fflush(stdout);
+}
+
+static const char *method_name(jmethodID m)
+{
+    return m == run ? "run" : m == get_name ? "getName" : "?";
+}
+
+static void JNICALL on_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jlocation at)
+{
+    (void)jni, (void)t;
+    char what[64];
+    snprintf(what, sizeof what, "Breakpoint %s@%d", method_name(m), (int)at);
+    say(what, "hit");
+    if (m == get_name) {
+        /* getName's frame is at depth 0 (run below it, hashCode not yet). */
+        say("NotifyFramePop(current, 0)", err((*env)->NotifyFramePop(env, NULL, 0)));
+        say("NotifyFramePop(current, 0) again", err((*env)->NotifyFramePop(env, NULL, 0)));
+        say("NotifyFramePop(current, 2)", err((*env)->NotifyFramePop(env, NULL, 2)));
+    }
+}
+
+static void JNICALL on_access(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jlocation at,
+                              jclass k, jobject o, jfieldID f)
+{
+    (void)env, (void)jni, (void)t, (void)k, (void)o;
+    char what[80];
+    snprintf(what, sizeof what, "FieldAccess %s in %s@%d", f == name_field ? "name" : "?",
+             method_name(m), (int)at);
+    say(what, "seen");
+}
+
+static void JNICALL on_modify(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jlocation at,
+                              jclass k, jobject o, jfieldID f, char sig, jvalue v)
+{
+    (void)env, (void)jni, (void)t, (void)k, (void)o;
+    char what[96], answer[32];
+    snprintf(what, sizeof what, "FieldModification %s in %s@%d",
+             f == priority_field ? "priority" : "?", method_name(m), (int)at);
+    snprintf(answer, sizeof answer, "%c %d", sig, (int)v.i);
+    say(what, answer);
+}
+
+static void JNICALL on_frame_pop(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jboolean ex)
+{
+    (void)jni, (void)t;
+    char what[64];
+    snprintf(what, sizeof what, "FramePop %s", method_name(m));
+    say(what, ex ? "by exception" : "returned");
+    say("ClearBreakpoint(getName, 0)", err((*env)->ClearBreakpoint(env, get_name, 0)));
+    say("ClearBreakpoint(getName, 0) again", err((*env)->ClearBreakpoint(env, get_name, 0)));
+}
+
+static jint JNICALL counting_get_version(JNIEnv *jni)
+{
+    version_calls++;
+    return vm_get_version(jni);
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)thread;
+    thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
+    run = (*jni)->GetMethodID(jni, thread_class, "run", "()V");
+    get_name = (*jni)->GetMethodID(jni, thread_class, "getName", "()Ljava/lang/String;");
+    name_field = (*jni)->GetFieldID(jni, thread_class, "name", "Ljava/lang/String;");
+    priority_field = (*jni)->GetFieldID(jni, thread_class, "priority", "I");
+    if (!run || !get_name || !name_field || !priority_field) {
+        say("VMInit", "Thread's members not found");
+        return;
+    }
+    if (quiet)
+        return;
+    say("SetBreakpoint(run, 2)", err((*env)->SetBreakpoint(env, run, 2)));
+    say("SetBreakpoint(run, 2) again", err((*env)->SetBreakpoint(env, run, 2)));
+    say("SetBreakpoint(run, 99)", err((*env)->SetBreakpoint(env, run, 99)));
+    say("ClearBreakpoint(run, 3)", err((*env)->ClearBreakpoint(env, run, 3)));
+    say("SetBreakpoint(getName, 0)", err((*env)->SetBreakpoint(env, get_name, 0)));
+    say("SetFieldAccessWatch(name)", err((*env)->SetFieldAccessWatch(env, thread_class, name_field)));
+    say("SetFieldAccessWatch(name) again",
+        err((*env)->SetFieldAccessWatch(env, thread_class, name_field)));
+    say("ClearFieldModificationWatch(name)",
+        err((*env)->ClearFieldModificationWatch(env, thread_class, name_field)));
+    say("SetFieldModificationWatch(priority)",
+        err((*env)->SetFieldModificationWatch(env, thread_class, priority_field)));
+    say("NotifyFramePop(current, 0) in VMInit", err((*env)->NotifyFramePop(env, NULL, 0)));
+
+    /* Interpose on GetVersion for every JNIEnv, this one and later ones. */
+    jniNativeInterface *table = NULL;
+    say("GetJNIFunctionTable", err((*env)->GetJNIFunctionTable(env, &table)));
+    if (table) {
+        vm_get_version = table->GetVersion;
+        table->GetVersion = counting_get_version;
+        say("SetJNIFunctionTable", err((*env)->SetJNIFunctionTable(env, table)));
+        (*env)->Deallocate(env, (unsigned char *)table);
+        jint v = (*jni)->GetVersion(jni);
+        say("GetVersion through the new table",
+            version_calls == 1 && v == JNI_VERSION_10 ? "counted" : "missed");
+    }
+
+    char *value = NULL;
+    (*env)->GetSystemProperty(env, "jdk.boot.class.path.append", &value);
+    say("boot class path appended in OnLoad", value ? value : "(none)");
+    (*env)->Deallocate(env, (unsigned char *)value);
+    say("AddToSystemClassLoaderSearch(a directory) when live",
+        err((*env)->AddToSystemClassLoaderSearch(env, "/")));
+}
+
+static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env, (void)thread;
+    if (!quiet && vm_get_version) {
+        int before = version_calls;
+        (*jni)->GetVersion(jni);
+        say("a new thread's JNIEnv uses the new table", version_calls == before + 1 ? "yes" : "no");
+    }
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env, (void)jni;
+    say("VMDeath", "reached");
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    snprintf(tag, sizeof tag, "%s", options ? options : "agent");
+    char *comma = strchr(tag, ',');
+    if (comma) {
+        quiet = strcmp(comma + 1, "quiet") == 0;
+        *comma = '\0';
+    }
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+        return JNI_ERR;
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_breakpoint_events = 1;
+    caps.can_generate_field_access_events = 1;
+    caps.can_generate_field_modification_events = 1;
+    caps.can_generate_frame_pop_events = 1;
+    caps.can_set_native_method_prefix = 1;
+    say("AddCapabilities", err((*jvmti)->AddCapabilities(jvmti, &caps)));
+    if (!quiet) {
+        say("SetNativeMethodPrefix", err((*jvmti)->SetNativeMethodPrefix(jvmti, "$$frames_")));
+        say("AddToBootstrapClassLoaderSearch in OnLoad",
+            err((*jvmti)->AddToBootstrapClassLoaderSearch(jvmti, "/no/such/boot/dir")));
+    }
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    cb.ThreadStart = on_thread_start;
+    cb.Breakpoint = on_breakpoint;
+    cb.FieldAccess = on_access;
+    cb.FieldModification = on_modify;
+    cb.FramePop = on_frame_pop;
+    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
+    jvmtiEvent events[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_START,
+                           JVMTI_EVENT_BREAKPOINT, JVMTI_EVENT_FIELD_ACCESS,
+                           JVMTI_EVENT_FIELD_MODIFICATION, JVMTI_EVENT_FRAME_POP};
+    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL);
+    return JNI_OK;
+}
