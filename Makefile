@@ -147,6 +147,30 @@ $(RTDIR) $(LIBDIR):
 
 -include $(RT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
 
+# ---- lib/libjvmticheck.so: the agent that wraps another and checks its
+# JVM TI calls (check/, with out/jvmticheck_forward.c, the tables and the
+# tracer; only the Agent_ entry points are exported) ----
+CHECK_SO := $(LIBDIR)/libjvmticheck.so
+CHECKDIR := build/$(VARIANT)/check
+CHECK_OBJS := $(patsubst check/%.c,$(CHECKDIR)/%.o,$(wildcard check/*.c)) \
+    $(CHECKDIR)/jvmticheck_forward.o $(CHECKDIR)/jvmtigen_tables.o $(CHECKDIR)/trace.o
+CHECK_CFLAGS = $(RT_CFLAGS) -Icheck -fvisibility=hidden
+ifneq ($(wildcard $(SPEC)),)
+runtime: $(CHECK_SO)
+endif
+$(OUT)/jvmticheck_forward.c: $(GEN_STAMP) ;
+$(CHECKDIR)/%.o: check/%.c $(OUT)/jvmti.h | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECKDIR)/trace.o: runtime/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
+	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -o $@ $(CHECK_OBJS) -ldl -pthread
+$(CHECKDIR):
+	mkdir -p $@
+-include $(CHECK_OBJS:.o=.d)
+
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
 # jvmtigen, its man page and templates; libjvmtirt (static, and shared with
 # its soname), the headers a VM includes, and jvmtirt.pc for pkg-config.

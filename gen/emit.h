@@ -34,6 +34,13 @@ void emit_entry(const GenContext *ctx, Buf *out);
 void emit_post_header(const GenContext *ctx, Buf *out);
 void emit_post_source(const GenContext *ctx, Buf *out);
 void emit_defaults(const GenContext *ctx, Buf *out);
+void emit_check(const GenContext *ctx, Buf *out);
+
+/* Shared by the trampolines and libjvmticheck's entries (ns is the names'
+ * prefix, "jvmtigen" or "jvmticheck"): the tracing wrapper NS_trace_NAME of
+ * NS_entry_NAME, and a function table of either. */
+void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns);
+void emit_function_table(Buf *o, const Spec *s, const char *name, const char *ns, bool trace);
 
 /* The opening comment of a generated C file: the spec's copyright lines and
  * what generated it, or the user's --banner. Ends with a newline. */
