@@ -91,6 +91,11 @@ static int option(const char *opt, size_t n)
         jvmticheck_fatal = 0;
     } else if (strcmp(buf, "mode") == 0 && strcmp(value, "fatal") == 0) {
         jvmticheck_fatal = 1;
+    } else if (strcmp(buf, "leaks") == 0 && (strcmp(value, "none") == 0 ||
+                                             strcmp(value, "results") == 0 ||
+                                             strcmp(value, "all") == 0)) {
+        jvmticheck_leaks = *value == 'n' ? JVMTICHECK_LEAKS_NONE
+                           : *value == 'r' ? JVMTICHECK_LEAKS_RESULTS : JVMTICHECK_LEAKS_ALL;
     } else if (strcmp(buf, "log") == 0 && *value) {
         int fd = open(value, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (fd < 0) {
@@ -107,8 +112,8 @@ static int option(const char *opt, size_t n)
         jvmticheck_trace_events(value);
         jvmticheck_table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
     } else {
-        say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, log=FILE, "
-            "then agent=PATH[=OPTIONS])%s", buf, "");
+        say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, leaks=none|results|all, "
+            "log=FILE, then agent=PATH[=OPTIONS])%s", buf, "");
         return 0;
     }
     return 1;

@@ -68,6 +68,8 @@ void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem);
 /* 1 if mem was handed out and not deallocated yet (it is then forgotten). */
 int jvmticheck_disown(const void *mem);
 void jvmticheck_report_leaks(void);
+enum { JVMTICHECK_LEAKS_NONE, JVMTICHECK_LEAKS_RESULTS, JVMTICHECK_LEAKS_ALL };
+extern int jvmticheck_leaks; /* leaks=none|results|all */
 
 /* ---- events (events.c) ---- */
 typedef struct jvmticheck_event_call {

@@ -103,15 +103,22 @@ static int by_function(const void *a, const void *b)
     return strcmp(((const slot *)a)->function, ((const slot *)b)->function);
 }
 
+int jvmticheck_leaks = JVMTICHECK_LEAKS_RESULTS;
+
 /* One line per allocating function, in name order: how many of its buffers
- * were never deallocated. */
+ * were never deallocated. What an agent Allocates for itself it may keep
+ * until the end (libinstrument keeps its agent's state so): those count
+ * only with leaks=all. */
 void jvmticheck_report_leaks(void)
 {
+    if (jvmticheck_leaks == JVMTICHECK_LEAKS_NONE)
+        return;
     pthread_mutex_lock(&lock);
     slot *left = live ? malloc(live * sizeof *left) : NULL;
     size_t n = 0;
     for (size_t i = 0; left && i < cap; i++)
-        if (table[i].mem && table[i].mem != TOMB)
+        if (table[i].mem && table[i].mem != TOMB &&
+            (jvmticheck_leaks == JVMTICHECK_LEAKS_ALL || strcmp(table[i].function, "Allocate") != 0))
             left[n++] = table[i];
     pthread_mutex_unlock(&lock);
     if (!left)

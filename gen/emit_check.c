@@ -303,7 +303,14 @@ static void event_wrapper(Buf *o, const Event *e)
     for (size_t i = 0; i < e->n_params; i++)
         if (param_in_call(e->params[i]))
             buf_printf(o, ", %s", e->params[i]->name);
-    buf_puts(o, ");\n    jvmticheck_event_end(&jvmticheck_c);\n}\n");
+    buf_puts(o, ");\n");
+    /* A buffer the agent hands the VM (ClassFileLoadHook's new class data,
+     * which the VM deallocates) is no longer the agent's. */
+    for (size_t i = 0; i < e->n_params; i++)
+        if (param_in_call(e->params[i]) && e->params[i]->type->kind == TK_AGENTBUF)
+            buf_printf(o, "    if (%s != NULL && *%s != NULL)\n        jvmticheck_disown(*%s);\n",
+                       e->params[i]->name, e->params[i]->name, e->params[i]->name);
+    buf_puts(o, "    jvmticheck_event_end(&jvmticheck_c);\n}\n");
 }
 
 void emit_check(const GenContext *ctx, Buf *o)
