@@ -119,6 +119,45 @@ static int option(const char *opt, size_t n)
     return 1;
 }
 
+static void JNICALL on_vm_start(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    jvmticheck_phase_set(JVMTI_PHASE_START);
+}
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env;
+    (void)jni;
+    (void)thread;
+    jvmticheck_phase_set(JVMTI_PHASE_LIVE);
+}
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    jvmticheck_phase_ask_vm();
+}
+
+/* The checker's own environment follows the phases (see env.c). */
+static int watch_phases(void)
+{
+    jvmtiEventCallbacks cb;
+    jvmtiPhase now;
+    jvmtiEnv *e = jvmticheck_self;
+    memset(&cb, 0, sizeof cb);
+    cb.VMStart = on_vm_start;
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    if ((*e)->GetPhase(e, &now) != JVMTI_ERROR_NONE || (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL))
+        return 0;
+    jvmticheck_phase_set(now);
+    return 1;
+}
+
 static void trace_sink(const char *line, size_t len)
 {
     jvmticheck_write(line, len);
@@ -166,6 +205,11 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
         free(path);
         return NULL;
     }
+    if (!watch_phases()) {
+        say("jvmticheck: cannot follow the VM's phases%s%s", "", "");
+        free(path);
+        return NULL;
+    }
     agent_handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!agent_handle) {
         say("jvmticheck: cannot load agent %s: %s", path, dlerror());
@@ -195,7 +239,10 @@ EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     void *fn = start(vm, options, "Agent_OnLoad", &agent_options);
     if (!fn)
         return JNI_ERR;
-    return ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+    jint r = ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+    /* OnLoad ends when the agents' Agent_OnLoad return; no event says so. */
+    jvmticheck_phase_set(JVMTI_PHASE_PRIMORDIAL);
+    return r;
 }
 
 EXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)

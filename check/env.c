@@ -98,33 +98,57 @@ jvmtiCapabilities jvmticheck_caps_of(jvmtiEnv *env)
     return c;
 }
 
-/* HotSpot answers GetPhase on any thread it knows; on a native thread it
- * does not, the last answer stands (phases only move forward). */
-static int last_phase = JVMTI_PHASE_ONLOAD; /* atomic */
+/* The phase, kept by the checker from the VM's own events on its own
+ * environment (created before the agent's, so it hears each event first):
+ * VMStart and VMInit move it on before the agent's callbacks run. The dead
+ * phase begins only after every VMDeath callback has returned, so from
+ * VMDeath on the VM is asked each time (GetPhase costs tens of ns in
+ * HotSpot; a load costs nothing). On a thread HotSpot does not know,
+ * GetPhase fails, and the last phase known stands. */
+static int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic */
+static int phase_ask;                         /* atomic: 1 from VMDeath on */
+
+void jvmticheck_phase_set(jvmtiPhase p)
+{
+    __atomic_store_n(&phase_cached, (int)p, __ATOMIC_RELAXED);
+}
+
+void jvmticheck_phase_ask_vm(void)
+{
+    __atomic_store_n(&phase_ask, 1, __ATOMIC_RELAXED);
+}
 
 jvmtiPhase jvmticheck_phase_now(void)
 {
     jvmtiPhase p;
+    if (!__atomic_load_n(&phase_ask, __ATOMIC_RELAXED))
+        return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);
     if ((*jvmticheck_self)->GetPhase(jvmticheck_self, &p) == JVMTI_ERROR_NONE) {
-        __atomic_store_n(&last_phase, (int)p, __ATOMIC_RELAXED);
+        jvmticheck_phase_set(p);
         return p;
     }
-    return (jvmtiPhase)__atomic_load_n(&last_phase, __ATOMIC_RELAXED);
+    return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);
 }
 
 /* A thread the VM attached (a Java thread, or a native one through JNI)
- * is one JNI's GetEnv answers on. The VM's own threads (GC, compiler) are
- * not: they are taken for VM threads, which callbacksafe functions accept;
- * so an unattached native thread calling one of those goes unreported (the
- * VM answers for it). During OnLoad the VM has no threads yet. */
+ * is one JNI's GetEnv answers on; once it has, the answer is kept (a
+ * thread that detaches later is still taken for attached: a finding
+ * missed, never a false one). The VM's own threads (GC, compiler) are not
+ * attached: they are taken for VM threads, which callbacksafe functions
+ * accept; so an unattached native thread calling one of those goes
+ * unreported (the VM answers for it). During OnLoad the VM has no threads
+ * yet. */
+static __thread int attached_here;
+
 int jvmticheck_attached(int rule)
 {
-    if (rule == JVMTICHECK_JAVA_OR_VM)
+    if (rule == JVMTICHECK_JAVA_OR_VM || attached_here)
         return 1;
     if (rule == JVMTICHECK_JAVA_IF_THREADS && jvmticheck_phase_now() == JVMTI_PHASE_ONLOAD)
         return 1;
     void *jni = NULL;
-    return (*jvmticheck_vm)->GetEnv(jvmticheck_vm, &jni, JNI_VERSION_1_2) == JNI_OK;
+    attached_here = (*jvmticheck_vm)->GetEnv(jvmticheck_vm, &jni, JNI_VERSION_1_2) == JNI_OK;
+    return attached_here;
 }
 
 long long jvmticheck_now_ns(void)

@@ -33,8 +33,10 @@ typedef struct jvmticheck_env {
 int jvmticheck_env_valid(jvmtiEnv *env);
 int jvmticheck_env_disposed(jvmtiEnv *env);
 #define JVMTICHECK_ENV_VALID(env) jvmticheck_env_valid(env)
-/* The phase, asked of the checker's own environment of the VM. */
+/* The phase, as the checker's own environment of the VM sees it. */
 jvmtiPhase jvmticheck_phase_now(void);
+void jvmticheck_phase_set(jvmtiPhase p);
+void jvmticheck_phase_ask_vm(void); /* from VMDeath on */
 #define JVMTICHECK_PHASE() jvmticheck_phase_now()
 
 enum { JVMTICHECK_JAVA, JVMTICHECK_JAVA_OR_VM, JVMTICHECK_JAVA_IF_THREADS };
