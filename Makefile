@@ -170,6 +170,16 @@ $(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
 $(CHECKDIR):
 	mkdir -p $@
 -include $(CHECK_OBJS:.o=.d)
+# Installed beside libjvmtirt, with its man page (docs/jvmticheck.7).
+.PHONY: install-jvmticheck uninstall-jvmticheck
+install: install-jvmticheck
+install-jvmticheck: all
+	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(mandir)/man7
+	$(INSTALL) -m 755 $(CHECK_SO) $(DESTDIR)$(libdir)/libjvmticheck.so
+	$(INSTALL) -m 644 docs/jvmticheck.7 $(DESTDIR)$(mandir)/man7/jvmticheck.7
+uninstall: uninstall-jvmticheck
+uninstall-jvmticheck:
+	rm -f $(DESTDIR)$(libdir)/libjvmticheck.so $(DESTDIR)$(mandir)/man7/jvmticheck.7
 
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
 # jvmtigen, its man page and templates; libjvmtirt (static, and shared with

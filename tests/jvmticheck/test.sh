@@ -141,3 +141,25 @@ check "jvmticheck: java.lang.instrument: the same output through jvmticheck, no 
 gen=${RT_OUT:-out}/jvmticheck_forward.c
 check "jvmticheck: one checking entry per function of the table" \
     test "$(grep -c '^jvmticheck_entry_' "$gen")" -eq "$(grep -c '^jvmtigen_entry_' "${RT_OUT:-out}/jvmtigen_entry.c")"
+
+# make install puts the library and its man page in place; the installed
+# library works; make uninstall takes both away.
+dest=$(scratch jvmticheck-install)
+prefix=${PREFIX:-/usr/local}
+if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 2>&1; then
+    lib=$dest$prefix/lib/libjvmticheck.so man7=$dest$prefix/share/man/man7/jvmticheck.7
+    check "jvmticheck: make install: lib/libjvmticheck.so and man7/jvmticheck.7" test -f "$lib" -a -f "$man7"
+    if command -v groff >/dev/null; then
+        check "jvmticheck: groff -man -ww -z is silent on jvmticheck.7" \
+            bash -c 'test -z "$(groff -man -ww -z "$1" 2>&1)"' _ "$man7"
+    else
+        skip "jvmticheck: no groff to check the man page with"
+    fi
+    "$JAVA" -agentpath:"$lib=agent=$d/libbuggy.so=null" -cp "$d" Hello >/dev/null 2>"$d/installed.err"
+    check "jvmticheck: the installed library finds what the built one does" \
+        grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)" "$d/installed.err"
+    ${MAKE:-make} --no-print-directory uninstall DESTDIR="$dest" >/dev/null 2>&1
+    check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7"
+else
+    not_ok "jvmticheck: make install"; tail -5 "$d/install.log"
+fi
