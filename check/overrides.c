@@ -41,25 +41,37 @@ jvmtiError jvmticheck_forward_DisposeEnvironment(jvmtiEnv *env)
     return (*real)->DisposeEnvironment(real);
 }
 
+/* Every member is a function pointer, read by events on other threads. */
+static void store_callbacks(jvmtiEventCallbacks *to, const jvmtiEventCallbacks *from)
+{
+    void (**dst)(void) = (void (**)(void))(void *)to;
+    void (*const *src)(void) = (void (*const *)(void))(const void *)from;
+    for (size_t i = 0; i < sizeof *to / sizeof *dst; i++)
+        __atomic_store_n(&dst[i], __atomic_load_n(&src[i], __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+}
+
 jvmtiError jvmticheck_forward_SetEventCallbacks(jvmtiEnv *env, const jvmtiEventCallbacks *callbacks,
                                                 jint size_of_callbacks);
 jvmtiError jvmticheck_forward_SetEventCallbacks(jvmtiEnv *env, const jvmtiEventCallbacks *callbacks,
                                                 jint size_of_callbacks)
 {
     /* The agent's struct may be shorter (an older jvmti.h): only what it
-     * has is read. Every member is a function pointer, stored atomically
-     * since events read them on other threads. */
-    jvmtiEventCallbacks mine, theirs;
+     * has is read. */
+    jvmtiEventCallbacks mine, theirs, before;
     memset(&mine, 0, sizeof mine);
     if (callbacks && size_of_callbacks > 0)
         memcpy(&mine, callbacks, (size_t)size_of_callbacks < sizeof mine ? (size_t)size_of_callbacks
                                                                         : sizeof mine);
-    void (**dst)(void) = (void (**)(void))(void *)&ENV(env)->callbacks;
-    void (**src)(void) = (void (**)(void))(void *)&mine;
-    for (size_t i = 0; i < sizeof mine / sizeof *src; i++)
-        __atomic_store_n(&dst[i], src[i], __ATOMIC_RELEASE);
+    /* Stored before the VM has the wrappers (an event may come at once),
+     * and put back if the VM refuses the call (wrong phase, bad size). */
+    store_callbacks(&before, &ENV(env)->callbacks);
+    store_callbacks(&ENV(env)->callbacks, &mine);
     jvmticheck_wrap_callbacks(&mine, &theirs);
-    return (*REAL(env))->SetEventCallbacks(REAL(env), callbacks ? &theirs : NULL, size_of_callbacks);
+    jvmtiError err = (*REAL(env))->SetEventCallbacks(REAL(env), callbacks ? &theirs : NULL,
+                                                     size_of_callbacks);
+    if (err != JVMTI_ERROR_NONE)
+        store_callbacks(&ENV(env)->callbacks, &before);
+    return err;
 }
 
 jvmtiError jvmticheck_forward_AddCapabilities(jvmtiEnv *env, const jvmtiCapabilities *capabilities_ptr);

@@ -92,6 +92,20 @@ BUG void buggy_monitor_exit(void)
     sink = (*jvmti)->DestroyRawMonitor(jvmti, m);
 }
 
+/* The VM refuses this (wrong phase): the callbacks set before stay. */
+BUG void buggy_refused_callbacks(void);
+BUG void buggy_refused_callbacks(void)
+{
+    sink = (*jvmti)->SetEventCallbacks(jvmti, NULL, 0);
+}
+
+static void JNICALL vm_start(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    buggy_refused_callbacks();
+}
+
 static jrawMonitorID held;
 BUG void *buggy_monitor_destroy(void *arg);
 BUG void *buggy_monitor_destroy(void *arg)
@@ -177,6 +191,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
+    if (is("refused-callbacks")) {
+        cb.VMStart = vm_start;
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);
+    }
     (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     return JNI_OK;

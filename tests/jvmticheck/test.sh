@@ -82,6 +82,12 @@ finds monitor-exit "jvmticheck: RawMonitorExit: monitor must be held by the call
 run monitor-destroy "" monitor-destroy
 finds monitor-destroy "jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
 
+# A SetEventCallbacks the VM refuses leaves the agent's callbacks as they
+# were: VMInit still reaches it.
+run refused-callbacks "" refused-callbacks
+finds refused-callbacks "jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
+check "jvmticheck: refused-callbacks: VMInit still reaches the agent" grep -qx 'buggy: VMInit done' "$d/refused-callbacks.out"
+
 # fatal: the finding, a backtrace through the agent's function, SIGABRT,
 # and the call never reached the VM (the agent never saw its result).
 run fatal "mode=fatal," null
@@ -162,4 +168,27 @@ if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 
     check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7"
 else
     not_ok "jvmticheck: make install"; tail -5 "$d/install.log"
+fi
+
+# The conformance agent (tests/conformance: 1,200+ cases, most of them
+# deliberate misuse) through jvmticheck in warn mode: every case gets the
+# same answer as without it.
+if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
+    conf=$d/conformance
+    CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
+        tests/conformance/run "$conf" >"$d/conformance.log" 2>&1
+    if [ -s "$conf/hotspot.out" ] && [ -f "$conf/agent.so" ]; then
+        "$JAVA" -agentpath:"$CHECK_SO=log=$d/conformance-findings.log,agent=$conf/agent.so=iters=1000" \
+            -cp "$conf" Main >"$d/conformance-checked.out" 2>"$d/conformance-checked.err"
+        python3 tests/conformance/compare.py "$conf/hotspot.out" "$d/conformance-checked.out" /dev/null \
+            --min 1000 >"$d/conformance-compare.txt" 2>&1
+        check "jvmticheck: the conformance agent gets the same answers through jvmticheck ($(tail -1 "$d/conformance-compare.txt"))" \
+            test $? -eq 0
+        check "jvmticheck: ... and its deliberate misuse is found (over 300 findings)" \
+            test "$(grep -c '^jvmticheck: ' "$d/conformance-findings.log")" -gt 300
+    else
+        not_ok "jvmticheck: the conformance agent did not build or run"; tail -5 "$d/conformance.log"
+    fi
+else
+    skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
 fi
