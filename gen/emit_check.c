@@ -81,9 +81,12 @@ static void track_outputs(Buf *o, const Spec *s, const Function *f)
             continue;
         const Typedef *td = t->elem && t->elem->kind == TK_STRUCT ? typedef_named(s, t->elem->name)
                                                                   : NULL;
-        Buf e;
+        Buf e, body;
         buf_init(&e);
+        buf_init(&body);
         buf_printf(&e, "*%s", p->name);
+        Buf *all = o; /* what this parameter adds goes under its NULL test */
+        o = &body;
         switch (t->kind) {
         case TK_ALLOCBUF:
         case TK_ALLOCALLOCBUF:
@@ -112,6 +115,11 @@ static void track_outputs(Buf *o, const Spec *s, const Function *f)
         default:
             break;
         }
+        o = all;
+        /* An out-parameter may be NULL where the spec lets it (nullok). */
+        if (body.len)
+            buf_printf(o, "        if (%s != NULL) {\n%s        }\n", p->name, body.data);
+        buf_free(&body);
         buf_free(&e);
     }
 }

@@ -131,6 +131,8 @@ static void clean(JNIEnv *jni, jthread thread)
     (*jvmti)->GetClassSignature(jvmti, c, &sig, &gen);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)gen);
+    (*jvmti)->GetClassSignature(jvmti, c, &sig, NULL); /* an out-pointer may be NULL (nullok) */
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     (*jvmti)->GetClassMethods(jvmti, c, &n, &methods);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)methods);
     (*jvmti)->GetThreadInfo(jvmti, thread, &info);

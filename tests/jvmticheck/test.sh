@@ -68,10 +68,10 @@ finds dealloc-foreign "jvmticheck: Deallocate: mem was not allocated by JVM TI, 
 run dealloc-twice "" dealloc-twice
 finds dealloc-twice "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
 
-run leak "" leak
+run leak "leaks=results," leak
 finds leak "jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
-run leak-none "leaks=none," leak
-finds leak-none ""
+run leak-default "" leak
+finds leak-default ""
 
 run capability "" capability
 finds capability "jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
