@@ -192,3 +192,11 @@ if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
 else
     skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
 fi
+
+# JDWP (libjdwp, as -agentlib:jdwp loads it) through jvmticheck: it loads,
+# listens, the program runs to its end, and nothing is found.
+"$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libjdwp.so=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0" \
+    -cp "$d" Hello >"$d/jdwp.out" 2>"$d/jdwp.err"
+check "jvmticheck: JDWP runs a program through jvmticheck with no finding" \
+    bash -c 'test "$1" -eq 0 && grep -q "^Listening for transport dt_socket at address: " "$2" &&
+             grep -qx "hello 0" "$2" && ! grep -q "^jvmticheck" "$3"' _ $? "$d/jdwp.out" "$d/jdwp.err"
