@@ -321,6 +321,12 @@ static void event_wrapper(Buf *o, const Event *e)
     buf_puts(o, "    jvmticheck_event_end(&jvmticheck_c);\n}\n");
 }
 
+static void forwarder_and_entry(Buf *o, const Spec *s, const Function *f)
+{
+    forwarder(o, s, f);
+    entry(o, f);
+}
+
 void emit_check(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
@@ -328,25 +334,7 @@ void emit_check(const GenContext *ctx, Buf *o)
     buf_puts(o, "\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n"
                 "#include \"jvmti.h\"\n#include \"jvmtigen_tables.h\"\n"
                 "#include \"jvmtigen_trace.h\"\n#include \"jvmticheck.h\"\n");
-    for (size_t c = 0; c < s->n_categories; c++) {
-        const Category *cat = s->categories[c];
-        if (!category_in_table(cat))
-            continue;
-        category_banner_append(o, cat);
-        for (size_t i = 0; i < cat->n_functions; i++)
-            if (function_in_table(cat->functions[i])) {
-                forwarder(o, s, cat->functions[i]);
-                entry(o, cat->functions[i]);
-            }
-    }
-    emit_function_table(o, s, "jvmticheck_functions", "jvmticheck", false);
-    buf_puts(o, "\n/* ---- tracing ---- */\n");
-    for (size_t i = 0; i < s->n_functions; i++) {
-        const Function *f = s->functions[i];
-        if (function_in_table(f) && function_traceable(f))
-            emit_traced_function(o, s, f, "jvmticheck");
-    }
-    emit_function_table(o, s, "jvmticheck_traced_functions", "jvmticheck", true);
+    emit_entries_and_tables(o, s, "jvmticheck", forwarder_and_entry);
 
     buf_puts(o, "\n/* ---- events ---- */\n");
     for (size_t i = 0; i < s->n_events; i++)

@@ -261,7 +261,7 @@ static void trace_out(Buf *o, const Spec *s, const Param *p)
     buf_free(&deref);
 }
 
-void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns)
+static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns)
 {
     Buf pre;
     buf_init(&pre);
@@ -300,7 +300,7 @@ void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *
     buf_free(&pre);
 }
 
-void emit_function_table(Buf *o, const Spec *s, const char *name, const char *ns, bool trace)
+static void emit_function_table(Buf *o, const Spec *s, const char *name, const char *ns, bool trace)
 {
     int max = max_table_num(s);
     const Function **slot = table_slots(s);
@@ -317,14 +317,11 @@ void emit_function_table(Buf *o, const Spec *s, const char *name, const char *ns
     buf_puts(o, "};\n");
 }
 
-void emit_entry(const GenContext *ctx, Buf *o)
+void emit_entries_and_tables(Buf *o, const Spec *s, const char *ns,
+                             void (*code)(Buf *o, const Spec *s, const Function *f))
 {
-    const Spec *s = ctx->spec;
-    emit_banner(ctx, o, "JVM TI trampolines and function tables");
-    buf_puts(o, "\n#include <stddef.h>\n#include <stdint.h>\n\n"
-                "#include \"jvmti.h\"\n#include \"jvmtigen_hooks.h\"\n"
-                "#include \"jvmtigen_impl.h\"\n#include \"jvmtigen_tables.h\"\n"
-                "#include \"jvmtigen_trace.h\"\n");
+    Buf name;
+    buf_init(&name);
     for (size_t c = 0; c < s->n_categories; c++) {
         const Category *cat = s->categories[c];
         if (!category_in_table(cat))
@@ -332,14 +329,34 @@ void emit_entry(const GenContext *ctx, Buf *o)
         category_banner_append(o, cat);
         for (size_t i = 0; i < cat->n_functions; i++)
             if (function_in_table(cat->functions[i]))
-                trampoline(o, cat->functions[i]);
+                code(o, s, cat->functions[i]);
     }
-    emit_function_table(o, s, "jvmtigen_functions", "jvmtigen", false);
+    buf_printf(&name, "%s_functions", ns);
+    emit_function_table(o, s, name.data, ns, false);
     buf_puts(o, "\n/* ---- tracing ---- */\n");
     for (size_t i = 0; i < s->n_functions; i++) {
         const Function *f = s->functions[i];
         if (function_in_table(f) && function_traceable(f))
-            emit_traced_function(o, s, f, "jvmtigen");
+            emit_traced_function(o, s, f, ns);
     }
-    emit_function_table(o, s, "jvmtigen_traced_functions", "jvmtigen", true);
+    buf_reset(&name);
+    buf_printf(&name, "%s_traced_functions", ns);
+    emit_function_table(o, s, name.data, ns, true);
+    buf_free(&name);
+}
+
+static void trampoline_of(Buf *o, const Spec *s, const Function *f)
+{
+    (void)s;
+    trampoline(o, f);
+}
+
+void emit_entry(const GenContext *ctx, Buf *o)
+{
+    emit_banner(ctx, o, "JVM TI trampolines and function tables");
+    buf_puts(o, "\n#include <stddef.h>\n#include <stdint.h>\n\n"
+                "#include \"jvmti.h\"\n#include \"jvmtigen_hooks.h\"\n"
+                "#include \"jvmtigen_impl.h\"\n#include \"jvmtigen_tables.h\"\n"
+                "#include \"jvmtigen_trace.h\"\n");
+    emit_entries_and_tables(o, ctx->spec, "jvmtigen", trampoline_of);
 }
