@@ -171,6 +171,40 @@ $(RTDIR) $(LIBDIR):
 
 -include $(RT_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
 
+# ---- lib/libjvmticheck.so: the agent that wraps another and checks its
+# JVM TI calls (check/, with out/jvmticheck_forward.c, the tables and the
+# tracer; only the Agent_ entry points are exported) ----
+CHECK_SO := $(LIBDIR)/libjvmticheck.so
+CHECKDIR := build/$(VARIANT)/check
+CHECK_OBJS := $(patsubst check/%.c,$(CHECKDIR)/%.o,$(wildcard check/*.c)) \
+    $(CHECKDIR)/jvmticheck_forward.o $(CHECKDIR)/jvmtigen_tables.o $(CHECKDIR)/trace.o
+CHECK_CFLAGS = $(RT_CFLAGS) -Icheck -fvisibility=hidden
+ifneq ($(wildcard $(SPEC)),)
+runtime: $(CHECK_SO)
+endif
+$(OUT)/jvmticheck_forward.c: $(GEN_STAMP) ;
+$(CHECKDIR)/%.o: check/%.c $(OUT)/jvmti.h | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECKDIR)/trace.o: runtime/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
+	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
+	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -o $@ $(CHECK_OBJS) -ldl -pthread
+$(CHECKDIR):
+	mkdir -p $@
+-include $(CHECK_OBJS:.o=.d)
+# Installed beside libjvmtirt, with its man page (docs/jvmticheck.7).
+.PHONY: install-jvmticheck uninstall-jvmticheck
+install: install-jvmticheck
+install-jvmticheck: all
+	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(mandir)/man7
+	$(INSTALL) -m 755 $(CHECK_SO) $(DESTDIR)$(libdir)/libjvmticheck.so
+	$(INSTALL) -m 644 docs/jvmticheck.7 $(DESTDIR)$(mandir)/man7/jvmticheck.7
+uninstall: uninstall-jvmticheck
+uninstall-jvmticheck:
+	rm -f $(DESTDIR)$(libdir)/libjvmticheck.so $(DESTDIR)$(mandir)/man7/jvmticheck.7
+
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
 # jvmtigen, its man page, templates and the project's spec (with its DTD:
 # the default SPEC); libjvmtirt (static, and shared with its soname), the

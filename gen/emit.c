@@ -13,6 +13,7 @@ const Output outputs[] = {
     {"jvmtigen_post.h", emit_post_header},
     {"jvmtigen_post.c", emit_post_source},
     {"jvmtigen_defaults.c", emit_defaults},
+    {"jvmticheck_forward.c", emit_check},
 };
 const int n_outputs = (int)(sizeof outputs / sizeof *outputs);
 

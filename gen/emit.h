@@ -34,6 +34,14 @@ void emit_entry(const GenContext *ctx, Buf *out);
 void emit_post_header(const GenContext *ctx, Buf *out);
 void emit_post_source(const GenContext *ctx, Buf *out);
 void emit_defaults(const GenContext *ctx, Buf *out);
+void emit_check(const GenContext *ctx, Buf *out);
+
+/* Shared by the trampolines and libjvmticheck's entries (ns is the names'
+ * prefix, "jvmtigen" or "jvmticheck"): per category, each function's code
+ * (which defines NS_entry_NAME), then the tables NS_functions and
+ * NS_traced_functions with the tracing wrappers NS_trace_NAME between. */
+void emit_entries_and_tables(Buf *o, const Spec *s, const char *ns,
+                             void (*code)(Buf *o, const Spec *s, const Function *f));
 
 /* The opening comment of a generated C file: the spec's copyright lines and
  * what generated it, or the user's --banner. Ends with a newline. */

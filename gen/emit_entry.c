@@ -261,17 +261,20 @@ static void trace_out(Buf *o, const Spec *s, const Param *p)
     buf_free(&deref);
 }
 
-static void traced(Buf *o, const Spec *s, const Function *f)
+static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns)
 {
+    Buf pre;
+    buf_init(&pre);
     buf_puts(o, "\nstatic JVMTIGEN_NOINLINE jvmtiError\n");
-    signature(o, f, "jvmtigen_traced_");
+    buf_printf(&pre, "%s_traced_", ns);
+    signature(o, f, pre.data);
     buf_printf(o, "\n{\n    jvmtigen_trace_call jvmtigen_tc;\n    jvmtiError jvmtigen_err;\n"
                   "    jvmtigen_trace_begin(&jvmtigen_tc, env, \"%s\");\n", f->id);
     for (size_t i = 0; i < f->n_params; i++)
         if (param_in_call(f->params[i]))
             trace_in(o, s, f->params[i]);
     buf_printf(o, "    jvmtigen_trace_call_start(&jvmtigen_tc);\n"
-                  "    jvmtigen_err = jvmtigen_entry_%s", f->id);
+                  "    jvmtigen_err = %s_entry_%s", ns, f->id);
     call_args_append(o, f);
     buf_puts(o, ";\n    jvmtigen_trace_result(&jvmtigen_tc, jvmtigen_err);\n");
     Buf outs;
@@ -285,16 +288,19 @@ static void traced(Buf *o, const Spec *s, const Function *f)
     buf_puts(o, "    jvmtigen_trace_end(&jvmtigen_tc);\n    return jvmtigen_err;\n}\n");
 
     buf_puts(o, "\nstatic jvmtiError JNICALL\n");
-    signature(o, f, "jvmtigen_trace_");
+    buf_reset(&pre);
+    buf_printf(&pre, "%s_trace_", ns);
+    signature(o, f, pre.data);
     buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d]))\n        return "
-                  "jvmtigen_traced_%s", f->num, f->id);
+                  "%s_traced_%s", f->num, ns, f->id);
     call_args_append(o, f);
-    buf_printf(o, ";\n    return jvmtigen_entry_%s", f->id);
+    buf_printf(o, ";\n    return %s_entry_%s", ns, f->id);
     call_args_append(o, f);
     buf_puts(o, ";\n}\n");
+    buf_free(&pre);
 }
 
-static void table(Buf *o, const Spec *s, const char *name, const char *prefix, bool trace)
+static void emit_function_table(Buf *o, const Spec *s, const char *name, const char *ns, bool trace)
 {
     int max = max_table_num(s);
     const Function **slot = table_slots(s);
@@ -304,21 +310,18 @@ static void table(Buf *o, const Spec *s, const char *name, const char *prefix, b
         if (!f)
             buf_printf(o, "    /* %3d */ .reserved%d = NULL,\n", num, num);
         else
-            buf_printf(o, "    /* %3d */ .%s = %s%s,\n", num, f->id,
-                       trace && !function_traceable(f) ? "jvmtigen_entry_" : prefix, f->id);
+            buf_printf(o, "    /* %3d */ .%s = %s_%s_%s,\n", num, f->id, ns,
+                       trace && function_traceable(f) ? "trace" : "entry", f->id);
     }
     free(slot);
     buf_puts(o, "};\n");
 }
 
-void emit_entry(const GenContext *ctx, Buf *o)
+void emit_entries_and_tables(Buf *o, const Spec *s, const char *ns,
+                             void (*code)(Buf *o, const Spec *s, const Function *f))
 {
-    const Spec *s = ctx->spec;
-    emit_banner(ctx, o, "JVM TI trampolines and function tables");
-    buf_puts(o, "\n#include <stddef.h>\n#include <stdint.h>\n\n"
-                "#include \"jvmti.h\"\n#include \"jvmtigen_hooks.h\"\n"
-                "#include \"jvmtigen_impl.h\"\n#include \"jvmtigen_tables.h\"\n"
-                "#include \"jvmtigen_trace.h\"\n");
+    Buf name;
+    buf_init(&name);
     for (size_t c = 0; c < s->n_categories; c++) {
         const Category *cat = s->categories[c];
         if (!category_in_table(cat))
@@ -326,14 +329,34 @@ void emit_entry(const GenContext *ctx, Buf *o)
         category_banner_append(o, cat);
         for (size_t i = 0; i < cat->n_functions; i++)
             if (function_in_table(cat->functions[i]))
-                trampoline(o, cat->functions[i]);
+                code(o, s, cat->functions[i]);
     }
-    table(o, s, "jvmtigen_functions", "jvmtigen_entry_", false);
+    buf_printf(&name, "%s_functions", ns);
+    emit_function_table(o, s, name.data, ns, false);
     buf_puts(o, "\n/* ---- tracing ---- */\n");
     for (size_t i = 0; i < s->n_functions; i++) {
         const Function *f = s->functions[i];
         if (function_in_table(f) && function_traceable(f))
-            traced(o, s, f);
+            emit_traced_function(o, s, f, ns);
     }
-    table(o, s, "jvmtigen_traced_functions", "jvmtigen_trace_", true);
+    buf_reset(&name);
+    buf_printf(&name, "%s_traced_functions", ns);
+    emit_function_table(o, s, name.data, ns, true);
+    buf_free(&name);
+}
+
+static void trampoline_of(Buf *o, const Spec *s, const Function *f)
+{
+    (void)s;
+    trampoline(o, f);
+}
+
+void emit_entry(const GenContext *ctx, Buf *o)
+{
+    emit_banner(ctx, o, "JVM TI trampolines and function tables");
+    buf_puts(o, "\n#include <stddef.h>\n#include <stdint.h>\n\n"
+                "#include \"jvmti.h\"\n#include \"jvmtigen_hooks.h\"\n"
+                "#include \"jvmtigen_impl.h\"\n#include \"jvmtigen_tables.h\"\n"
+                "#include \"jvmtigen_trace.h\"\n");
+    emit_entries_and_tables(o, ctx->spec, "jvmtigen", trampoline_of);
 }

@@ -74,7 +74,7 @@ check "cli: the dependency file is valid make" make -n -f "$d/out/jvmtigen.d" "$
 status_is "-MT without -MD or --depfile is a usage error" 2 "-MT names the target of a depfile" -MT stamp "$VALID"
 "$JVMTIGEN" -q -MD -MT "$d/stamp" -o "$d/out4" "$VALID"
 check "cli: -MT makes its argument the target of the rule, instead of the outputs" \
-    bash -c "grep -q '^$d/stamp: ' '$d/out4/jvmtigen.d' && ! grep -q 'jvmti.h' '$d/out4/jvmtigen.d' && grep -q ' $VALID' '$d/out4/jvmtigen.d'"
+    bash -c "grep -q '^$d/stamp: ' '$d/out4/jvmtigen.d' && ! grep -qF 'jvmti.h' '$d/out4/jvmtigen.d' && grep -q ' $VALID' '$d/out4/jvmtigen.d'"
 "$JVMTIGEN" -q --depfile "$d/deps.mk" -o "$d/out3" "$VALID"
 check "cli: --depfile writes the rule where asked" grep -q "^$d/out3/jvmti.h " "$d/deps.mk"
 

@@ -8,7 +8,7 @@
 
 GEN_DRIVER="${GEN_DRIVER:-build/${CC:-cc}/gen-driver}"
 JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
-INC=(-Iruntime -Itests/trampolines -I"$JNI_INC" -I"$JNI_INC/linux")
+INC=(-Iruntime -Icheck -Itests/trampolines -I"$JNI_INC" -I"$JNI_INC/linux")
 RUNTIME=(runtime/hooks.c runtime/trace.c)
 SAN=()
 [ -n "${SANITIZE:-}" ] && SAN=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)

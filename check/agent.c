@@ -1,0 +1,263 @@
+/* libjvmticheck's agent entry points: the options, loading the wrapped
+ * agent, the JavaVM it is handed (GetEnv of a JVM TI version returns a
+ * checking environment; every other call goes to the VM's JavaVM).
+ *
+ *   -agentpath:libjvmticheck.so=[OPTION,...,]agent=/path/libreal.so[=AGENT_OPTIONS]
+ *
+ * Everything after the wrapped agent's path and its '=' is passed to it
+ * verbatim, commas and '=' included. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jvmticheck.h"
+#include "jvmtigen_trace.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef jint(JNICALL *agent_entry)(JavaVM *vm, char *options, void *reserved);
+typedef void(JNICALL *agent_unload)(JavaVM *vm);
+
+static void *agent_handle;
+static agent_unload agent_on_unload;
+static struct JNIInvokeInterface_ vm_table;
+static const struct JNIInvokeInterface_ *vm_table_ptr = &vm_table;
+/* What the wrapped agent gets as its JavaVM. */
+#define WRAPPED_VM ((JavaVM *)(void *)&vm_table_ptr)
+
+static void say(const char *fmt, const char *a, const char *b)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line - 1, fmt, a, b);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n] = '\n';
+    jvmticheck_write(line, (size_t)n + 1);
+}
+
+static jint JNICALL vm_DestroyJavaVM(JavaVM *vm)
+{
+    (void)vm;
+    return (*jvmticheck_vm)->DestroyJavaVM(jvmticheck_vm);
+}
+static jint JNICALL vm_AttachCurrentThread(JavaVM *vm, void **penv, void *args)
+{
+    (void)vm;
+    return (*jvmticheck_vm)->AttachCurrentThread(jvmticheck_vm, penv, args);
+}
+static jint JNICALL vm_DetachCurrentThread(JavaVM *vm)
+{
+    (void)vm;
+    return (*jvmticheck_vm)->DetachCurrentThread(jvmticheck_vm);
+}
+static jint JNICALL vm_AttachCurrentThreadAsDaemon(JavaVM *vm, void **penv, void *args)
+{
+    (void)vm;
+    return (*jvmticheck_vm)->AttachCurrentThreadAsDaemon(jvmticheck_vm, penv, args);
+}
+static jint JNICALL vm_GetEnv(JavaVM *vm, void **penv, jint version)
+{
+    (void)vm;
+    jint r = (*jvmticheck_vm)->GetEnv(jvmticheck_vm, penv, version);
+    if (r != JNI_OK || (version & JVMTI_VERSION_MASK_INTERFACE_TYPE) != JVMTI_VERSION_INTERFACE_JVMTI)
+        return r;
+    jvmtiEnv *checking = jvmticheck_env_new((jvmtiEnv *)*penv);
+    if (checking)
+        *penv = checking;
+    return r;
+}
+
+/* "key=value" options before agent=; returns 0 after saying what is wrong. */
+static int option(const char *opt, size_t n)
+{
+    char buf[1024];
+    if (n >= sizeof buf) {
+        say("jvmticheck: option too long: %.40s...%s", opt, "");
+        return 0;
+    }
+    memcpy(buf, opt, n);
+    buf[n] = '\0';
+    char *eq = strchr(buf, '=');
+    const char *value = eq ? eq + 1 : "";
+    if (eq)
+        *eq = '\0';
+    if (strcmp(buf, "mode") == 0 && strcmp(value, "warn") == 0) {
+        jvmticheck_fatal = 0;
+    } else if (strcmp(buf, "mode") == 0 && strcmp(value, "fatal") == 0) {
+        jvmticheck_fatal = 1;
+    } else if (strcmp(buf, "leaks") == 0 && (strcmp(value, "none") == 0 ||
+                                             strcmp(value, "results") == 0 ||
+                                             strcmp(value, "all") == 0)) {
+        jvmticheck_leaks = *value == 'n' ? JVMTICHECK_LEAKS_NONE
+                           : *value == 'r' ? JVMTICHECK_LEAKS_RESULTS : JVMTICHECK_LEAKS_ALL;
+    } else if (strcmp(buf, "log") == 0 && *value) {
+        int fd = open(value, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            say("jvmticheck: cannot open log file %s%s", value, "");
+            return 0;
+        }
+        jvmticheck_log_fd = fd;
+    } else if (strcmp(buf, "trace") == 0) {
+        /* Patterns are separated by ':' here (',' separates options). */
+        for (char *p = (char *)value; *p; p++)
+            if (*p == ':')
+                *p = ',';
+        jvmtigen_trace_configure(value);
+        jvmticheck_trace_events(value);
+        jvmticheck_table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
+    } else {
+        say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, leaks=none|results|all, "
+            "log=FILE, then agent=PATH[=OPTIONS])%s", buf, "");
+        return 0;
+    }
+    return 1;
+}
+
+static void JNICALL on_vm_start(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    jvmticheck_phase_set(JVMTI_PHASE_START);
+}
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env;
+    (void)jni;
+    (void)thread;
+    jvmticheck_phase_set(JVMTI_PHASE_LIVE);
+}
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    jvmticheck_phase_ask_vm();
+}
+
+/* The checker's own environment follows the phases (see env.c). */
+static int watch_phases(void)
+{
+    jvmtiEventCallbacks cb;
+    jvmtiPhase now;
+    jvmtiEnv *e = jvmticheck_self;
+    memset(&cb, 0, sizeof cb);
+    cb.VMStart = on_vm_start;
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    if ((*e)->GetPhase(e, &now) != JVMTI_ERROR_NONE || (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL) ||
+        (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL))
+        return 0;
+    jvmticheck_phase_set(now);
+    return 1;
+}
+
+static void trace_sink(const char *line, size_t len)
+{
+    jvmticheck_write(line, len);
+}
+
+/* Parses options, loads the agent, finds entry; *agent_options gets the
+ * wrapped agent's options (NULL when its path has no '='). */
+static void *start(JavaVM *vm, char *options, const char *entry, char **agent_options)
+{
+    static char none[] = "";
+    jvmticheck_vm = vm;
+    char *opts = options ? options : none;
+    /* Tracing from the environment first; trace= overrides it. */
+    const char *env_trace = getenv("JVMTI_TRACE");
+    if (env_trace && *env_trace) {
+        jvmtigen_trace_configure(env_trace);
+        jvmticheck_trace_events(env_trace);
+        jvmticheck_table = &jvmticheck_traced_functions;
+    }
+    jvmtigen_trace_set_sink(trace_sink);
+    char *agent = NULL;
+    for (char *p = opts; *p;) {
+        if (strncmp(p, "agent=", 6) == 0) {
+            agent = p + 6;
+            break;
+        }
+        char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (!option(p, n))
+            return NULL;
+        p += n + (comma ? 1 : 0);
+    }
+    if (!agent || !*agent) {
+        say("jvmticheck: no agent to wrap: give agent=/path/libagent.so[=OPTIONS] last%s%s", "", "");
+        return NULL;
+    }
+    char *eq = strchr(agent, '=');
+    *agent_options = eq ? eq + 1 : NULL;
+    size_t plen = eq ? (size_t)(eq - agent) : strlen(agent);
+    char *path = strndup(agent, plen);
+    if (!path)
+        return NULL;
+    if ((*vm)->GetEnv(vm, (void **)&jvmticheck_self, JVMTI_VERSION_1_2) != JNI_OK) {
+        say("jvmticheck: the VM gives no JVM TI environment%s%s", "", "");
+        free(path);
+        return NULL;
+    }
+    if (!watch_phases()) {
+        say("jvmticheck: cannot follow the VM's phases%s%s", "", "");
+        free(path);
+        return NULL;
+    }
+    agent_handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!agent_handle) {
+        say("jvmticheck: cannot load agent %s: %s", path, dlerror());
+        free(path);
+        return NULL;
+    }
+    void *fn = dlsym(agent_handle, entry);
+    if (!fn) {
+        say("jvmticheck: agent %s has no %s", path, entry);
+        free(path);
+        return NULL;
+    }
+    free(path);
+    agent_on_unload = (agent_unload)dlsym(agent_handle, "Agent_OnUnload");
+    vm_table = **vm;
+    vm_table.DestroyJavaVM = vm_DestroyJavaVM;
+    vm_table.AttachCurrentThread = vm_AttachCurrentThread;
+    vm_table.DetachCurrentThread = vm_DetachCurrentThread;
+    vm_table.GetEnv = vm_GetEnv;
+    vm_table.AttachCurrentThreadAsDaemon = vm_AttachCurrentThreadAsDaemon;
+    return fn;
+}
+
+EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    char *agent_options = NULL;
+    void *fn = start(vm, options, "Agent_OnLoad", &agent_options);
+    if (!fn)
+        return JNI_ERR;
+    jint r = ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+    /* OnLoad ends when the agents' Agent_OnLoad return; no event says so. */
+    jvmticheck_phase_set(JVMTI_PHASE_PRIMORDIAL);
+    return r;
+}
+
+EXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    char *agent_options = NULL;
+    void *fn = start(vm, options, "Agent_OnAttach", &agent_options);
+    if (!fn)
+        return JNI_ERR;
+    return ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+}
+
+EXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+    (void)vm;
+    if (agent_on_unload)
+        agent_on_unload(WRAPPED_VM);
+    jvmticheck_report_leaks();
+}

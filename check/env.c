@@ -1,0 +1,159 @@
+/* Checking environments, and the answers the generated checks ask for:
+ * validity, phase, the calling thread, capabilities. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jvmticheck.h"
+
+/* Environments are few (one or two per agent) and never freed: an
+ * append-only array read without a lock. */
+#define MAX_ENVS 256
+static jvmticheck_env *envs[MAX_ENVS];
+static int n_envs; /* atomic */
+static pthread_mutex_t envs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct jvmtiInterface_1_ *jvmticheck_table = &jvmticheck_functions;
+JavaVM *jvmticheck_vm;
+jvmtiEnv *jvmticheck_self;
+
+static jvmticheck_env *find(jvmtiEnv *env)
+{
+    int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if ((jvmtiEnv *)(void *)envs[i] == env)
+            return envs[i];
+    return NULL;
+}
+
+int jvmticheck_env_valid(jvmtiEnv *env)
+{
+    jvmticheck_env *e = find(env);
+    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC;
+}
+
+int jvmticheck_env_disposed(jvmtiEnv *env)
+{
+    jvmticheck_env *e = find(env);
+    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_DISPOSED;
+}
+
+jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real)
+{
+    int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (envs[i]->real == real && __atomic_load_n(&envs[i]->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC)
+            return envs[i];
+    return NULL;
+}
+
+/* NULL when the table is full (the agent then gets the VM's environment
+ * itself, unchecked, rather than none). */
+jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real)
+{
+    jvmticheck_env *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->functions = jvmticheck_table;
+    e->real = real;
+    e->magic = JVMTICHECK_MAGIC;
+    jvmticheck_caps_refresh(e);
+    pthread_mutex_lock(&envs_lock);
+    int n = n_envs;
+    if (n == MAX_ENVS) {
+        pthread_mutex_unlock(&envs_lock);
+        free(e);
+        return NULL;
+    }
+    envs[n] = e;
+    __atomic_store_n(&n_envs, n + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&envs_lock);
+    return (jvmtiEnv *)(void *)e;
+}
+
+/* Capabilities change on one thread while others test them: word by word. */
+typedef unsigned int __attribute__((may_alias)) cap_word;
+#define CAP_WORDS (sizeof(jvmtiCapabilities) / sizeof(cap_word))
+
+void jvmticheck_caps_refresh(jvmticheck_env *e)
+{
+    jvmtiCapabilities c;
+    memset(&c, 0, sizeof c);
+    if ((*e->real)->GetCapabilities(e->real, &c) != JVMTI_ERROR_NONE)
+        return;
+    const cap_word *src = (const cap_word *)(const void *)&c;
+    cap_word *dst = (cap_word *)(void *)&e->caps;
+    for (size_t i = 0; i < CAP_WORDS; i++)
+        __atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+}
+
+jvmtiCapabilities jvmticheck_caps_of(jvmtiEnv *env)
+{
+    jvmtiCapabilities c;
+    const cap_word *src = (const cap_word *)(const void *)&((jvmticheck_env *)(void *)env)->caps;
+    cap_word *dst = (cap_word *)(void *)&c;
+    for (size_t i = 0; i < CAP_WORDS; i++)
+        dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+    return c;
+}
+
+/* The phase, kept by the checker from the VM's own events on its own
+ * environment (created before the agent's, so it hears each event first):
+ * VMStart and VMInit move it on before the agent's callbacks run. The dead
+ * phase begins only after every VMDeath callback has returned, so from
+ * VMDeath on the VM is asked each time (GetPhase costs tens of ns in
+ * HotSpot; a load costs nothing). On a thread HotSpot does not know,
+ * GetPhase fails, and the last phase known stands. */
+static int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic */
+static int phase_ask;                         /* atomic: 1 from VMDeath on */
+
+void jvmticheck_phase_set(jvmtiPhase p)
+{
+    __atomic_store_n(&phase_cached, (int)p, __ATOMIC_RELAXED);
+}
+
+void jvmticheck_phase_ask_vm(void)
+{
+    __atomic_store_n(&phase_ask, 1, __ATOMIC_RELAXED);
+}
+
+jvmtiPhase jvmticheck_phase_now(void)
+{
+    jvmtiPhase p;
+    if (!__atomic_load_n(&phase_ask, __ATOMIC_RELAXED))
+        return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);
+    if ((*jvmticheck_self)->GetPhase(jvmticheck_self, &p) == JVMTI_ERROR_NONE) {
+        jvmticheck_phase_set(p);
+        return p;
+    }
+    return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);
+}
+
+/* A thread the VM attached (a Java thread, or a native one through JNI)
+ * is one JNI's GetEnv answers on; once it has, the answer is kept (a
+ * thread that detaches later is still taken for attached: a finding
+ * missed, never a false one). The VM's own threads (GC, compiler) are not
+ * attached: they are taken for VM threads, which callbacksafe functions
+ * accept; so an unattached native thread calling one of those goes
+ * unreported (the VM answers for it). During OnLoad the VM has no threads
+ * yet. */
+static __thread int attached_here;
+
+int jvmticheck_attached(int rule)
+{
+    if (rule == JVMTICHECK_JAVA_OR_VM || attached_here)
+        return 1;
+    if (rule == JVMTICHECK_JAVA_IF_THREADS && jvmticheck_phase_now() == JVMTI_PHASE_ONLOAD)
+        return 1;
+    void *jni = NULL;
+    attached_here = (*jvmticheck_vm)->GetEnv(jvmticheck_vm, &jni, JNI_VERSION_1_2) == JNI_OK;
+    return attached_here;
+}
+
+long long jvmticheck_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}

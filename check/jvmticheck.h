@@ -1,0 +1,97 @@
+/* jvmticheck.h: what the generated half of libjvmticheck
+ * (out/jvmticheck_forward.c) needs from the hand-written half (this folder).
+ * See README.md for the design. */
+#ifndef JVMTICHECK_H
+#define JVMTICHECK_H
+
+#include <stdint.h>
+
+#include "jvmti.h"
+
+#define JVMTICHECK_WEAK __attribute__((weak))
+#define JVMTICHECK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* The tracing wrappers are jvmtigen_entry.c's, shared with the trampolines. */
+#define JVMTIGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define JVMTICHECK_MAGIC 0x4A43484B    /* "JCHK": a live checking environment */
+#define JVMTICHECK_DISPOSED 0x44495350 /* "DISP": after DisposeEnvironment */
+
+/* A checking environment: what the wrapped agent holds as its jvmtiEnv.
+ * Never freed, so a use after DisposeEnvironment is seen, not a crash. */
+typedef struct jvmticheck_env {
+    const struct jvmtiInterface_1_ *functions; /* jvmtiEnv points here */
+    int magic;                                 /* atomic */
+    jvmtiEnv *real;                            /* the VM's environment */
+    jvmtiCapabilities caps;                    /* mirror of the real one's, word by word atomic */
+    jvmtiEventCallbacks callbacks;             /* the agent's own; each member atomic */
+} jvmticheck_env;
+
+#define JVMTICHECK_REAL(env) (((jvmticheck_env *)(void *)(env))->real)
+#define JVMTICHECK_CALLBACK(e, name) __atomic_load_n(&(e)->callbacks.name, __ATOMIC_ACQUIRE)
+
+/* ---- the checks' answers (env.c) ---- */
+int jvmticheck_env_valid(jvmtiEnv *env);
+int jvmticheck_env_disposed(jvmtiEnv *env);
+#define JVMTICHECK_ENV_VALID(env) jvmticheck_env_valid(env)
+/* The phase, as the checker's own environment of the VM sees it. */
+jvmtiPhase jvmticheck_phase_now(void);
+void jvmticheck_phase_set(jvmtiPhase p);
+void jvmticheck_phase_ask_vm(void); /* from VMDeath on */
+#define JVMTICHECK_PHASE() jvmticheck_phase_now()
+
+enum { JVMTICHECK_JAVA, JVMTICHECK_JAVA_OR_VM, JVMTICHECK_JAVA_IF_THREADS };
+int jvmticheck_attached(int rule);
+#define JVMTICHECK_ATTACHED(rule) jvmticheck_attached(rule)
+
+/* Only asked once the environment was found valid. */
+jvmtiCapabilities jvmticheck_caps_of(jvmtiEnv *env);
+#define JVMTICHECK_HAS_CAPABILITY(env, cap) (jvmticheck_caps_of(env).cap != 0)
+
+/* The checking environment of a real one (NULL: not ours). */
+jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real);
+/* A new checking environment around a real one. */
+jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real);
+/* After the real capabilities changed. */
+void jvmticheck_caps_refresh(jvmticheck_env *e);
+
+/* ---- findings (finding.c) ----
+ * One broken rule: prints `jvmticheck: FUNCTION: [PARAM ]RULE (ERROR), called
+ * from SYMBOL (OBJECT)`; in fatal mode then a backtrace and abort(). */
+void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, const char *rule,
+                      jvmtiError error);
+/* A finding that is not a broken parameter rule (memory, monitors). */
+void jvmticheck_report(const char *function, const char *param, const char *text);
+void jvmticheck_write(const char *line, size_t len);
+extern int jvmticheck_fatal;
+extern int jvmticheck_log_fd; /* findings and trace lines; 2 by default */
+
+/* ---- memory (memory.c) ---- */
+void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem);
+/* 1 if mem was handed out and not deallocated yet (it is then forgotten). */
+int jvmticheck_disown(const void *mem);
+void jvmticheck_report_leaks(void);
+enum { JVMTICHECK_LEAKS_NONE, JVMTICHECK_LEAKS_RESULTS, JVMTICHECK_LEAKS_ALL };
+extern int jvmticheck_leaks; /* leaks=none|results|all */
+
+/* ---- events (events.c) ---- */
+typedef struct jvmticheck_event_call {
+    const char *name;
+    long long t0;
+    int traced;
+} jvmticheck_event_call;
+void jvmticheck_event_begin(jvmticheck_event_call *c, jvmticheck_env *e, const char *name);
+void jvmticheck_event_end(jvmticheck_event_call *c);
+int jvmticheck_trace_events(const char *patterns);
+void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);
+
+/* ---- the tables (generated) ---- */
+extern const struct jvmtiInterface_1_ jvmticheck_functions;
+extern const struct jvmtiInterface_1_ jvmticheck_traced_functions;
+extern const struct jvmtiInterface_1_ *jvmticheck_table; /* the one new environments get */
+
+/* ---- the VM ---- */
+extern JavaVM *jvmticheck_vm;      /* the real one */
+extern jvmtiEnv *jvmticheck_self;  /* the checker's own environment */
+long long jvmticheck_now_ns(void);
+
+#endif

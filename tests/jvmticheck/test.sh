@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# lib/libjvmticheck.so in HotSpot 17: a deliberately buggy agent (buggy.c),
+# one misuse per run, each finding line asserted exactly; warn and fatal
+# modes; tracing of calls and events; the options; the JDK's own
+# java.lang.instrument agent through it with no finding and the same output
+# as -javaagent. Skipped where no JDK 17 java is installed.
+. tests/lib.sh
+
+RT_SO=${RT_SO:-lib/libjvmtirt.so}
+CHECK_SO=$(cd "$(dirname "$RT_SO")" && pwd)/libjvmticheck.so
+[ -f "$CHECK_SO" ] || { not_ok "jvmticheck: $CHECK_SO not built"; exit 0; }
+JNI_INCLUDE=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
+jdk=$(dirname "$JNI_INCLUDE")
+JAVA=$jdk/bin/java JAVAC=$jdk/bin/javac JAR=$jdk/bin/jar
+if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || [ ! -x "$JAR" ] ||
+    ! "$JAVA" -version 2>&1 | grep -q 'version "17[."]'; then
+    skip "jvmticheck: no JDK 17 java, javac and jar in $jdk (apt-get install openjdk-17-jdk-headless)"
+    exit 0
+fi
+here=tests/jvmticheck
+d=$(scratch jvmticheck)
+SAN_FLAGS=
+[ -n "${SANITIZE:-}" ] && SAN_FLAGS="-fsanitize=$SANITIZE"
+"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
+    -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
+    { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
+"$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
+    (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
+    { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
+
+# run NAME CHECKER_OPTIONS AGENT_OPTIONS: java with buggy wrapped; stdout in
+# $d/NAME.out, stderr in $d/NAME.err, the status in $d/NAME.status.
+run() {
+    local name=$1 copts=$2 aopts=$3
+    "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Hello \
+        >"$d/$name.out" 2>"$d/$name.err"
+    echo $? >"$d/$name.status"
+}
+# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
+finds() {
+    local name=$1 want=$2
+    check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
+    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
+}
+
+run clean "" clean
+check "jvmticheck: a correct agent runs to the end" \
+    diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
+finds clean ""
+
+run null "" null
+finds null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
+    grep -qx 'buggy: GetThreadState returned 100' "$d/null.out"
+
+run phase "" phase
+finds phase "jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
+
+run after-death "" after-death
+finds after-death "jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
+
+run dispose "" dispose
+finds dispose "jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
+
+run dealloc-foreign "" dealloc-foreign
+finds dealloc-foreign "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
+
+run dealloc-twice "" dealloc-twice
+finds dealloc-twice "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
+
+run leak "leaks=results," leak
+finds leak "jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
+run leak-default "" leak
+finds leak-default ""
+
+run capability "" capability
+finds capability "jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
+
+run monitor-exit "" monitor-exit
+finds monitor-exit "jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
+
+run monitor-destroy "" monitor-destroy
+finds monitor-destroy "jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
+
+# A SetEventCallbacks the VM refuses leaves the agent's callbacks as they
+# were: VMInit still reaches it.
+run refused-callbacks "" refused-callbacks
+finds refused-callbacks "jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
+check "jvmticheck: refused-callbacks: VMInit still reaches the agent" grep -qx 'buggy: VMInit done' "$d/refused-callbacks.out"
+
+# fatal: the finding, a backtrace through the agent's function, SIGABRT,
+# and the call never reached the VM (the agent never saw its result).
+run fatal "mode=fatal," null
+check "jvmticheck: mode=fatal aborts (status 134)" test "$(cat "$d/fatal.status")" -eq 134
+check "jvmticheck: mode=fatal: the finding comes first" \
+    bash -c 'head -1 "$1" | grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"' _ "$d/fatal.err"
+check "jvmticheck: mode=fatal: then a backtrace through the agent" grep -q 'libbuggy.so(buggy_null+' "$d/fatal.err"
+check "jvmticheck: mode=fatal: the call was not forwarded" bash -c '! grep -q "GetThreadState returned" "$1"' _ "$d/fatal.out"
+
+# Tracing: calls in JVMTI_TRACE's format, events with thread and time.
+run trace "trace=GetThreadState:VM*:-VMDeath," clean
+check "jvmticheck: trace=: the call line" grep -Eqx 'jvmti: \[env 0x[0-9a-f]+\] GetThreadState\(thread=0x[0-9a-f]+, thread_state_ptr=0x[0-9a-f]+\) = JVMTI_ERROR_NONE; \*thread_state_ptr=[0-9]+ \([0-9]+ ns\)' "$d/trace.err"
+check "jvmticheck: trace=: the event line, with the thread's name and the time" \
+    grep -Eqx 'jvmti: event VMInit on thread "main" at [0-9]+\.[0-9]{9} s \([0-9]+ ns\)' "$d/trace.err"
+check "jvmticheck: trace=: nothing else (GetSystemProperty is not selected)" \
+    test "$(wc -l <"$d/trace.err")" -eq 2
+JVMTI_TRACE=GetSystemProperty run trace-env "" clean
+check "jvmticheck: JVMTI_TRACE selects too" \
+    bash -c 'test "$(grep -c "^jvmti: \[env 0x[0-9a-f]*\] GetSystemProperty(property=\"java.vm.name\"" "$1")" -eq 1' _ "$d/trace-env.err"
+
+# The options.
+run verbatim "" 'a,b=c,agent=d'
+check "jvmticheck: the wrapped agent's options pass verbatim (commas, '=', agent=)" \
+    grep -qx 'buggy: options "a,b=c,agent=d"' "$d/verbatim.out"
+run log "log=$d/findings.log," null
+check "jvmticheck: log=FILE takes the findings" \
+    bash -c 'test ! -s "$1" && grep -q "^jvmticheck: GetThreadState: thread_state_ptr must not be NULL" "$2"' _ "$d/log.err" "$d/findings.log"
+run unknown "colour=red," clean
+check "jvmticheck: an unknown option is refused, and the VM does not start" \
+    bash -c 'test "$(cat "$1")" -ne 0 && grep -q "^jvmticheck: unknown option '"'"'colour'"'"'" "$2"' _ "$d/unknown.status" "$d/unknown.err"
+"$JAVA" -agentpath:"$CHECK_SO=mode=warn" -cp "$d" Hello >"$d/noagent.out" 2>&1
+check "jvmticheck: no agent= is refused" \
+    bash -c 'test "$1" -ne 0 && grep -q "^jvmticheck: no agent to wrap" "$2"' _ $? "$d/noagent.out"
+"$JAVA" -agentpath:"$CHECK_SO=agent=$d/no-such.so" -cp "$d" Hello >"$d/missing.out" 2>&1
+check "jvmticheck: an agent that cannot be loaded is refused, with dlerror's reason" \
+    bash -c 'test "$1" -ne 0 && grep -q "^jvmticheck: cannot load agent .*/no-such.so: " "$2"' _ $? "$d/missing.out"
+JAVA_TOOL_OPTIONS="-agentpath:$CHECK_SO=agent=$d/libbuggy.so=null" "$JAVA" -cp "$d" Hello \
+    >"$d/tool.out" 2>"$d/tool.err"
+check "jvmticheck: through JAVA_TOOL_OPTIONS too" \
+    grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)" "$d/tool.err"
+check "jvmticheck: the agent's callbacks get its own (checking) environment" \
+    bash -c '! grep -q "another environment" "$@"' _ "$d"/*.out
+
+# java.lang.instrument (libinstrument, as -javaagent loads it) through the
+# checker: the same output, no finding.
+"$JAVA" -javaagent:"$d/premain.jar=x,y=z" -cp "$d" Hello >"$d/instrument-plain.txt" 2>&1
+"$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libinstrument.so=$d/premain.jar=x,y=z" -cp "$d" Hello \
+    >"$d/instrument-checked.txt" 2>&1
+check "jvmticheck: java.lang.instrument: premain and the transformer see the application" \
+    diff <(printf 'premain: x,y=z\ntransform: Hello %s bytes\nhello 0\n' \
+        "$(sed -n 's/^transform: Hello \([0-9]*\) bytes$/\1/p' "$d/instrument-plain.txt")") \
+    "$d/instrument-plain.txt"
+check "jvmticheck: java.lang.instrument: the same output through jvmticheck, no finding" \
+    diff "$d/instrument-plain.txt" "$d/instrument-checked.txt"
+
+# The generated half covers the whole table: a checking entry per function.
+gen=${RT_OUT:-out}/jvmticheck_forward.c
+check "jvmticheck: one checking entry per function of the table" \
+    test "$(grep -c '^jvmticheck_entry_' "$gen")" -eq "$(grep -c '^jvmtigen_entry_' "${RT_OUT:-out}/jvmtigen_entry.c")"
+
+# make install puts the library and its man page in place; the installed
+# library works; make uninstall takes both away.
+dest=$(scratch jvmticheck-install)
+prefix=${PREFIX:-/usr/local}
+if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 2>&1; then
+    lib=$dest$prefix/lib/libjvmticheck.so man7=$dest$prefix/share/man/man7/jvmticheck.7
+    check "jvmticheck: make install: lib/libjvmticheck.so and man7/jvmticheck.7" test -f "$lib" -a -f "$man7"
+    if command -v groff >/dev/null; then
+        check "jvmticheck: groff -man -ww -z is silent on jvmticheck.7" \
+            bash -c 'test -z "$(groff -man -ww -z "$1" 2>&1)"' _ "$man7"
+    else
+        skip "jvmticheck: no groff to check the man page with"
+    fi
+    "$JAVA" -agentpath:"$lib=agent=$d/libbuggy.so=null" -cp "$d" Hello >/dev/null 2>"$d/installed.err"
+    check "jvmticheck: the installed library finds what the built one does" \
+        grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)" "$d/installed.err"
+    ${MAKE:-make} --no-print-directory uninstall DESTDIR="$dest" >/dev/null 2>&1
+    check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7"
+else
+    not_ok "jvmticheck: make install"; tail -5 "$d/install.log"
+fi
+
+# The conformance agent (tests/conformance: 1,200+ cases, most of them
+# deliberate misuse) through jvmticheck in warn mode: every case gets the
+# same answer as without it.
+if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
+    conf=$d/conformance
+    CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
+        tests/conformance/run "$conf" >"$d/conformance.log" 2>&1
+    if [ -s "$conf/hotspot.out" ] && [ -f "$conf/agent.so" ]; then
+        "$JAVA" -agentpath:"$CHECK_SO=log=$d/conformance-findings.log,agent=$conf/agent.so=iters=1000" \
+            -cp "$conf" Main >"$d/conformance-checked.out" 2>"$d/conformance-checked.err"
+        python3 tests/conformance/compare.py "$conf/hotspot.out" "$d/conformance-checked.out" /dev/null \
+            --min 1000 >"$d/conformance-compare.txt" 2>&1
+        check "jvmticheck: the conformance agent gets the same answers through jvmticheck ($(tail -1 "$d/conformance-compare.txt"))" \
+            test $? -eq 0
+        check "jvmticheck: ... and its deliberate misuse is found (over 300 findings)" \
+            test "$(grep -c '^jvmticheck: ' "$d/conformance-findings.log")" -gt 300
+    else
+        not_ok "jvmticheck: the conformance agent did not build or run"; tail -5 "$d/conformance.log"
+    fi
+else
+    skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
+fi
+
+# JDWP (libjdwp, as -agentlib:jdwp loads it) through jvmticheck: it loads,
+# listens, the program runs to its end, and nothing is found.
+"$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libjdwp.so=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0" \
+    -cp "$d" Hello >"$d/jdwp.out" 2>"$d/jdwp.err"
+check "jvmticheck: JDWP runs a program through jvmticheck with no finding" \
+    bash -c 'test "$1" -eq 0 && grep -q "^Listening for transport dt_socket at address: " "$2" &&
+             grep -qx "hello 0" "$2" && ! grep -q "^jvmticheck" "$3"' _ $? "$d/jdwp.out" "$d/jdwp.err"
