@@ -272,9 +272,13 @@ jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread
     c->pass = event != JVMTI_EVENT_CLASS_FILE_LOAD_HOOK ? -1 : retransforming ? 1 : 0;
     c->env = NULL;
     c->callback = NULL;
-    /* Outside the event's phases nobody gets it (the tables know them). */
+    /* Outside the event's phases nobody gets it (the tables know them). An
+     * event of any phase is sent whenever agent code can run on one: not
+     * in OnLoad, and not once the VM is dead. */
     const jvmtigen_event_info *info = valid_event(event);
-    if (!info || !jvmtigen_phase_allows(info->phase, JVMTIGEN_PHASE(NULL)))
+    jvmtiPhase now = JVMTIGEN_PHASE(NULL);
+    if (!info || !jvmtigen_phase_allows(info->phase, now) || now == JVMTI_PHASE_ONLOAD ||
+        now == JVMTI_PHASE_DEAD)
         return NULL;
     return advance(c, LOAD_SC(&rt.envs));
 }

@@ -317,6 +317,9 @@ static void section_phases(void)
         enable(all[i], JVMTI_EVENT_VM_INIT, NULL);
         enable(all[i], JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
     }
+    /* Still OnLoad: no agent code may run on an event yet. */
+    post_hook("Keep", NULL);
+    expect_log("", "ClassFileLoadHook (phase any) posted in the OnLoad phase reaches nobody");
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
     jvmtigen_post_ClassLoad(NULL, (jthread)1, NULL);
     expect_log("", "ClassLoad posted in the primordial phase reaches nobody");
@@ -336,6 +339,8 @@ static void section_phases(void)
     jvmtirt_set_phase(JVMTI_PHASE_DEAD);
     jvmtigen_post_ClassLoad(NULL, (jthread)1, NULL);
     expect_log("", "ClassLoad posted in the dead phase reaches nobody");
+    post_hook("Keep", NULL);
+    expect_log("", "ClassFileLoadHook (phase any) posted in the dead phase reaches nobody");
     jvmtirt_thread_end();
     jvmtirt_shutdown();
 }
