@@ -103,7 +103,7 @@ $(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 # out/ do not generate it.
 GEN_STAMP := $(OUT)/.jvmtigen-stamp
 GEN_OUTPUTS := $(addprefix $(OUT)/,jvmti.h jvmtigen_entry.c jvmtigen_tables.c jvmtigen_tables.h \
-    jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h)
+    jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h jvmticheck_forward.c)
 NO_GENERATE_GOALS := clean distclean uninstall objs fuzz fuzz-build fuzz-coverage
 ifneq ($(wildcard $(SPEC)),)
 generate: $(GEN_STAMP)
@@ -182,7 +182,6 @@ CHECK_CFLAGS = $(RT_CFLAGS) -Icheck -fvisibility=hidden
 ifneq ($(wildcard $(SPEC)),)
 runtime: $(CHECK_SO)
 endif
-$(OUT)/jvmticheck_forward.c: $(GEN_STAMP) ;
 $(CHECKDIR)/%.o: check/%.c $(OUT)/jvmti.h | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)

@@ -113,7 +113,13 @@ if [ -w /dev/full ]; then
 else
     skip "model: no /dev/full to fail a write"
 fi
-for args in "model" "model -o x $FIX/tiny.xml" "model --jvmti-version 17 $FIX/tiny.xml" \
+# Without SPEC, model reads the spec that comes with jvmtigen (here
+# spec/jvmti.xml beside bin/; installed, share/jvmtigen's).
+run_model model
+if [ "$STATUS" -eq 0 ] && [ "$OUT" = "$("$JVMTIGEN" model spec/jvmti.xml)" ]; then
+    ok "model: without SPEC it reads the spec that comes with it"
+else not_ok "model: without SPEC it reads the spec that comes with it (status $STATUS)"; echo "$ERR"; fi
+for args in "model -o x $FIX/tiny.xml" "model --jvmti-version 17 $FIX/tiny.xml" \
             "model -MD $FIX/tiny.xml" "model -v $FIX/tiny.xml" "model $FIX/tiny.xml $FIX/tiny.xml" \
             "model --frobnicate $FIX/tiny.xml"; do
     # shellcheck disable=SC2086 # word splitting wanted

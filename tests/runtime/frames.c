@@ -123,8 +123,8 @@ static jvmtiError class_path_append(int system, const char *segment, jvmtiPhase 
 
 static void vm_start(int with_ops)
 {
-    jvmtirt_config c;
-    memset(&c, 0, sizeof c);
+    jvmtirt_config c = JVMTIRT_CONFIG_INIT;
+    c.offer_defaults = 1; /* every capability, the VM's functions or not */
     for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
         jvmtigen_capability_set(&c.potential, b, 1);
     if (with_ops) {
