@@ -413,33 +413,33 @@ check "fill --core: still refuses generate's options" gen_said 2 "jvmtigen: erro
 
 # ---- --core: the table of registered implementations (jvmtirt_impls) ----
 x=$d/table.c
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: the new file ends with the table of registered implementations" \
     bash -c "tail -1 '$x' | grep -qxF '/* jvmtigen: end of registered implementations */'"
 check "fill --core: ... which registers no stub" \
     bash -c "! grep -q '^    \.[A-Za-z]* = jvmti_impl_' '$x'"
-check "fill --core: the file with its table compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-jdk17"
+check "fill --core: the file with its table compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-base"
 # Give two stubs real bodies (GetThreadState, GetFrameCount; one only
 # re-indented stays a stub), then run again.
 perl -0pi -e 's/(jvmti_impl_GetThreadState\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *thread_state_ptr = 0;\n    return JVMTI_ERROR_NONE;\n}/s;
               s/(jvmti_impl_GetFrameCount\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *count_ptr = 0;\n    return JVMTI_ERROR_NONE;\n}/s;
               s/(jvmti_impl_GetLoadedClasses\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
 cp "$x" "$d/table-before.c"
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: the table now registers the two real definitions, in spec order" \
     diff <(printf '    .GetThreadState = jvmti_impl_GetThreadState,\n    .GetFrameCount = jvmti_impl_GetFrameCount,\n') \
          <(grep '^    \.[A-Za-z]* = jvmti_impl_' "$x")
 check "fill --core: ... and nothing else of the file changed" \
     diff <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$d/table-before.c") <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$x")
 cp "$x" "$d/table-again.c"
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: a second run leaves the table as it is" cmp "$x" "$d/table-again.c"
-check "fill --core: the updated file compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-jdk17"
+check "fill --core: the updated file compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-base"
 grep -v 'jvmtigen: end of registered implementations' "$d/table-again.c" >"$x"
-run_gen fill --core "$S17" "$x"
+run_gen fill --core "$BASE" "$x"
 check "fill --core: a table without its end is refused" \
     gen_said 1 ".*table.c:[0-9]*: error: the table of registered implementations has no end .*"
 check "fill --core: ... and the file is left as it was" \
     diff <(grep -v 'jvmtigen: end of registered implementations' "$d/table-again.c") "$x"
-run_gen fill "$S17" "$d/plain.c"
+run_gen fill "$BASE" "$d/plain.c"
 check "fill (without --core): no table" bash -c "! grep -q 'jvmtirt_impls' '$d/plain.c'"
