@@ -19,7 +19,7 @@ aon_run() { # ENV...
     AON_OUT=$(scratch hostile-aon-run)/out
     cp -a "$HOSTILE_BASE" "$AON_OUT"
     AON_BEFORE=$(state_of "$AON_OUT")
-    AON_ERR=$(env LD_PRELOAD="$aon/interpose.so" "$@" "$JVMTIGEN" -o "$AON_OUT" "$SPEC_B" 2>&1 >/dev/null </dev/null)
+    AON_ERR=$(env LD_PRELOAD="$aon/interpose.so" ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$@" "$JVMTIGEN" -o "$AON_OUT" "$SPEC_B" 2>&1 >/dev/null </dev/null)
     AON_STATUS=$?
 }
 n_files=$(find "$aon/B" -type f | wc -l)
