@@ -189,12 +189,8 @@ if build objects "$d/objects" tests/runtime/objects.c "$RT_LIB"; then
     run_tap objects "$d/objects" "${STRESS_SECONDS:-1}"
 fi
 if build "objects (shared library)" "$d/objects-so" tests/runtime/objects.c -L"$sodir" -ljvmtirt; then
-    # Open bug: with the shared library, now and then (1 run in 4 here,
-    # every run under ASan) SuspendThread answers THREAD_NOT_ALIVE for a
-    # running thread in this race; the static build's stress runs.
-    skip_why="open bug: with the shared library SuspendThread at times answers THREAD_NOT_ALIVE for a running thread"
     run_tap objects-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        OBJECTS_SKIP_SUSPEND_STRESS="$skip_why" "$d/objects-so" 0.3 | sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+        "$d/objects-so" 0.3 | sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
 # frames.c: breakpoints, watches, frame pops, prefixes, the JNI table,
