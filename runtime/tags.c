@@ -10,6 +10,16 @@
  * uncontended lock. A shard holds nothing but keys and tags, so a lookup
  * touches one or two cache lines.
  *
+ * Placement keeps neighbours together: the identity's 1 KiB block chooses
+ * the shard and a hashed offset in its table, and the offset within the
+ * block (in units of the shard's key alignment, the trailing zeros common
+ * to its keys) is added to it. Objects that sit together in the heap, and
+ * are tagged or looked up together (a pass in allocation order), share
+ * cache lines of the table instead of costing a miss each; blocks are
+ * scattered, so regularly spaced objects do not pile onto one slot. A VM
+ * whose identities are serial numbers gets alignment 1 and consecutive
+ * slots.
+ *
  * Lifetime: the map is created by the environment's first SetTag (by
  * compare-and-swap, so two first calls race safely) and freed with the
  * environment (rt_tags_env_freed, from env.c), which happens only once no
@@ -29,41 +39,53 @@ typedef struct rt_tag_slot {
     jlong tag;     /* never 0 in a used slot */
 } rt_tag_slot;
 
+#define RT_TAG_BLOCK_BITS 10 /* 1 KiB of identities place together */
+#define RT_TAG_MAX_SHIFT 6   /* coarser alignments count as 64 */
+
 typedef struct rt_tag_shard {
     pthread_mutex_t lock;
     rt_tag_slot *slots;
-    size_t cap;   /* a power of two, or 0 before the first insert */
+    size_t cap;     /* a power of two, or 0 before the first insert */
     size_t count;
+    unsigned shift; /* log2 of the alignment of every key held */
 } __attribute__((aligned(64))) rt_tag_shard; /* one per cache line: no false sharing */
 
 struct rt_tag_map {
     rt_tag_shard shards[RT_TAG_SHARDS];
 };
 
+/* The hash of the key's block. */
 static inline uint64_t mix(uintptr_t key)
 {
-    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 31);
+    uint64_t h = (uint64_t)(key >> RT_TAG_BLOCK_BITS) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
 }
 
-/* The top bits choose the shard, the low bits the slot: independent. */
+/* The block's top hash bits choose the shard. */
 static inline rt_tag_shard *shard_of(struct rt_tag_map *m, uint64_t h)
 {
     return &m->shards[h >> 58];
 }
 
+/* The key's home slot: its block's place plus its offset in the block. */
+static inline size_t home(const rt_tag_shard *s, uintptr_t key, uint64_t h)
+{
+    size_t offset = (key & (((uintptr_t)1 << RT_TAG_BLOCK_BITS) - 1)) >> s->shift;
+    return ((size_t)h + offset) & (s->cap - 1);
+}
+
 /* The slot holding key, or the empty slot where it would go. */
 static size_t probe(const rt_tag_shard *s, uintptr_t key, uint64_t h)
 {
-    size_t mask = s->cap - 1, i = (size_t)h & mask;
+    size_t mask = s->cap - 1, i = home(s, key, h);
     while (s->slots[i].key != 0 && s->slots[i].key != key)
         i = (i + 1) & mask;
     return i;
 }
 
-static int grow(rt_tag_shard *s)
+/* Rebuilds the table with cap slots and the given key alignment. */
+static int rehash(rt_tag_shard *s, size_t cap, unsigned shift)
 {
-    size_t cap = s->cap ? s->cap * 2 : RT_TAG_MIN_CAP;
     rt_tag_slot *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return 0;
@@ -71,11 +93,25 @@ static int grow(rt_tag_shard *s)
     size_t old_cap = s->cap;
     s->slots = slots;
     s->cap = cap;
+    s->shift = shift;
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].key != 0)
             slots[probe(s, old[i].key, mix(old[i].key))] = old[i];
     free(old);
     return 1;
+}
+
+static int grow(rt_tag_shard *s)
+{
+    return rehash(s, s->cap ? s->cap * 2 : RT_TAG_MIN_CAP, s->cap ? s->shift : RT_TAG_MAX_SHIFT);
+}
+
+/* Makes the shard's alignment admit key (a key less aligned than all
+ * before it: the table is rebuilt, at most RT_TAG_MAX_SHIFT times). */
+static int admit(rt_tag_shard *s, uintptr_t key)
+{
+    unsigned tz = (unsigned)__builtin_ctzll((unsigned long long)key);
+    return tz >= s->shift || rehash(s, s->cap, tz);
 }
 
 /* Empties slot i and moves later entries of its run back, so that every
@@ -87,9 +123,9 @@ static void remove_at(rt_tag_shard *s, size_t i)
         j = (j + 1) & mask;
         if (s->slots[j].key == 0)
             break;
-        size_t home = (size_t)mix(s->slots[j].key) & mask;
+        size_t h = home(s, s->slots[j].key, mix(s->slots[j].key));
         /* j's entry may move to i if its home is not in (i, j] cyclically */
-        if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+        if (i <= j ? (h <= i || h > j) : (h <= i && h > j)) {
             s->slots[i] = s->slots[j];
             i = j;
         }
@@ -187,7 +223,7 @@ jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
     rt_tag_shard *s = shard_of(m, h);
     jvmtiError err = JVMTI_ERROR_NONE;
     pthread_mutex_lock(&s->lock);
-    if (s->cap == 0 && !grow(s)) {
+    if ((s->cap == 0 && !grow(s)) || !admit(s, key)) {
         err = JVMTI_ERROR_OUT_OF_MEMORY;
     } else {
         size_t i = probe(s, key, h);

@@ -141,6 +141,54 @@ static void core_down(void)
 
 /* ---- tags ---- */
 
+/* Identities of every alignment in one map: the map places a key by its
+ * alignment and rebuilds itself when a less aligned one comes (the
+ * reference's own value as identity, no object_id). */
+static char tag_bytes[64 * 2048 + 64];
+
+static void section_tag_alignments(void)
+{
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.potential.can_tag_objects = 1;
+    jvmtirt_init(&cfg);
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtiEnv *e = new_env();
+    jvmtiCapabilities c = {0};
+    c.can_tag_objects = 1;
+    (*e)->AddCapabilities(e, &c);
+    char *base = tag_bytes + (64 - (uintptr_t)tag_bytes % 64) % 64;
+    /* 64-byte aligned keys first, then 32, 8, then odd ones among them */
+    static const int offsets[] = {0, 32, 8, 1, 3};
+    int bad = 0, n = 0;
+    for (int k = 0; k < 5; k++) {
+        for (int i = 0; i < 2048 - 1; i++)
+            if ((*e)->SetTag(e, (jobject)(base + 64 * i + offsets[k]), (jlong)(k * 10000 + i + 1)))
+                bad++;
+        for (int j = 0; j <= k; j++) { /* every key set so far keeps its tag */
+            for (int i = 0; i < 2048 - 1; i++) {
+                jlong tag = 0;
+                (*e)->GetTag(e, (jobject)(base + 64 * i + offsets[j]), &tag);
+                bad += tag != (jlong)(j * 10000 + i + 1);
+                n++;
+            }
+        }
+    }
+    CHECK_EQ(bad, 0, "tags of keys aligned to 64, 32, 8 and 1 bytes, set in that order, all "
+                     "kept (%d lookups)", n);
+    for (int i = 0; i < 2048 - 1; i += 2) /* untag half of the odd ones */
+        (*e)->SetTag(e, (jobject)(base + 64 * i + 1), 0);
+    bad = 0;
+    for (int i = 0; i < 2048 - 1; i++) {
+        jlong tag = -1, tag3 = -1;
+        (*e)->GetTag(e, (jobject)(base + 64 * i + 1), &tag);
+        (*e)->GetTag(e, (jobject)(base + 64 * i + 3), &tag3);
+        bad += tag != (i % 2 ? (jlong)(30000 + i + 1) : 0) || tag3 != (jlong)(40000 + i + 1);
+    }
+    CHECK_EQ(bad, 0, "... and removing some leaves the others' tags");
+    core_down();
+}
+
 static void section_tags(void)
 {
     jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
@@ -1108,6 +1156,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         stress_seconds = atof(argv[1]);
     make_objects();
+    section_tag_alignments();
     section_tags();
     section_object_free();
     section_stress_tags();
