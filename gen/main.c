@@ -434,7 +434,7 @@ static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, D
                        Vec *deps, const char ***paths, CEmit *ce)
 {
     char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
-    int rc = docs_render(ctx, doc, dir, docs, deps, emit_c_outputs, ce);
+    int rc = docs_render(ctx, doc, dir, o->seconds, docs, deps, emit_c_outputs, ce);
     free(dir);
     if (rc != 0 || docs->helper)
         return rc;
