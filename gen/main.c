@@ -53,12 +53,17 @@ typedef struct Options {
     char *default_spec;     /* the installed spec, when no SPEC was given */
     const char *time_limit; /* --time-limit SECONDS, as given */
     unsigned seconds;       /* ... parsed: 0 = none */
+    const char *max_errors; /* --max-errors N, as given */
+    int errors_shown;       /* ... parsed: 0 = all */
 } Options;
 
 /* Reading a spec may take at most this long (--time-limit): real specs take
  * a fraction of a second, and a document built to drive libxml2 into its
  * quadratic corners is stopped with an error instead of hanging a build. */
 #define DEFAULT_TIME_LIMIT 60
+/* Error lines printed at most (--max-errors): the first hundred say what
+ * is wrong; a broken spec gave 96,204. */
+#define DEFAULT_MAX_ERRORS 100
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
@@ -111,8 +116,10 @@ static const char usage_text[] =
     "                            differs, is missing or would be removed; exit 4 if\n"
     "                            any does\n"
     "      --json                (diff) print the changes as JSON\n"
-    "      --time-limit S        give up (exit 1) when reading and checking SPEC takes\n"
-    "                            longer than S seconds (default 60; 0: no limit)\n"
+    "      --time-limit S        give up (exit 1) when reading and checking SPEC, or\n"
+    "                            running the templates, takes longer than S seconds\n"
+    "                            (default 60; 0: no limit)\n"
+    "      --max-errors N        print the first N errors only (default 100; 0: all)\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -179,7 +186,8 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
             opt_value(argc, argv, &i, "-MT", &o->dep_target, &err) ||
             opt_value(argc, argv, &i, "--templates", &o->templates, &err) ||
-            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err)) {
+            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err) ||
+            opt_value(argc, argv, &i, "--max-errors", &o->max_errors, &err)) {
             if (err)
                 return err;
         } else if (strcmp(a, "--no-docs") == 0) {
@@ -255,6 +263,16 @@ static int parse_options(int argc, char **argv, Options *o)
             return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
                                o->time_limit);
         o->seconds = (unsigned)n;
+    }
+    o->errors_shown = DEFAULT_MAX_ERRORS;
+    if (o->max_errors) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(o->max_errors, &end, 10);
+        if (errno || end == o->max_errors || *end || o->max_errors[0] == '-' || n > 1000000)
+            return usage_error("--max-errors '%s' is not a number (0..1000000)",
+                               o->max_errors);
+        o->errors_shown = (int)n;
     }
     if (o->version) {
         JvmtiVersion v;
@@ -707,6 +725,7 @@ int main(int argc, char **argv)
         o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
+        diag_set_max_errors(o.errors_shown);
         rc = o.fill    ? fill(&o)
              : o.model ? model(&o)
              : o.diff  ? diff(&o)

@@ -88,3 +88,4 @@ run_gen -q -o "$d" "$VALID"
 check "cli: -q prints nothing on success" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
 . tests/cli/not-regular.sh
+. tests/cli/max-errors.sh
