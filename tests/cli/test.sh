@@ -89,3 +89,4 @@ check "cli: -q prints nothing on success" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
 . tests/cli/not-regular.sh
 . tests/cli/max-errors.sh
+. tests/cli/generation-needs.sh
