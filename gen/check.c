@@ -670,7 +670,9 @@ static void check_generated_names(Index *ix, const Spec *s)
     for (size_t i = 0; i < s->n_events; i++) {
         const Event *e = s->events[i];
         check_page_name("event", e->id, &e->loc);
-        if (!e->id || is_missing(e->id) || !is_c_identifier(e->id))
+        /* A duplicate id is reported as such, not again for its names. */
+        if (!e->id || is_missing(e->id) || !is_c_identifier(e->id) ||
+            strmap_get(&ix->events, e->id) != &e->loc)
             continue;
         const Loc *fn = strmap_get(&ix->functions, e->id);
         if (fn)
