@@ -1090,9 +1090,12 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
              ctx->version.micro);
     snprintf(major, sizeof major, "%d", ctx->version.major);
     Vec kv = {0};
+    Buf spec_name; /* a file name: any bytes, but the page is UTF-8 */
+    buf_init(&spec_name);
+    buf_put_utf8(&spec_name, ctx->spec_name ? ctx->spec_name : "");
     quote_param(&kv, "version", version);
     quote_param(&kv, "version-major", major);
-    quote_param(&kv, "spec-name", ctx->spec_name ? ctx->spec_name : "");
+    quote_param(&kv, "spec-name", spec_name.data ? spec_name.data : "");
     quote_param(&kv, "generator", "jvmtigen");
     vec_push(&kv, NULL);
 
@@ -1149,6 +1152,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     if (man)
         xsltFreeStylesheet(man);
     vec_free(&kv);
+    buf_free(&spec_name);
     if (seconds) {
         alarm(0);
         sigaction(SIGALRM, &old_alarm, NULL);

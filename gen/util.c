@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/xmlstring.h>
+
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
@@ -436,4 +438,25 @@ const char *path_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void buf_put_utf8(Buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t left = strlen((const char *)p);
+        int len = left < 4 ? (int)left : 4;
+        int c = xmlGetUTF8Char(p, &len);
+        /* libxml2 decodes; the rules it leaves to us: no overlong form, no
+         * surrogate, nothing above U+10FFFF. */
+        bool ok = c >= 0 && !(len == 2 && c < 0x80) && !(len == 3 && c < 0x800) &&
+                  !(len == 4 && c < 0x10000) && !(c >= 0xD800 && c <= 0xDFFF) && c <= 0x10FFFF;
+        if (ok) {
+            buf_put(b, (const char *)p, (size_t)len);
+            p += len;
+        } else {
+            buf_puts(b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
 }

@@ -90,3 +90,4 @@ check "cli: -q prints nothing on success" test -z "$GEN_ERR"
 . tests/cli/not-regular.sh
 . tests/cli/max-errors.sh
 . tests/cli/generation-needs.sh
+. tests/cli/non-utf8.sh
