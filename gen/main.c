@@ -174,6 +174,18 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 1;
 }
 
+/* A whole decimal number from 0 to max (no sign, nothing after it). */
+static bool parse_count(const char *text, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
 static int parse_options(int argc, char **argv, Options *o)
 {
     int err = 0;
@@ -254,26 +266,15 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
     if (o->dep_target && !o->depfile && !o->md)
         return usage_error("%s", "-MT names the target of a depfile: add -MD or --depfile");
-    o->seconds = DEFAULT_TIME_LIMIT;
-    if (o->time_limit) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(o->time_limit, &end, 10);
-        if (errno || end == o->time_limit || *end || o->time_limit[0] == '-' || n > 86400)
-            return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
-                               o->time_limit);
-        o->seconds = (unsigned)n;
-    }
-    o->errors_shown = DEFAULT_MAX_ERRORS;
-    if (o->max_errors) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(o->max_errors, &end, 10);
-        if (errno || end == o->max_errors || *end || o->max_errors[0] == '-' || n > 1000000)
-            return usage_error("--max-errors '%s' is not a number (0..1000000)",
-                               o->max_errors);
-        o->errors_shown = (int)n;
-    }
+    unsigned long n = DEFAULT_TIME_LIMIT;
+    if (o->time_limit && !parse_count(o->time_limit, 86400, &n))
+        return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
+                           o->time_limit);
+    o->seconds = (unsigned)n;
+    n = DEFAULT_MAX_ERRORS;
+    if (o->max_errors && !parse_count(o->max_errors, 1000000, &n))
+        return usage_error("--max-errors '%s' is not a number (0..1000000)", o->max_errors);
+    o->errors_shown = (int)n;
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)

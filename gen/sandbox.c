@@ -23,16 +23,6 @@ static struct {
     xsltSecurityPrefsPtr prefs;
 } sb;
 
-static char *dup_or_die(const char *s)
-{
-    char *c = strdup(s);
-    if (!c) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    return c;
-}
-
 /* The real path of path; for a file that is not there, its directory's
  * real path and its name (a missing file is then reported as missing, not
  * as forbidden). NULL when neither resolves. */
@@ -40,7 +30,7 @@ static char *resolve(const char *path)
 {
     char real[PATH_MAX];
     if (realpath(path, real))
-        return dup_or_die(real);
+        return xstrdup(real);
     if (errno != ENOENT)
         return NULL;
     const char *slash = strrchr(path, '/');
@@ -94,9 +84,9 @@ static const char *judge(const char *url, char **path)
             xmlFreeURI(u);
             return "nothing is read over the network";
         }
-        *path = dup_or_die(u->path ? u->path : "");
+        *path = xstrdup(u->path ? u->path : "");
     } else {
-        *path = dup_or_die(url);
+        *path = xstrdup(url);
     }
     xmlFreeURI(u);
     char *decoded = xmlURIUnescapeString(*path, 0, NULL);
@@ -124,7 +114,7 @@ static void record(const char *path)
     for (size_t i = 0; i < sb.deps->n; i++)
         if (strcmp(sb.deps->items[i], path) == 0)
             return;
-    vec_push(sb.deps, dup_or_die(path));
+    vec_push(sb.deps, xstrdup(path));
 }
 
 /* Every document libxml2 or libxslt opens comes here: the stylesheets,
@@ -177,7 +167,7 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
 {
     memset(&sb, 0, sizeof sb);
     char real[PATH_MAX];
-    sb.root = realpath(templates, real) ? dup_or_die(real) : NULL;
+    sb.root = realpath(templates, real) ? xstrdup(real) : NULL;
     sb.given = templates;
     for (size_t i = 0; deps && i < deps->n; i++) {
         char *r = resolve(deps->items[i]);

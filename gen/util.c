@@ -460,3 +460,13 @@ void buf_put_utf8(Buf *b, const char *s)
         }
     }
 }
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
+}

@@ -54,6 +54,9 @@ void *strmap_get(const StrMap *m, const char *key);
 /* Inserts key unless present; returns the previous value or NULL. */
 void *strmap_put(StrMap *m, const char *key, void *val);
 
+/* strdup, exiting (status 3) when memory is out. */
+char *xstrdup(const char *s);
+
 /* The last component of a path ("dir/jvmti.xml" -> "jvmti.xml"). */
 const char *path_base_name(const char *path);
 
