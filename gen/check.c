@@ -597,6 +597,115 @@ static void check_links(Index *ix, const Spec *s)
     }
 }
 
+/* ---- what generation needs ----
+ * Ids become file names (a man page per function and event, NAME.3, with
+ * our temporary file ".NAME.3.jvmtigen-tmp.XXXXXX" beside it first) and
+ * parts of C names the outputs compose; `check` must refuse what
+ * `generate` could not write or the outputs could not compile. */
+
+/* The longest id whose temporary man page name fits in NAME_MAX:
+ * "." ID ".3" ".jvmtigen-tmp." "XXXXXX" (gen/output.c). */
+#define PAGE_ID_MAX (NAME_MAX - (int)sizeof ".3.jvmtigen-tmp.XXXXXX")
+
+static void check_page_name(const char *what, const char *id, const Loc *loc)
+{
+    if (!id || is_missing(id))
+        return;
+    if (strlen(id) > (size_t)PAGE_ID_MAX)
+        report(loc, "%s '%.32s...' has a name of %zu characters: its man page (NAME.3, "
+               "written first as a temporary file of a longer name) allows at most %d", what,
+               id, strlen(id), PAGE_ID_MAX);
+    if (strcmp(id, "jvmti") == 0)
+        report(loc, "%s 'jvmti': its man page would be jvmti.3, the overview's", what);
+}
+
+/* "reservedN": the name the header gives the empty slot N of a table. */
+static long reserved_slot(const char *id)
+{
+    if (strncmp(id, "reserved", 8) != 0 || id[8] < '1' || id[8] > '9')
+        return 0;
+    char *end;
+    long n = strtol(id + 8, &end, 10);
+    return *end ? 0 : n;
+}
+
+/* The names of the runtime core that jvmtigen_post_NAME could meet. */
+static const char *const core_post_names[] = {
+    "jvmtigen_post_cursor", "jvmtigen_post_deallocate", "jvmtigen_post_done",
+    "jvmtigen_post_first",  "jvmtigen_post_next",       "jvmtigen_post_set_retransforming",
+};
+/* Per event, the C names the header and the posting code compose. */
+static const char *const event_name_formats[] = {
+    "jvmtiEvent%s",       "jvmtigen_post_%s",  "jvmtigen_post_%s_slow",
+    "jvmtigen_filter_%s", "jvmtigen_post_filter_%s",
+};
+
+static void check_generated_names(Index *ix, const Spec *s)
+{
+    long max_fn = 0, min_ev = 0, max_ev = 0;
+    for (size_t i = 0; i < s->n_functions; i++)
+        if (s->functions[i]->num > max_fn)
+            max_fn = s->functions[i]->num;
+    for (size_t i = 0; i < s->n_events; i++) {
+        long n = s->events[i]->num;
+        if (n && (!min_ev || n < min_ev))
+            min_ev = n;
+        if (n > max_ev)
+            max_ev = n;
+    }
+    for (size_t i = 0; i < s->n_functions; i++) {
+        const Function *f = s->functions[i];
+        check_page_name("function", f->id, &f->loc);
+        long slot = f->id ? reserved_slot(f->id) : 0;
+        if (slot && slot <= max_fn && !strmap_get(&ix->function_nums, num_key(ix, "function", slot)))
+            report(&f->loc, "function '%s' has the name of the function table's empty slot %ld",
+                   f->id, slot);
+    }
+    StrMap names; /* composed C name -> the event that makes it (NULL: the core's) */
+    strmap_init(&names);
+    for (size_t i = 0; i < sizeof core_post_names / sizeof *core_post_names; i++)
+        strmap_put(&names, core_post_names[i], ix);
+    strmap_put(&names, "jvmtiEventReserved", ix);
+    strmap_put(&names, "jvmtiEventCallbacks", ix);
+    for (size_t i = 0; i < s->n_events; i++) {
+        const Event *e = s->events[i];
+        check_page_name("event", e->id, &e->loc);
+        /* A duplicate id is reported as such, not again for its names. */
+        if (!e->id || is_missing(e->id) || !is_c_identifier(e->id) ||
+            strmap_get(&ix->events, e->id) != &e->loc)
+            continue;
+        const Loc *fn = strmap_get(&ix->functions, e->id);
+        if (fn)
+            report(&e->loc, "event '%s' has the name of the function at line %d: both man pages "
+                   "would be %s.3", e->id, fn->line, e->id);
+        long slot = reserved_slot(e->id);
+        if (slot && slot > min_ev && slot < max_ev &&
+            !strmap_get(&ix->event_nums, num_key(ix, "event", slot)))
+            report(&e->loc, "event '%s' has the name of the event callbacks' empty slot %ld",
+                   e->id, slot);
+        for (size_t k = 0; k < sizeof event_name_formats / sizeof *event_name_formats; k++) {
+            Buf b;
+            buf_init(&b);
+            buf_printf(&b, event_name_formats[k], e->id);
+            const char *name = arena_strdup(ix->a, b.data);
+            buf_free(&b);
+            const void *prev = strmap_put(&names, name, (void *)e);
+            const Loc *type = k == 0 ? strmap_get(&ix->type_names, name) : NULL;
+            if (prev == ix)
+                report(&e->loc, "event '%s': the generated C would define '%s', a name "
+                       "jvmtigen's own code uses", e->id, name);
+            else if (prev)
+                report(&e->loc, "event '%s': the generated C would define '%s' for it and for "
+                       "event '%s' (line %d)", e->id, name, ((const Event *)prev)->id,
+                       ((const Event *)prev)->loc.line);
+            else if (type)
+                report(&e->loc, "event '%s': its callback type '%s' is also the type defined "
+                       "at line %d", e->id, name, type->line);
+        }
+    }
+    strmap_free(&names);
+}
+
 int check_spec(const Spec *s)
 {
     Index ix;
@@ -605,6 +714,7 @@ int check_spec(const Spec *s)
     errors = 0;
     build_index(&ix, s);
     check_items(&ix, s);
+    check_generated_names(&ix, s);
     check_constants(&ix, s);
     check_links(&ix, s);
     StrMap *maps[] = {&ix.functions, &ix.function_nums, &ix.callbacks, &ix.events,

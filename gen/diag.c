@@ -20,9 +20,11 @@ static size_t n_pending, cap_pending, seq;
 static int errors;
 static FILE *stream;
 static int quiet;
+static int max_errors, shown_errors;
 
 void diag_set_stream(FILE *f) { stream = f; }
 void diag_set_quiet(int q) { quiet = q; }
+void diag_set_max_errors(int max) { max_errors = max; }
 int diag_error_count(void) { return errors; }
 
 void diag_reset(void)
@@ -35,6 +37,7 @@ void diag_reset(void)
     pending = NULL;
     n_pending = cap_pending = 0;
     errors = 0;
+    shown_errors = 0;
 }
 
 /* A diagnostic is one line: a line break inside (libxml2 puts some in its
@@ -124,17 +127,26 @@ int diag_flush(void)
 {
     FILE *out = stream ? stream : stderr;
     int printed = 0;
+    size_t held = 0;
     if (n_pending > 1) /* qsort's array may not be NULL, even when empty */
         qsort(pending, n_pending, sizeof *pending, cmp_pending);
     for (size_t i = 0; i < n_pending; i++) {
-        if (pending[i].level == DIAG_ERROR)
-            printed++;
-        if (pending[i].level == DIAG_ERROR || !quiet)
+        bool error = pending[i].level == DIAG_ERROR;
+        if (error && max_errors > 0 && shown_errors >= max_errors) {
+            held++;
+        } else if (error || !quiet) {
+            printed += error;
+            shown_errors += error;
             fprintf(out, "%s\n", pending[i].text);
+        }
         free(pending[i].file);
         free(pending[i].text);
     }
     n_pending = 0;
+    /* Like a compiler's -fmax-errors: one spec gave 96,204 lines. */
+    if (held)
+        fprintf(out, "jvmtigen: note: %zu more error%s not shown (--max-errors %d)\n", held,
+                held == 1 ? "" : "s", max_errors);
     fflush(out);
     return printed;
 }

@@ -26,5 +26,9 @@ void diag_reset(void);
 /* Where diagnostics go (stderr by default); quiet drops warnings and notes. */
 void diag_set_stream(FILE *f);
 void diag_set_quiet(int quiet);
+/* At most max error lines are printed (0: all), counted from the last
+ * diag_reset(); each flush that holds some back ends with a note saying
+ * how many. The count of errors is unchanged. */
+void diag_set_max_errors(int max);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "errors.h"
 #include "impl.h"
 #include "output.h"
+#include "sandbox.h"
 
 #ifndef JVMTIGEN_DATADIR
 #define JVMTIGEN_DATADIR "/usr/local/share/jvmtigen"
@@ -108,7 +110,6 @@ typedef struct DocsState {
     Vec files;                           /* file names diagnostics point at */
     StrMap said;                         /* "file:line: message" already reported */
     int repeated_errors;                 /* errors not reported again */
-    xsltDocLoaderFunc default_loader;    /* libxslt's, which ours wraps */
 } DocsState;
 
 static DocsState *cur; /* the loader and error handlers have no user data */
@@ -262,9 +263,16 @@ static void on_xslt_error(void *data, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A line of messages that starts with HELD is a refusal of the sandbox
+ * that came without a place (an xsl:include's file is opened with no
+ * parser position): it is said at the place of libxslt's context line
+ * that follows it, the include's. */
+#define HELD '\001'
+
 static void flush_messages(DocsState *st, const char *fallback_file)
 {
     Loc loc = {fallback_file, 0};
+    Vec held = {0};
     char *p = st->messages.data;
     while (p && *p) {
         char *nl = strchr(p, '\n');
@@ -273,28 +281,38 @@ static void flush_messages(DocsState *st, const char *fallback_file)
         char file[1024];
         int line;
         const char *ctx = strstr(p, "error: file ");
-        if (ctx && sscanf(ctx, "error: file %1023s line %d", file, &line) == 2) {
+        if (*p == HELD) {
+            vec_push(&held, p + 1);
+        } else if (ctx && sscanf(ctx, "error: file %1023s line %d", file, &line) == 2) {
             loc.file = keep_name(st, file);
             loc.line = line;
+            for (size_t i = 0; i < held.n; i++)
+                report(st, DIAG_ERROR, &loc, held.items[i]);
+            held.n = 0;
         } else if (*p) {
             report(st, DIAG_ERROR, &loc, p);
         }
         p = nl ? nl + 1 : NULL;
     }
+    for (size_t i = 0; i < held.n; i++)
+        report(st, DIAG_ERROR, &loc, held.items[i]);
+    vec_free(&held);
     buf_reset(&st->messages);
 }
 
-/* Every stylesheet module read (the main ones and what they include or
- * import) is a dependency of the outputs. */
-static xmlDocPtr recording_loader(const xmlChar *uri, xmlDictPtr dict, int options, void *ctxt,
-                                  xsltLoadType type)
+/* The sandbox refused a read (sandbox.h). */
+static void on_refused(const char *file, int line, const char *message)
 {
-    xmlDocPtr d = cur->default_loader(uri, dict, options, ctxt, type);
-    if (d && cur->deps && (type == XSLT_LOAD_START || type == XSLT_LOAD_STYLESHEET)) {
-        const char *u = (const char *)uri;
-        vec_push(cur->deps, strdup(strncmp(u, "file://", 7) == 0 ? u + 7 : u));
+    if (!cur)
+        return;
+    if (file) {
+        Loc loc = {keep_name(cur, file), line};
+        report(cur, DIAG_ERROR, &loc, message);
+        return;
     }
-    return d;
+    if (cur->messages.len && cur->messages.data[cur->messages.len - 1] != '\n')
+        buf_putc(&cur->messages, '\n');
+    buf_printf(&cur->messages, "%c%s\n", HELD, message);
 }
 
 /* ---- extension functions ---- */
@@ -682,14 +700,9 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
         return NULL;
     }
     t->_private = st;
-    /* Templates read files only through the stylesheet loader: no network,
-     * no files written (exsl:document), no directories made. */
-    xsltSecurityPrefsPtr sec = xsltNewSecurityPrefs();
-    xsltSetSecurityPrefs(sec, XSLT_SECPREF_READ_NETWORK, xsltSecurityForbid);
-    xsltSetSecurityPrefs(sec, XSLT_SECPREF_WRITE_NETWORK, xsltSecurityForbid);
-    xsltSetSecurityPrefs(sec, XSLT_SECPREF_WRITE_FILE, xsltSecurityForbid);
-    xsltSetSecurityPrefs(sec, XSLT_SECPREF_CREATE_DIRECTORY, xsltSecurityForbid);
-    xsltSetCtxtSecurityPrefs(sec, t);
+    /* document() reads only what the sandbox allows; nothing is written
+     * (exsl:document), no directory made. */
+    xsltSetCtxtSecurityPrefs(sandbox_prefs(), t);
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
@@ -720,7 +733,6 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
         *rc = 1;
     }
     xsltFreeTransformContext(t);
-    xsltFreeSecurityPrefs(sec);
     return res;
 }
 
@@ -904,13 +916,40 @@ static int write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-static int send_page(int fd, int rc, const Buf *page)
+/* The helper's status, the page, and the files its templates read (from
+ * deps[first] on, each with its NUL), which the parent's depfile lists. */
+static int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first)
 {
     uint32_t status = (uint32_t)rc;
     uint64_t len = rc == 0 ? page->len : 0;
-    if (write_all(fd, &status, sizeof status) != 0 || write_all(fd, &len, sizeof len) != 0)
-        return -1;
-    return len ? write_all(fd, page->data, page->len) : 0;
+    Buf read;
+    buf_init(&read);
+    for (size_t i = first; deps && i < deps->n; i++)
+        buf_put(&read, deps->items[i], strlen(deps->items[i]) + 1);
+    uint64_t read_len = read.len;
+    int r = write_all(fd, &status, sizeof status) != 0 ||
+                    write_all(fd, &len, sizeof len) != 0 ||
+                    (len && write_all(fd, page->data, page->len) != 0) ||
+                    write_all(fd, &read_len, sizeof read_len) != 0 ||
+                    (read_len && write_all(fd, read.data, read.len) != 0)
+                ? -1
+                : 0;
+    buf_free(&read);
+    return r;
+}
+
+/* Appends the NUL-separated names in [p, p + n) to deps, each once. */
+static void add_read(Vec *deps, const char *p, size_t n)
+{
+    if (!deps)
+        return;
+    for (const char *end = p + n; p < end; p += strlen(p) + 1) {
+        bool seen = false;
+        for (size_t i = 0; i < deps->n && !seen; i++)
+            seen = strcmp(deps->items[i], p) == 0;
+        if (!seen)
+            vec_push(deps, strdup(p));
+    }
 }
 
 static int wait_for(pid_t pid)
@@ -925,7 +964,7 @@ static int wait_for(pid_t pid)
  * diagnostics and is waited for here, so they come before ours; one that
  * died or said too little is an error here. A helper that sent its page is
  * still freeing its memory: res->helper_pid, for docs_wait. */
-static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, int *rc)
+static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, int *rc)
 {
     Buf in;
     buf_init(&in);
@@ -940,14 +979,22 @@ static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, int *r
     }
     close(fd);
     uint32_t status = 0;
-    uint64_t len = 0;
+    uint64_t len = 0, read_len = 0;
     const size_t head = sizeof status + sizeof len;
     if (in.len >= head) {
         memcpy(&status, in.data, sizeof status);
         memcpy(&len, in.data + sizeof status, sizeof len);
     }
-    if (in.len >= head && status == 0 && in.len - head == len) {
+    bool whole = in.len >= head && in.len - head >= len &&
+                 in.len - head - len >= sizeof read_len;
+    if (whole) {
+        memcpy(&read_len, in.data + head + len, sizeof read_len);
+        whole = in.len - head - len - sizeof read_len == read_len &&
+                (read_len == 0 || in.data[in.len - 1] == '\0');
+    }
+    if (whole && status == 0) {
         buf_put(page, in.data + head, (size_t)len);
+        add_read(deps, in.data + head + len + sizeof read_len, (size_t)read_len);
         res->helper_pid = pid;
     } else {
         int wstatus = wait_for(pid);
@@ -983,16 +1030,57 @@ int docs_wait(DocsResult *res)
     return 1;
 }
 
-int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
-                Vec *deps, void (*meanwhile)(void *), void *arg)
+/* ---- the time limit ----
+ * A template can run for ever (2^40 calls of a named template). At
+ * --time-limit this process kills the helper, says so and exits 1: nothing
+ * has been written yet (outputs are written after docs_render). The helper
+ * has a second more, in case this process is gone. */
+static char limit_message[PATH_MAX + 128];
+static size_t limit_message_len;
+static volatile sig_atomic_t limit_helper; /* its pid, in this process */
+static volatile sig_atomic_t limit_in_helper;
+
+static void on_time_limit(int sig)
+{
+    (void)sig;
+    if (limit_in_helper)
+        _exit(1);
+    if (limit_helper > 0)
+        kill((pid_t)limit_helper, SIGKILL);
+    ssize_t w = write(STDERR_FILENO, limit_message, limit_message_len);
+    (void)w;
+    _exit(1);
+}
+
+static void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old)
+{
+    int n = snprintf(limit_message, sizeof limit_message,
+                     "%s: error: the templates ran longer than %u seconds (--time-limit); "
+                     "one that never ends?\n",
+                     templates, seconds);
+    limit_message_len = n < 0 ? 0 : (size_t)n < sizeof limit_message ? (size_t)n
+                                                                      : sizeof limit_message - 1;
+    limit_helper = 0;
+    limit_in_helper = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_time_limit;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, old);
+    alarm(seconds);
+}
+
+int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, unsigned seconds,
+                DocsResult *res, Vec *deps, void (*meanwhile)(void *), void *arg)
 {
     memset(res, 0, sizeof *res);
     DocsState st;
     state_init(&st, ctx, deps);
     cur = &st;
-    xsltSetLoaderFunc(NULL);
-    st.default_loader = xsltDocDefaultLoader;
-    xsltSetLoaderFunc(recording_loader);
+    struct sigaction old_alarm;
+    if (seconds)
+        start_time_limit(templates, seconds, &old_alarm);
+    sandbox_open(templates, deps, on_refused);
     xsltSetGenericErrorFunc(NULL, on_xslt_error);
     xmlSetGenericErrorFunc(NULL, on_xslt_error);
     xmlSetStructuredErrorFunc(NULL, on_xml_error);
@@ -1002,9 +1090,12 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
              ctx->version.micro);
     snprintf(major, sizeof major, "%d", ctx->version.major);
     Vec kv = {0};
+    Buf spec_name; /* a file name: any bytes, but the page is UTF-8 */
+    buf_init(&spec_name);
+    buf_put_utf8(&spec_name, ctx->spec_name ? ctx->spec_name : "");
     quote_param(&kv, "version", version);
     quote_param(&kv, "version-major", major);
-    quote_param(&kv, "spec-name", ctx->spec_name ? ctx->spec_name : "");
+    quote_param(&kv, "spec-name", spec_name.data ? spec_name.data : "");
     quote_param(&kv, "generator", "jvmtigen");
     vec_push(&kv, NULL);
 
@@ -1018,14 +1109,21 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
         size_t page = res->n;
         add_file(res, "jvmti.html");
         int fd = -1;
+        size_t read_before = deps ? deps->n : 0;
         pid_t pid = start_helper(&fd);
+        if (pid > 0)
+            limit_helper = pid;
         if (pid == 0) {
             /* The helper: jvmti.html to the parent, then back to the caller,
              * which frees everything and exits with rc. */
             res->helper = true;
+            if (seconds) { /* a child has no alarm of its parent's */
+                limit_in_helper = 1;
+                alarm(seconds + 1);
+            }
             xmlDocPtr r = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                       &res->files[page], &rc);
-            if (send_page(fd, rc, &res->files[page].data) != 0 && rc == 0)
+            if (send_page(fd, rc, &res->files[page].data, deps, read_before) != 0 && rc == 0)
                 rc = EXIT_HELPER_IO;
             close(fd); /* the parent goes on; freeing is this process's own time */
             if (r)
@@ -1046,7 +1144,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
                 xmlFreeDoc(r);
             }
             if (pid > 0)
-                collect_helper(pid, fd, res, &res->files[page].data, &rc);
+                collect_helper(pid, fd, res, &res->files[page].data, deps, &rc);
         }
     }
     if (html)
@@ -1054,7 +1152,12 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, Doc
     if (man)
         xsltFreeStylesheet(man);
     vec_free(&kv);
-    xsltSetLoaderFunc(NULL);
+    buf_free(&spec_name);
+    if (seconds) {
+        alarm(0);
+        sigaction(SIGALRM, &old_alarm, NULL);
+    }
+    sandbox_close();
     xsltSetGenericErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
     xmlSetStructuredErrorFunc(NULL, NULL);

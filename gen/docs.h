@@ -54,7 +54,10 @@ char *docs_default_spec(const char *argv0);
 
 /* Renders every document into res. Returns 0, or an exit status (1: a
  * template is broken or failed, 3: one cannot be read) with diagnostics
- * printed. Every template file read is appended to deps (malloc'd).
+ * printed. Every file the templates read is appended to deps (malloc'd);
+ * they may read only below templates and the files already in deps, the
+ * spec's (sandbox.h). After seconds (0: no limit) the process exits 1
+ * with an error, having killed its helper.
  *
  * jvmti.html is rendered in a forked helper process while this one renders
  * the man pages. The helper returns from docs_render too, with res->helper
@@ -63,8 +66,8 @@ char *docs_default_spec(const char *argv0);
  * meanwhile(arg) is the caller's own work: it runs in this process (never
  * in the helper) while the helper renders, or first, without a helper. It
  * runs whenever docs_render returns 0. */
-int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, DocsResult *res,
-                Vec *deps, void (*meanwhile)(void *), void *arg);
+int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, unsigned seconds,
+                DocsResult *res, Vec *deps, void (*meanwhile)(void *), void *arg);
 /* Waits for the helper process, if one is still running: 0, or 1 with an
  * error queued when it did not end well after sending its page. */
 int docs_wait(DocsResult *res);

@@ -12,8 +12,11 @@ void json_string_append(Buf *out, const char *s)
         buf_puts(out, "null");
         return;
     }
+    Buf clean; /* a file name (diff's OLD and NEW) may be any bytes */
+    buf_init(&clean);
+    buf_put_utf8(&clean, s);
     buf_putc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)clean.data; p && *p; p++) {
         if (*p == '"' || *p == '\\') {
             buf_putc(out, '\\');
             buf_putc(out, (char)*p);
@@ -23,6 +26,7 @@ void json_string_append(Buf *out, const char *s)
             buf_putc(out, (char)*p); /* UTF-8 passes through byte by byte */
         }
     }
+    buf_free(&clean);
     buf_putc(out, '"');
 }
 

@@ -54,15 +54,6 @@ static Loc document_loc(void)
     return loc;
 }
 
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    return p;
-}
 
 static int has_scheme(const char *url)
 {

@@ -53,12 +53,17 @@ typedef struct Options {
     char *default_spec;     /* the installed spec, when no SPEC was given */
     const char *time_limit; /* --time-limit SECONDS, as given */
     unsigned seconds;       /* ... parsed: 0 = none */
+    const char *max_errors; /* --max-errors N, as given */
+    int errors_shown;       /* ... parsed: 0 = all */
 } Options;
 
 /* Reading a spec may take at most this long (--time-limit): real specs take
  * a fraction of a second, and a document built to drive libxml2 into its
  * quadratic corners is stopped with an error instead of hanging a build. */
 #define DEFAULT_TIME_LIMIT 60
+/* Error lines printed at most (--max-errors): the first hundred say what
+ * is wrong; a broken spec gave 96,204. */
+#define DEFAULT_MAX_ERRORS 100
 
 static const char usage_text[] =
     "usage: jvmtigen [generate] [OPTIONS] SPEC\n"
@@ -111,8 +116,10 @@ static const char usage_text[] =
     "                            differs, is missing or would be removed; exit 4 if\n"
     "                            any does\n"
     "      --json                (diff) print the changes as JSON\n"
-    "      --time-limit S        give up (exit 1) when reading and checking SPEC takes\n"
-    "                            longer than S seconds (default 60; 0: no limit)\n"
+    "      --time-limit S        give up (exit 1) when reading and checking SPEC, or\n"
+    "                            running the templates, takes longer than S seconds\n"
+    "                            (default 60; 0: no limit)\n"
+    "      --max-errors N        print the first N errors only (default 100; 0: all)\n"
     "  -q, --quiet               print errors only\n"
     "  -v, --verbose             say which files were written or left unchanged\n"
     "  -h, --help                show this help\n"
@@ -167,6 +174,18 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 1;
 }
 
+/* A whole decimal number from 0 to max (no sign, nothing after it). */
+static bool parse_count(const char *text, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
 static int parse_options(int argc, char **argv, Options *o)
 {
     int err = 0;
@@ -179,7 +198,8 @@ static int parse_options(int argc, char **argv, Options *o)
             opt_value(argc, argv, &i, "--depfile", &o->depfile, &err) ||
             opt_value(argc, argv, &i, "-MT", &o->dep_target, &err) ||
             opt_value(argc, argv, &i, "--templates", &o->templates, &err) ||
-            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err)) {
+            opt_value(argc, argv, &i, "--time-limit", &o->time_limit, &err) ||
+            opt_value(argc, argv, &i, "--max-errors", &o->max_errors, &err)) {
             if (err)
                 return err;
         } else if (strcmp(a, "--no-docs") == 0) {
@@ -246,16 +266,15 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "--verify writes nothing: no --depfile or -MD");
     if (o->dep_target && !o->depfile && !o->md)
         return usage_error("%s", "-MT names the target of a depfile: add -MD or --depfile");
-    o->seconds = DEFAULT_TIME_LIMIT;
-    if (o->time_limit) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(o->time_limit, &end, 10);
-        if (errno || end == o->time_limit || *end || o->time_limit[0] == '-' || n > 86400)
-            return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
-                               o->time_limit);
-        o->seconds = (unsigned)n;
-    }
+    unsigned long n = DEFAULT_TIME_LIMIT;
+    if (o->time_limit && !parse_count(o->time_limit, 86400, &n))
+        return usage_error("--time-limit '%s' is not a number of seconds (0..86400)",
+                           o->time_limit);
+    o->seconds = (unsigned)n;
+    n = DEFAULT_MAX_ERRORS;
+    if (o->max_errors && !parse_count(o->max_errors, 1000000, &n))
+        return usage_error("--max-errors '%s' is not a number (0..1000000)", o->max_errors);
+    o->errors_shown = (int)n;
     if (o->version) {
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
@@ -434,7 +453,7 @@ static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, D
                        Vec *deps, const char ***paths, CEmit *ce)
 {
     char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
-    int rc = docs_render(ctx, doc, dir, docs, deps, emit_c_outputs, ce);
+    int rc = docs_render(ctx, doc, dir, o->seconds, docs, deps, emit_c_outputs, ce);
     free(dir);
     if (rc != 0 || docs->helper)
         return rc;
@@ -707,6 +726,7 @@ int main(int argc, char **argv)
         o.outdir = "out";
     if (rc == 0) {
         diag_set_quiet(o.quiet);
+        diag_set_max_errors(o.errors_shown);
         rc = o.fill    ? fill(&o)
              : o.model ? model(&o)
              : o.diff  ? diff(&o)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/xmlstring.h>
+
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
@@ -436,4 +438,39 @@ const char *path_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void buf_put_utf8(Buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t left = strlen((const char *)p);
+        int len = left < 4 ? (int)left : 4;
+        int c = xmlGetUTF8Char(p, &len);
+        /* libxml2 decodes; the rules it leaves to us: a lead byte of the
+         * length (it takes 0x80..0xBF for one of two), no overlong form, no
+         * surrogate, nothing above U+10FFFF. */
+        static const unsigned char lead_mask[5] = {0, 0x80, 0xE0, 0xF0, 0xF8};
+        static const unsigned char lead[5] = {0, 0x00, 0xC0, 0xE0, 0xF0};
+        bool ok = c >= 0 && len >= 1 && len <= 4 && (*p & lead_mask[len]) == lead[len] &&
+                  !(len == 2 && c < 0x80) && !(len == 3 && c < 0x800) &&
+                  !(len == 4 && c < 0x10000) && !(c >= 0xD800 && c <= 0xDFFF) && c <= 0x10FFFF;
+        if (ok) {
+            buf_put(b, (const char *)p, (size_t)len);
+            p += len;
+        } else {
+            buf_puts(b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
 }

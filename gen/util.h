@@ -54,8 +54,16 @@ void *strmap_get(const StrMap *m, const char *key);
 /* Inserts key unless present; returns the previous value or NULL. */
 void *strmap_put(StrMap *m, const char *key, void *val);
 
+/* strdup, exiting (status 3) when memory is out. */
+char *xstrdup(const char *s);
+
 /* The last component of a path ("dir/jvmti.xml" -> "jvmti.xml"). */
 const char *path_base_name(const char *path);
+
+/* Appends s as valid UTF-8: each byte that does not start a well-formed
+ * sequence (a file name may hold any) becomes U+FFFD, as in Python's
+ * errors="replace". For outputs that must be UTF-8: jvmti.html, JSON. */
+void buf_put_utf8(Buf *b, const char *s);
 
 /* Whole-file helpers; both return 0 on success and set errno otherwise. */
 /* read_file's own errno values, beyond the system's: */

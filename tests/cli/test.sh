@@ -88,3 +88,6 @@ run_gen -q -o "$d" "$VALID"
 check "cli: -q prints nothing on success" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
 . tests/cli/not-regular.sh
+. tests/cli/max-errors.sh
+. tests/cli/generation-needs.sh
+. tests/cli/non-utf8.sh

@@ -144,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (errors == 0) {
         GenContext ctx = fuzz_context(spec);
         DocsResult res;
-        int rc = docs_render(&ctx, doc, FUZZ_TEMPLATES, &res, NULL, NULL, NULL);
+        int rc = docs_render(&ctx, doc, FUZZ_TEMPLATES, 0, &res, NULL, NULL, NULL);
         xmlSetGenericErrorFunc(NULL, fuzz_silent);
         if (rc != 0 || res.helper || diag_error_count() != 0) {
             fprintf(stderr, "fuzz: the templates failed on a spec without errors (%d)\n", rc);

@@ -155,3 +155,5 @@ for f in "$d"/bomb-*.xml; do
     grep -q "^$f:[0-9][0-9]*: error: " <<<"$H_ERR" || why=${why:-"no FILE:LINE: error"}
     if [ -z "$why" ]; then ok "security: $name refused"; else not_ok "security: $name: $why"; printf '%s\n' "$H_ERR" | head -5; fi
 done
+
+. tests/security/templates.sh

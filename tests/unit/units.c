@@ -291,6 +291,33 @@ static void test_json_strings(void)
     buf_free(&b);
 }
 
+/* buf_put_utf8: well-formed UTF-8 of every length kept, each byte of a
+ * malformed sequence one U+FFFD (what Python's errors="replace" and the
+ * Unicode standard's "maximal subpart" practice differ on is not asked). */
+static void expect_utf8(const char *in, const char *want, const char *desc)
+{
+    Buf b;
+    buf_init(&b);
+    buf_put_utf8(&b, in);
+    EXPECT(strcmp(b.data ? b.data : "", want) == 0, "utf8: %s", desc);
+    buf_free(&b);
+}
+
+#define FFFD "\xef\xbf\xbd"
+static void test_utf8(void)
+{
+    expect_utf8("", "", "the empty string");
+    expect_utf8("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z", "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z",
+                "1- to 4-byte characters kept");
+    expect_utf8("a\xffz", "a" FFFD "z", "a stray byte replaced");
+    expect_utf8("a\x80z", "a" FFFD "z", "a lone continuation byte replaced");
+    expect_utf8("\xc0\xaf", FFFD FFFD, "an overlong '/' replaced byte by byte");
+    expect_utf8("\xed\xa0\x80", FFFD FFFD FFFD, "a surrogate replaced");
+    expect_utf8("\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD, "above U+10FFFF replaced");
+    expect_utf8("a\xe2\x82", "a" FFFD FFFD, "a sequence cut at the end replaced");
+    expect_utf8("\xe2\x82z", FFFD FFFD "z", "a sequence cut before an ASCII byte replaced");
+}
+
 /* ---- udiff: hunks by hand, then random texts against a patch applier and
  * an O(NM) longest common subsequence, both written here ---- */
 
@@ -549,6 +576,7 @@ int main(void)
     test_containers();
     test_cscan();
     test_json_strings();
+    test_utf8();
     test_udiff_by_hand();
     test_udiff_random();
     test_fn_errors();

@@ -1,0 +1,133 @@
+# Sourced by tests/security/test.sh. Templates given with --templates may
+# read files below their directory and the spec's own files, nothing else:
+# no network (aimed at a listener on 127.0.0.1, which must see no
+# connection), no file outside (a canary whose text may appear nowhere),
+# whether through xsl:include, document(), a DTD or an external entity.
+# What they read is in the depfile; a template that never ends stops at
+# --time-limit.
+if ! command -v python3 >/dev/null; then not_ok "security: templates: python3 is needed for the listener"; return 0; fi
+hostile_setup || { not_ok "security: templates: cannot generate the base outputs"; return 0; }
+td=$(scratch sec-tpl)
+python3 - "$td/port" "$td/connections" <<'PY' &
+import socket, sys, os
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+while True:
+    c, a = s.accept()
+    with open(sys.argv[2], "a") as f:
+        f.write("connection from %s:%d\n" % a)
+    c.close()
+PY
+tpl_listener=$!
+for _ in $(seq 100); do [ -s "$td/port" ] && break; sleep 0.1; done
+tport=$(cat "$td/port" 2>/dev/null)
+if [ -z "$tport" ]; then not_ok "security: templates: the listener did not start"; kill $tpl_listener; return 0; fi
+thttp=http://127.0.0.1:$tport
+tcanary="CANARY-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+printf '<c>%s</c>\n' "$tcanary" >"$td/canary.xml"
+printf '%s\n' "$tcanary" >"$td/canary.txt"
+printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:variable name="outside" select="'"'%s'"'"/></xsl:stylesheet>\n' "$tcanary" >"$td/outside.xsl"
+tvalid=tests/checks/fixtures/valid.xml
+
+# variant NAME FILE SED-EXPR...: a copy of templates/ with FILE edited.
+variant() {
+    local name=$1 file=$2; shift 2
+    cp -r templates "$td/$name"
+    local e
+    for e; do sed -i -e "$e" "$td/$name/$file"; done
+}
+# The canary's text, if anything reads it, goes into the page or jvmti(3).
+use_leak_man='s|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$leak"/><xsl:call-template name="overview"/></page>|'
+use_leak_html='0,/<xsl:template match="\/">/s|<xsl:template match="/">|<xsl:template match="/"><xsl:value-of select="$leak"/>|'
+leak_var() { echo "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:variable name=\"leak\" select=\"$1\"/>|"; }
+doctype() { echo "1a<!DOCTYPE xsl:stylesheet $1>"; }
+
+variant include-http man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"$thttp/x.xsl\"/>|"
+variant include-outside man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"$td/outside.xsl\"/>|" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$outside"/><xsl:call-template name="overview"/></page>|'
+variant document-file man.xsl "$(leak_var "document('$td/canary.xml')")" "$use_leak_man"
+variant document-file-url man.xsl "$(leak_var "document('file://$td/canary.xml')")" "$use_leak_man"
+variant document-dotdot man.xsl "$(leak_var "document('../canary.xml')")" "$use_leak_man"
+variant document-http man.xsl "$(leak_var "document('$thttp/doc.xml')")" "$use_leak_man"
+variant document-http-page html.xsl "$(leak_var "document('$thttp/page.xml')")" "$use_leak_html"
+variant document-file-page html.xsl "$(leak_var "document('$td/canary.xml')")" "$use_leak_html"
+variant document-symlink man.xsl "$(leak_var "document('link.xml')")" "$use_leak_man"
+ln -s "$td/canary.xml" "$td/document-symlink/link.xml"
+variant dtd-http man.xsl "$(doctype "SYSTEM \"$thttp/t.dtd\"")"
+variant dtd-file man.xsl "$(doctype "SYSTEM \"$td/canary.txt\"")"
+variant entity-file man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$td/canary.txt\">]")" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3">\&leak;<xsl:call-template name="overview"/></page>|'
+variant entity-http man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$thttp/entity\">]")" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3">\&leak;<xsl:call-template name="overview"/></page>|'
+variant parameter-entity-http man.xsl "$(doctype "[<!ENTITY % p SYSTEM \"$thttp/parameter\"> %p;]")"
+
+for t in include-http include-outside document-file document-file-url document-dotdot document-http \
+    document-http-page document-file-page document-symlink dtd-http dtd-file entity-file entity-http \
+    parameter-entity-http; do
+    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --templates "$td/$t"
+    why=$H_WHY
+    [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
+    # libxml2 gives an external entity's loader no position: the template
+    # is named without a line there.
+    line=":[0-9][0-9]*"; case $t in entity-*) line="\($line\)\{0,1\}" ;; esac
+    grep -q "^$td/$t/[a-z.]*$line: error: the templates may not read '[^']*'" <<<"$H_ERR" ||
+        why=${why:-"no TEMPLATE:LINE: error: the templates may not read ..."}
+    if grep -rqF "$tcanary" "$H_OUT" || grep -qF "$tcanary" <<<"$H_ERR"; then
+        why="the canary's text is in the output or the messages"
+    fi
+    if [ -z "$why" ]; then ok "security: templates: $t refused, nothing read"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+done
+sleep 0.2
+if [ -s "$td/connections" ]; then
+    not_ok "security: templates: the listener on 127.0.0.1:$tport was contacted"; cat "$td/connections"
+else
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $tport)).close()"
+    sleep 0.3
+    [ -s "$td/connections" ] && ok "security: templates: no template made a network connection (the listener sees one of ours)" ||
+        not_ok "security: templates: the listener saw no connection at all, not even ours"
+fi
+kill $tpl_listener 2>/dev/null
+wait $tpl_listener 2>/dev/null
+
+# Below the templates directory a template reads what it likes (in the
+# helper that renders jvmti.html too), and each file read is in the depfile,
+# as are the spec's own files, which may be read as well.
+variant reads-inside man.xsl "$(leak_var "concat(document('data/extra.xml'), document('$PWD/$tvalid')//function[1]/@id)")" "$use_leak_man"
+sed -i -e "$(leak_var "document('page.xml')")" -e "$use_leak_html" "$td/reads-inside/html.xsl"
+mkdir "$td/reads-inside/data"
+printf '<x>EXTRA-MAN</x>\n' >"$td/reads-inside/data/extra.xml"
+printf '<x>EXTRA-PAGE</x>\n' >"$td/reads-inside/page.xml"
+o=$(scratch sec-tpl-in)
+if "$JVMTIGEN" -q -MD -o "$o" --templates "$td/reads-inside" "$tvalid" &&
+    grep -q 'EXTRA-MANPaint' "$o/man/man3/jvmti.3" && grep -q 'EXTRA-PAGE' "$o/jvmti.html" &&
+    grep -q "data/extra\.xml:" "$o/jvmtigen.d" && grep -q "reads-inside/page\.xml:" "$o/jvmtigen.d" &&
+    grep -q "fixtures/valid\.xml:" "$o/jvmtigen.d"; then
+    ok "security: templates: files below the templates and the spec are read, and are in the depfile"
+else
+    not_ok "security: templates: reading below the templates directory"; cat "$o/jvmtigen.d" 2>/dev/null | tail -8
+fi
+
+# 2^40 calls: stopped at --time-limit, in the man pages (this process) and
+# in jvmti.html (the helper), exit 1, nothing written.
+forever='s|<xsl:template match="/">|<xsl:template name="forever"><xsl:param name="n" select="40"/><xsl:if test="$n \&gt; 0"><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:if></xsl:template>\n<xsl:template match="/"><xsl:call-template name="forever"/>|'
+variant forever-man man.xsl "$forever"
+variant forever-page html.xsl "0,/<xsl:template match=\"\/\">/$forever"
+for t in forever-man forever-page; do
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 2 --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
+    grep -q "^$td/$t: error: the templates ran longer than 2 seconds (--time-limit)" <<<"$H_ERR" ||
+        why=${why:-"no error naming --time-limit"}
+    [ "$took" -le 10 ] || why=${why:-"took $took s"}
+    left=$(pgrep -f "$td/$t")
+    if [ -n "$left" ]; then why="a process of the run is still running"; kill -KILL $left; fi
+    if [ -z "$why" ]; then ok "security: templates: $t stopped at --time-limit ($took s), exit 1, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+done
