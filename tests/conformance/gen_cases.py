@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the conformance agent's generated cases (C) from two models.
 
-usage: gen_cases.py OWN.json ORACLE.json OUT.c
+usage: gen_cases.py OWN.json ORACLE.json OUT.c [AREAS.txt]
 
 OWN.json is `jvmtigen model` of the spec the host runs (spec/jvmti.xml),
 ORACLE.json that of the spec the reference VM implements (JDK 17's
@@ -10,6 +10,8 @@ both models state alike: a function the oracle's spec lacks is left out, and
 so is a case whose function differs between the two in a fact the case rests
 on (phase, thread rule, capabilities, or a parameter's kind, nullability or
 minimum). A comment at the top of OUT.c lists what was left out and why.
+AREAS.txt gets "FUNCTION<tab>CATEGORY" for every function of OWN.json (its
+category's label in the spec): compare.py reports per area with it.
 
 The cases, each one call whose answer the spec decides before any
 VM-specific work is done:
@@ -313,9 +315,15 @@ class Gen:
         w("        return 1;\n    }\n    return 0;\n}\n")
 
 
+def write_areas(own, out):
+    labels = {c["id"]: c["label"] for c in own["categories"]}
+    for f in own["functions"]:
+        out.write("%s\t%s\n" % (f["id"], labels.get(f["category"], f["category"])))
+
+
 def main(argv):
-    if len(argv) != 4:
-        sys.stderr.write("usage: gen_cases.py OWN.json ORACLE.json OUT.c\n")
+    if len(argv) not in (4, 5):
+        sys.stderr.write("usage: gen_cases.py OWN.json ORACLE.json OUT.c [AREAS.txt]\n")
         return 2
     try:
         with open(argv[1]) as f:
@@ -329,6 +337,9 @@ def main(argv):
     g.generate()
     with open(argv[3], "w") as out:
         g.write(out)
+    if len(argv) == 5:
+        with open(argv[4], "w") as out:
+            write_areas(own, out)
     return 0
 
 
