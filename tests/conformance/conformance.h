@@ -30,7 +30,8 @@ enum {
     CONF_NEED_METHOD = 4,
     CONF_NEED_FIELD = 8,
     CONF_NEED_OBJECT = 16,
-    CONF_NEED_MONITOR = 32
+    CONF_NEED_MONITOR = 32,
+    CONF_NEED_UNSTARTED = 64
 };
 
 #define CONF_SCRATCH 12   /* at least the most parameters of any function */
@@ -44,6 +45,7 @@ typedef struct conf_ctx {
     jobject object;        /* the thread object again */
     jrawMonitorID monitor; /* a live raw monitor */
     jvalue value;          /* zero */
+    jthread unstarted;     /* a java/lang/Thread object never started (JNI AllocObject) */
     void *scratch[CONF_SCRATCH]; /* zeroed buffers, one per parameter */
 } conf_ctx;
 

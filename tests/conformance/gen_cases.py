@@ -23,6 +23,17 @@ VM-specific work is done:
   depth.F.p                       a negative frame depth
   unattached.F                    F from a thread the VM does not know
   monitor-null|monitor-bogus.F    a NULL or a made-up raw monitor
+  bad-thread.F.p                  an object that is not a thread (java/lang/Thread's class)
+  unstarted.F.p                   a thread object never started
+  bad-class.F.p                   an object that is not a class (the thread)
+  null-object|null-method|null-field|null-group.F.p
+                                  NULL for a jobject, jmethodID, jfieldID, jthreadGroup
+  bad-enum.F.p                    a number no constant of the enum has
+Each handle case is made only where both specs list the error it must give
+(INVALID_THREAD, THREAD_NOT_ALIVE, INVALID_CLASS, INVALID_OBJECT,
+INVALID_METHODID, INVALID_FIELDID, INVALID_THREAD_GROUP, ILLEGAL_ARGUMENT)
+for that parameter. A handle is never made up: a VM need not check a
+garbage handle (HotSpot crashes on some), only a wrong or NULL one.
 
 Every other argument is valid: the calling thread, java/lang/Thread, its
 getName method and name field, a live raw monitor, zeroed buffers of ample
@@ -162,7 +173,11 @@ class Gen:
             if any(p["type"]["kind"] == "varargs" for p in f["parameters"]):
                 self.left_out.append((f["id"], "varargs (hand-written cases in agent.c)"))
                 continue
+            before = len(self.cases)
             self.function(f, o)
+            if len(self.cases) == before:
+                self.left_out.append((f["id"], "no argument the spec has it check and any phase "
+                                      "(hand-written cases in agent.c)"))
 
     def function(self, f, o):
         ff, of = function_facts(f), function_facts(o)
@@ -190,6 +205,8 @@ class Gen:
         if allowed <= {"start", "live"} and not f["callbacksafe"]:
             self.add("unattached.%s" % fid, "CONF_UNATTACHED", "CONF_FULL", f, zeros, [],
                      past_capabilities=False)
+
+        self.handles(f, o, fid, home, ff, of)
 
         same_params = {}
         for k, (a, b) in enumerate(zip(ff[3], of[3])):
@@ -231,6 +248,53 @@ class Gen:
                         self.add("monitor-%s%s.%s" % (
                             what, "-onload" if stage == "onload" else "", label),
                             C_STAGE[stage], "CONF_FULL", f, args, needs)
+
+    # A wrong but well-formed handle for each parameter that takes one, and
+    # an enum value no constant has: (case kind, error the spec gives, value, needs).
+    def wrong_values(self, p):
+        t = p["type"]
+        k = t["kind"]
+        if k == "jthread":
+            yield "bad-thread", "JVMTI_ERROR_INVALID_THREAD", "(jthread)c->klass", "CONF_NEED_CLASS"
+            yield "unstarted", "JVMTI_ERROR_THREAD_NOT_ALIVE", "c->unstarted", "CONF_NEED_UNSTARTED"
+        elif k == "jclass":
+            yield "bad-class", "JVMTI_ERROR_INVALID_CLASS", "(jclass)c->thread", "CONF_NEED_THREAD"
+        elif k == "jobject" and not t["nullok"]:
+            yield "null-object", "JVMTI_ERROR_INVALID_OBJECT", "NULL", None
+        elif k == "jmethodID":
+            yield "null-method", "JVMTI_ERROR_INVALID_METHODID", "NULL", None
+        elif k == "jfieldID":
+            yield "null-field", "JVMTI_ERROR_INVALID_FIELDID", "NULL", None
+        elif k == "jthreadGroup" and not t["nullok"]:
+            yield "null-group", "JVMTI_ERROR_INVALID_THREAD_GROUP", "NULL", None
+        elif k == "enum":
+            values = [c["value"] for g in (self.own, self.oracle) for c in next(
+                (x["constants"] for x in g["constant_groups"] if x["id"] == t["name"]), [])
+                if c["value"] is not None]
+            if values:
+                yield "bad-enum", "JVMTI_ERROR_ILLEGAL_ARGUMENT", "(%s)%d" % (
+                    t["name"], max(values) + 1), None
+
+    @staticmethod
+    def param_errors(f):
+        return {(r["param"], r["error"]) for r in f["returns"] if r["origin"] == "param"}
+
+    def handles(self, f, o, fid, home, ff, of):
+        if home != "live":
+            return  # handles exist in the live phase only
+        own_errs, oracle_errs = self.param_errors(f), self.param_errors(o)
+        for k, p in enumerate(params_of(f)):
+            for what, err, value, need in self.wrong_values(p):
+                label = "%s.%s" % (fid, p["name"])
+                if (p["name"], err) not in own_errs:
+                    continue
+                if (p["name"], err) not in oracle_errs or ff[3][:k + 1] != of[3][:k + 1]:
+                    self.left_out.append(("%s.%s" % (what, label),
+                                          "the specs differ on it or on the parameters before it"))
+                    continue
+                args, needs = self.args_with(f, k, value)
+                self.add("%s.%s" % (what, label), "CONF_LIVE", "CONF_FULL", f, args,
+                         needs + [need])
 
     # ---- output ----
     def write(self, out):
