@@ -82,21 +82,22 @@ s = re.search(r"^conformance: (\d+) agree, (\d+) differ \(\d+ documented\), (\d+
 sys.exit(not s or [sum(c) for c in zip(*rows)] != [int(g) for g in s.groups()])' "$out"
 
 # The kit pointed at other VMs, without a second HotSpot: JAVA is a java
-# look-alike that runs the host (java-host), VM_CMD the host whose agent
+# look-alike that runs the host (java-host: no Java code runs, so no
+# cflh.final line, which HotSpot's Main prints), VM_CMD the host whose agent
 # crashes in one generated case. The crash is that case's answer, the rest
 # of the run still happens, and a "Not comparable" row is counted apart.
 printf '%s\n' '| `cflh.final` | `-` | `JVMTIGEN_CONFXYP` | Not comparable: the look-alike runs no Java code. |' \
     >"$d/kit.md"
 mkdir "$d/cwd" "$d/kit"
-cp -p "$d"/cases.c "$d"/*.so "$d"/*.class "$d/kit/" # the same agent: not built again
+cp -p "$d"/cases.c "$d"/*.so "$d"/agent.recipe "$d"/*.class "$d/kit/" # the same agent: not built again
 kit=$(cd "$d/cwd" && JAVA="$OLDPWD/$here/java-host" DIFFERENCES="$d/kit.md" CONFORMANCE_ITERS=0 \
-      VM_CMD="$JVMTI_HOST -all-capabilities -threads:0 -agentpath:%AGENT% -load:%CP%/ConfMarked.class -dump-classes:%DEFINED% Main" \
+      VM_CMD="echo ran >%CP%/vm-cmd.ran && exec $JVMTI_HOST -all-capabilities -threads:0 -agentpath:%AGENT% -load:%CP%/ConfMarked.class -dump-classes:%DEFINED% Main" \
       CONFORMANCE_CRASH=null.GetTag.tag_ptr SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
       "$OLDPWD/$here/run" "$d/kit" 2>&1)
 kit_status=$?
 check "conformance: JAVA= and VM_CMD= run the kit in the VMs they name (the host twice here)" \
     bash -c 'grep -q "^stage.dead done" "$1/hotspot.out" && grep -q "^stage.dead done" "$1/host.out" &&
-             test ! -e "$1/hotspot.skip" -o ! -s "$1/hotspot.skip"' _ "$d/kit"
+             ! grep -q "^cflh.final" "$1/hotspot.out" && test -f "$1/vm-cmd.ran"' _ "$d/kit"
 check "conformance: a VM that dies in a case is run again without it; the case answers CRASH" \
     bash -c 'grep -q "died (status [0-9]*) in case null.GetTag.tag_ptr" <<<"$1" &&
              grep -qx "null.GetTag.tag_ptr CRASH" "$2/host.out" &&
