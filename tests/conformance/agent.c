@@ -119,6 +119,8 @@ static const char *missing_handle(unsigned needs)
  * skipfile=PATH option): one id per line. */
 static char skipped_ids[64][128];
 static int n_skipped;
+/* crash=ID: this agent crashes in case ID (the kit's own test of run). */
+static char crash_id[128];
 
 static void read_skipfile(const char *path)
 {
@@ -132,9 +134,6 @@ static void read_skipfile(const char *path)
     }
     fclose(f);
 }
-
-/* crash=ID: this agent crashes in case ID (the kit's own test of run). */
-static char crash_id[128];
 
 static int ruled_out(const char *id)
 {
@@ -904,8 +903,6 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         ctx.field = (*jni)->GetFieldID(jni, ctx.klass, "name", "Ljava/lang/String;");
         ctx.unstarted = (*jni)->AllocObject(jni, ctx.klass);
     }
-    if ((*jni)->ExceptionCheck(jni))
-        (*jni)->ExceptionClear(jni);
     if ((*jni)->ExceptionCheck(jni))
         (*jni)->ExceptionClear(jni);
     (*full)->CreateRawMonitor(full, "conformance-valid", &ctx.monitor);
