@@ -288,6 +288,8 @@ coverage: $(JVMTIGEN) $(GEN_DRIVER)
 
 # One agent in HotSpot and in jvmti-host, answers compared case by case
 # (tests/conformance; needs a JDK 17 java). Ends with the summary line.
+# JAVA=, VM_CMD= and DIFFERENCES= (passed on in the environment) point it
+# at other VMs: tests/conformance/README.md.
 CONFORMANCE_DIR := build/$(VARIANT)/conformance
 conformance: $(JVMTIGEN) runtime
 	@JVMTIGEN=$(JVMTIGEN) JVMTI_HOST=$(JVMTI_HOST) RT_OUT=$(OUT) JNI_INCLUDE=$(JNI_INCLUDE) \

@@ -30,7 +30,8 @@ enum {
     CONF_NEED_METHOD = 4,
     CONF_NEED_FIELD = 8,
     CONF_NEED_OBJECT = 16,
-    CONF_NEED_MONITOR = 32
+    CONF_NEED_MONITOR = 32,
+    CONF_NEED_UNSTARTED = 64
 };
 
 #define CONF_SCRATCH 12   /* at least the most parameters of any function */
@@ -44,6 +45,7 @@ typedef struct conf_ctx {
     jobject object;        /* the thread object again */
     jrawMonitorID monitor; /* a live raw monitor */
     jvalue value;          /* zero */
+    jthread unstarted;     /* a java/lang/Thread object never started (JNI AllocObject) */
     void *scratch[CONF_SCRATCH]; /* zeroed buffers, one per parameter */
 } conf_ctx;
 
@@ -95,5 +97,30 @@ int conf_event_defined(int num);
 
 /* A dummy for function-pointer arguments (never meant to be called). */
 void conf_dummy(void);
+
+/* ---- areas (README "Adding an area") ----
+ * An area's semantic cases live in tests/conformance/area_NAME.c, compiled
+ * on its own by run, with one entry function
+ *     void conf_area_NAME(int stage, const conf_area_env *a);
+ * named by one line X(NAME) in agent.c's CONF_AREAS. The agent calls it
+ * once in each stage but CONF_UNATTACHED, in the order of the list; its
+ * case ids begin with "NAME." so that the report counts them under NAME. */
+typedef struct conf_area_env {
+    JavaVM *vm;
+    jvmtiEnv *full, *bare; /* the agent's two environments (see agent.c) */
+    JNIEnv *jni;           /* the calling thread's; NULL in CONF_ONLOAD and CONF_DEAD */
+    const conf_ctx *ctx;   /* the valid handles (local references): CONF_LIVE only, else NULL */
+} conf_area_env;
+
+/* One output line, "id answer" (printf-style answer). */
+void conf_say(const char *id, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "id ERROR_NAME". */
+void conf_result(const char *id, jvmtiError err);
+/* The name either spec gives err, else "ERROR(n)". */
+const char *conf_err_name(jvmtiError err);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the conformance agent's generated cases (C) from two models.
 
-usage: gen_cases.py OWN.json ORACLE.json OUT.c
+usage: gen_cases.py OWN.json ORACLE.json OUT.c [AREAS.txt]
 
 OWN.json is `jvmtigen model` of the spec the host runs (spec/jvmti.xml),
 ORACLE.json that of the spec the reference VM implements (JDK 17's
@@ -10,6 +10,8 @@ both models state alike: a function the oracle's spec lacks is left out, and
 so is a case whose function differs between the two in a fact the case rests
 on (phase, thread rule, capabilities, or a parameter's kind, nullability or
 minimum). A comment at the top of OUT.c lists what was left out and why.
+AREAS.txt gets "FUNCTION<tab>CATEGORY" for every function of OWN.json (its
+category's label in the spec): compare.py reports per area with it.
 
 The cases, each one call whose answer the spec decides before any
 VM-specific work is done:
@@ -21,6 +23,17 @@ VM-specific work is done:
   depth.F.p                       a negative frame depth
   unattached.F                    F from a thread the VM does not know
   monitor-null|monitor-bogus.F    a NULL or a made-up raw monitor
+  bad-thread.F.p                  an object that is not a thread (java/lang/Thread's class)
+  unstarted.F.p                   a thread object never started
+  bad-class.F.p                   an object that is not a class (the thread)
+  null-object|null-method|null-field|null-group.F.p
+                                  NULL for a jobject, jmethodID, jfieldID, jthreadGroup
+  bad-enum.F.p                    a number no constant of the enum has
+Each handle case is made only where both specs list the error it must give
+(INVALID_THREAD, THREAD_NOT_ALIVE, INVALID_CLASS, INVALID_OBJECT,
+INVALID_METHODID, INVALID_FIELDID, INVALID_THREAD_GROUP, ILLEGAL_ARGUMENT)
+for that parameter. A handle is never made up: a VM need not check a
+garbage handle (HotSpot crashes on some), only a wrong or NULL one.
 
 Every other argument is valid: the calling thread, java/lang/Thread, its
 getName method and name field, a live raw monitor, zeroed buffers of ample
@@ -160,7 +173,11 @@ class Gen:
             if any(p["type"]["kind"] == "varargs" for p in f["parameters"]):
                 self.left_out.append((f["id"], "varargs (hand-written cases in agent.c)"))
                 continue
+            before = len(self.cases)
             self.function(f, o)
+            if len(self.cases) == before:
+                self.left_out.append((f["id"], "no argument the spec has it check and any phase "
+                                      "(hand-written cases in agent.c)"))
 
     def function(self, f, o):
         ff, of = function_facts(f), function_facts(o)
@@ -188,6 +205,8 @@ class Gen:
         if allowed <= {"start", "live"} and not f["callbacksafe"]:
             self.add("unattached.%s" % fid, "CONF_UNATTACHED", "CONF_FULL", f, zeros, [],
                      past_capabilities=False)
+
+        self.handles(f, o, fid, home, ff, of)
 
         same_params = {}
         for k, (a, b) in enumerate(zip(ff[3], of[3])):
@@ -229,6 +248,53 @@ class Gen:
                         self.add("monitor-%s%s.%s" % (
                             what, "-onload" if stage == "onload" else "", label),
                             C_STAGE[stage], "CONF_FULL", f, args, needs)
+
+    # A wrong but well-formed handle for each parameter that takes one, and
+    # an enum value no constant has: (case kind, error the spec gives, value, needs).
+    def wrong_values(self, p):
+        t = p["type"]
+        k = t["kind"]
+        if k == "jthread":
+            yield "bad-thread", "JVMTI_ERROR_INVALID_THREAD", "(jthread)c->klass", "CONF_NEED_CLASS"
+            yield "unstarted", "JVMTI_ERROR_THREAD_NOT_ALIVE", "c->unstarted", "CONF_NEED_UNSTARTED"
+        elif k == "jclass":
+            yield "bad-class", "JVMTI_ERROR_INVALID_CLASS", "(jclass)c->thread", "CONF_NEED_THREAD"
+        elif k == "jobject" and not t["nullok"]:
+            yield "null-object", "JVMTI_ERROR_INVALID_OBJECT", "NULL", None
+        elif k == "jmethodID":
+            yield "null-method", "JVMTI_ERROR_INVALID_METHODID", "NULL", None
+        elif k == "jfieldID":
+            yield "null-field", "JVMTI_ERROR_INVALID_FIELDID", "NULL", None
+        elif k == "jthreadGroup" and not t["nullok"]:
+            yield "null-group", "JVMTI_ERROR_INVALID_THREAD_GROUP", "NULL", None
+        elif k == "enum":
+            values = [c["value"] for g in (self.own, self.oracle) for c in next(
+                (x["constants"] for x in g["constant_groups"] if x["id"] == t["name"]), [])
+                if c["value"] is not None]
+            if values:
+                yield "bad-enum", "JVMTI_ERROR_ILLEGAL_ARGUMENT", "(%s)%d" % (
+                    t["name"], max(values) + 1), None
+
+    @staticmethod
+    def param_errors(f):
+        return {(r["param"], r["error"]) for r in f["returns"] if r["origin"] == "param"}
+
+    def handles(self, f, o, fid, home, ff, of):
+        if home != "live":
+            return  # handles exist in the live phase only
+        own_errs, oracle_errs = self.param_errors(f), self.param_errors(o)
+        for k, p in enumerate(params_of(f)):
+            for what, err, value, need in self.wrong_values(p):
+                label = "%s.%s" % (fid, p["name"])
+                if (p["name"], err) not in own_errs:
+                    continue
+                if (p["name"], err) not in oracle_errs or ff[3][:k + 1] != of[3][:k + 1]:
+                    self.left_out.append(("%s.%s" % (what, label),
+                                          "the specs differ on it or on the parameters before it"))
+                    continue
+                args, needs = self.args_with(f, k, value)
+                self.add("%s.%s" % (what, label), "CONF_LIVE", "CONF_FULL", f, args,
+                         needs + [need])
 
     # ---- output ----
     def write(self, out):
@@ -313,9 +379,15 @@ class Gen:
         w("        return 1;\n    }\n    return 0;\n}\n")
 
 
+def write_areas(own, out):
+    labels = {c["id"]: c["label"] for c in own["categories"]}
+    for f in own["functions"]:
+        out.write("%s\t%s\n" % (f["id"], labels.get(f["category"], f["category"])))
+
+
 def main(argv):
-    if len(argv) != 4:
-        sys.stderr.write("usage: gen_cases.py OWN.json ORACLE.json OUT.c\n")
+    if len(argv) not in (4, 5):
+        sys.stderr.write("usage: gen_cases.py OWN.json ORACLE.json OUT.c [AREAS.txt]\n")
         return 2
     try:
         with open(argv[1]) as f:
@@ -329,6 +401,9 @@ def main(argv):
     g.generate()
     with open(argv[3], "w") as out:
         g.write(out)
+    if len(argv) == 5:
+        with open(argv[4], "w") as out:
+            write_areas(own, out)
     return 0
 
 
