@@ -212,3 +212,30 @@ fi
 check "jvmticheck: JDWP runs a program through jvmticheck with no finding" \
     bash -c 'test "$1" -eq 0 && grep -q "^Listening for transport dt_socket at address: " "$2" &&
              grep -qx "hello 0" "$2" && ! grep -q "^jvmticheck" "$3"' _ $? "$d/jdwp.out" "$d/jdwp.err"
+
+# JDWP debugged by jdb through jvmticheck (jdb_session.py): a deferred
+# breakpoint, the stack, arguments and locals, a step and cont give the
+# same transcript as without the checker, the program its output, and
+# nothing is found.
+if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
+    "$JAVAC" -g -d "$d" $here/Debuggee.java
+    jdwp_opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
+    mkdir -p "$d/jdb-plain" "$d/jdb-checked"
+    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-plain" \
+        "$JAVA" -agentlib:jdwp=$jdwp_opts -cp "$d" Debuggee >"$d/jdb-plain.txt" 2>"$d/jdb-plain.log"
+    check "jvmticheck: jdb without the checker: the session's every answer" \
+        bash -c 'test "$1" -eq 0 && grep -qx "Set deferred breakpoint Debuggee:6" "$2" &&
+                 grep -qx "\[2\] Debuggee.main (Debuggee.java:12)" "$2" && grep -qx "height = 7" "$2" &&
+                 grep -qx "Step completed: \"thread=main\", Debuggee.area(), line=7 bci=4" "$2" &&
+                 grep -qx "product = 42" "$2" && grep -qx "The application exited" "$2"' \
+        _ $? "$d/jdb-plain.txt"
+    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-checked" \
+        "$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libjdwp.so=$jdwp_opts" -cp "$d" Debuggee \
+        >"$d/jdb-checked.txt" 2>"$d/jdb-checked.log"
+    check "jvmticheck: jdb through jvmticheck: the same transcript" \
+        bash -c 'test "$1" -eq 0 && diff "$2" "$3"' _ $? "$d/jdb-plain.txt" "$d/jdb-checked.txt"
+    check "jvmticheck: jdb through jvmticheck: the program's output, no finding" \
+        bash -c 'grep -qx "total 46" "$1" && test ! -s "$2"' _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
+else
+    skip "jvmticheck: no $jdk/bin/jdb or python3 for the jdb session"
+fi
