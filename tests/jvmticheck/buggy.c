@@ -244,6 +244,45 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     return JNI_OK;
 }
 
+static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    printf("buggy: VMDeath\n");
+    fflush(stdout);
+}
+
+/* Loaded into a running VM (jcmd JVMTI.agent_load, the Attach API): the
+ * live phase, on the VM's attach thread. */
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    JNIEnv *jni = NULL;
+    snprintf(what, sizeof what, "%s", options ? options : "(null)");
+    printf("buggy: attached, options \"%s\"\n", what);
+    the_vm = vm;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
+        (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_2) != JNI_OK)
+        return JNI_ERR;
+    if (is("null"))
+        buggy_null(jni, NULL);
+    else if (is("clean"))
+        clean(jni, NULL);
+    else if (is("fail-attach")) {
+        /* Fails after asking for an event: the VM then unloads the
+         * library it loaded (the checker), the event still comes. */
+        jvmtiEventCallbacks cb;
+        memset(&cb, 0, sizeof cb);
+        cb.VMDeath = vm_death;
+        (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+        return JNI_ERR;
+    }
+    printf("buggy: attach done\n");
+    fflush(stdout);
+    return JNI_OK;
+}
+
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;

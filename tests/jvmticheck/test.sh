@@ -239,3 +239,51 @@ if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
 else
     skip "jvmticheck: no $jdk/bin/jdb or python3 for the jdb session"
 fi
+
+# Agent_OnAttach: the checker, wrapping buggy, loaded into a running VM by
+# jcmd JVMTI.agent_load and by the Attach API (Attacher.java).
+# attached NAME HOW OPTIONS: Waiter runs until $d/NAME.go exists; HOW
+# (jcmd or api) loads the checker with OPTIONS meanwhile.
+attached() {
+    local name=$1 how=$2 opts=$3 pid i
+    "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" -cp "$d" Waiter "$d/$name.go" >"$d/$name.out" 2>"$d/$name.err" &
+    pid=$!
+    for i in $(seq 300); do grep -q waiting "$d/$name.out" && break; sleep 0.1; done
+    if [ "$how" = jcmd ]; then
+        # jcmd parses its arguments as NAME=VALUE: the options go in quotes.
+        "$jdk/bin/jcmd" "$pid" JVMTI.agent_load "$CHECK_SO" "\"$opts\"" >"$d/$name.load" 2>&1
+    else
+        "$JAVA" -cp "$d" Attacher "$pid" "$CHECK_SO" "$opts" >"$d/$name.load" 2>&1
+    fi
+    echo $? >"$d/$name.loadstatus"
+    touch "$d/$name.go"
+    wait "$pid"
+    echo $? >"$d/$name.status"
+}
+if "$JAVAC" -d "$d" $here/Waiter.java $here/Attacher.java; then
+    for how in jcmd api; do
+        attached attach-$how-null $how "agent=$d/libbuggy.so=null"
+        check "jvmticheck: attached by $how: the agent gets its options and runs in the live phase" \
+            diff <(printf 'waiting\nbuggy: attached, options "null"\nbuggy: GetThreadState returned 100\nbuggy: attach done\ndone\nbuggy: unloaded\n') \
+            "$d/attach-$how-null.out"
+        finds attach-$how-null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+        attached attach-$how-clean $how "agent=$d/libbuggy.so=clean"
+        check "jvmticheck: attached by $how: a correct agent, no finding" \
+            bash -c 'grep -qx "buggy: attach done" "$1" && test ! -s "$2"' _ "$d/attach-$how-clean.out" "$d/attach-$how-clean.err"
+    done
+    check "jvmticheck: jcmd JVMTI.agent_load says the agent loaded (return code 0)" \
+        grep -qx 'return code: 0' "$d/attach-jcmd-null.load"
+    attached attach-api-missing api "agent=$d/no-such.so"
+    check "jvmticheck: attached, an agent that cannot be loaded: the Attach API is told, the VM runs on" \
+        bash -c 'test "$(cat "$1")" -eq 1 && grep -q "^jvmticheck: cannot load agent .*/no-such.so: " "$2" &&
+                 test "$(cat "$3")" -eq 0' _ "$d/attach-api-missing.loadstatus" "$d/attach-api-missing.err" "$d/attach-api-missing.status"
+    # The VM unloads the library of a failed Agent_OnAttach: the checker
+    # stays loaded, since its environment's callbacks (and the agent's,
+    # through the checker's wrappers) still get events.
+    attached attach-api-fails api "agent=$d/libbuggy.so=fail-attach"
+    check "jvmticheck: attached, the agent's Agent_OnAttach fails: the Attach API is told, the VM ends well, the agent's VMDeath comes" \
+        bash -c 'test "$(cat "$1")" -eq 1 && test "$(cat "$2")" -eq 0 && grep -qx "buggy: VMDeath" "$3"' \
+        _ "$d/attach-api-fails.loadstatus" "$d/attach-api-fails.status" "$d/attach-api-fails.out"
+else
+    not_ok "jvmticheck: Waiter.java and Attacher.java do not build"
+fi
