@@ -183,24 +183,31 @@ else
 fi
 
 # The conformance agent (tests/conformance: 1,200+ cases, most of them
-# deliberate misuse) through jvmticheck in warn mode: every case gets the
-# same answer as without it.
+# deliberate misuse) through jvmticheck in warn mode (the runner's
+# CONFORMANCE_WRAP), in HotSpot and in jvmti-host: every case gets the same
+# answer as without it, and the two VMs differ only where they do without it.
 if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
-    conf=$d/conformance
-    CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
-        tests/conformance/run "$conf" >"$d/conformance.log" 2>&1
-    if [ -s "$conf/hotspot.out" ] && [ -f "$conf/agent.so" ]; then
-        "$JAVA" -agentpath:"$CHECK_SO=log=$d/conformance-findings.log,agent=$conf/agent.so=iters=1000" \
-            -cp "$conf" Main >"$d/conformance-checked.out" 2>"$d/conformance-checked.err"
-        python3 tests/conformance/compare.py "$conf/hotspot.out" "$d/conformance-checked.out" /dev/null \
-            --min 1000 >"$d/conformance-compare.txt" 2>&1
-        check "jvmticheck: the conformance agent gets the same answers through jvmticheck ($(tail -1 "$d/conformance-compare.txt"))" \
-            test $? -eq 0
-        check "jvmticheck: ... and its deliberate misuse is found (over 300 findings)" \
-            test "$(grep -c '^jvmticheck: ' "$d/conformance-findings.log")" -gt 300
-    else
-        not_ok "jvmticheck: the conformance agent did not build or run"; tail -5 "$d/conformance.log"
-    fi
+    conf=$d/conformance wrapped=$d/conformance-wrapped
+    conf_run() {
+        CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
+            tests/conformance/run "$@"
+    }
+    conf_run "$conf" >"$d/conformance.log" 2>&1
+    CONFORMANCE_WRAP=$CHECK_SO conf_run "$wrapped" >"$d/conformance-wrapped.log" 2>&1
+    check "jvmticheck: the conformance agent through jvmticheck: HotSpot and the host differ only as documented ($(tail -1 "$d/conformance-wrapped.log"))" \
+        test $? -eq 0
+    for vm in hotspot host; do
+        if [ -s "$conf/$vm.out" ] && [ -s "$wrapped/$vm.out" ]; then
+            python3 tests/conformance/compare.py "$conf/$vm.out" "$wrapped/$vm.out" /dev/null \
+                --min 1000 >"$d/conformance-$vm.txt" 2>&1
+            check "jvmticheck: the conformance agent in $vm gets the same answers through jvmticheck ($(tail -1 "$d/conformance-$vm.txt"))" \
+                test $? -eq 0
+            check "jvmticheck: ... and its deliberate misuse in $vm is found (over 300 findings)" \
+                test "$(grep -c '^jvmticheck: ' "$wrapped/$vm-findings.log")" -gt 300
+        else
+            not_ok "jvmticheck: the conformance agent did not run in $vm"; tail -5 "$d/conformance"*.log
+        fi
+    done
 else
     skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
 fi
