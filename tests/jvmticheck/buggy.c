@@ -70,7 +70,7 @@ BUG void buggy_leak(void)
 {
     char *v = NULL;
     sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
-    sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.version", &v);
+    sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
 }
 
 BUG void buggy_capability(JNIEnv *jni);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# lib/libjvmticheck.so in HotSpot 17: a deliberately buggy agent (buggy.c),
-# one misuse per run, each finding line asserted exactly; warn and fatal
+# lib/libjvmticheck.so in HotSpot 17 and in jvmti-host: a deliberately
+# buggy agent (buggy.c), one misuse per run, each finding line asserted
+# exactly (in both VMs); warn and fatal
 # modes; tracing of calls and events; the options; the JDK's own
 # java.lang.instrument agent through it with no finding and the same output
-# as -javaagent. Skipped where no JDK 17 java is installed.
+# as -javaagent; JDWP under jdb; Agent_OnAttach; the conformance agent. The
+# HotSpot part is skipped where no JDK 17 java is installed, and under ASan.
 . tests/lib.sh
 
 RT_SO=${RT_SO:-lib/libjvmtirt.so}
@@ -12,24 +14,70 @@ CHECK_SO=$(cd "$(dirname "$RT_SO")" && pwd)/libjvmticheck.so
 JNI_INCLUDE=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
 jdk=$(dirname "$JNI_INCLUDE")
 JAVA=$jdk/bin/java JAVAC=$jdk/bin/javac JAR=$jdk/bin/jar
+here=tests/jvmticheck
+d=$(scratch jvmticheck)
+"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
+    -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
+    { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
+
+# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
+finds() {
+    local name=$1 want=$2
+    check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
+    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
+}
+
+# Each misuse: a name, the checker's options, buggy's option (the misuse
+# it commits) and the one line found. The same in HotSpot and in the host.
+misuses=(
+    "clean||clean|"
+    "null||null|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+    "phase||phase|jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
+    "after-death||after-death|jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
+    "dispose||dispose|jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
+    "dealloc-foreign||dealloc-foreign|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
+    "dealloc-twice||dealloc-twice|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
+    "leak|leaks=results,|leak|jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    "leak-default||leak|"
+    "capability||capability|jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
+    "monitor-exit||monitor-exit|jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
+    "monitor-destroy||monitor-destroy|jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
+    # Correct use under a race: two threads hand a raw monitor back and
+    # forth with wait and notify 200,000 times; no finding (the checker's
+    # record of the holder once went wrong here, and JDWP under jdb showed it).
+    "monitor-pingpong||monitor-pingpong|"
+    # A SetEventCallbacks the VM refuses leaves the agent's callbacks as
+    # they were (VMInit still reaches it: checked below).
+    "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
+)
+
+# In bin/jvmti-host (any build: a sanitized host loads the checker built
+# with the same sanitizer, the way java cannot).
+if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
+    for m in "${misuses[@]}"; do
+        IFS='|' read -r name copts aopts want <<<"$m"
+        "$JVMTI_HOST" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" Hello \
+            >"$d/host-$name.out" 2>"$d/host-$name.err"
+        echo $? >"$d/host-$name.status"
+        finds "host-$name" "$want"
+        check "jvmticheck: host-$name: the agent ran to its end" \
+            bash -c 'grep -qx "buggy: VMInit done" "$1" && grep -qx "buggy: unloaded" "$1"' _ "$d/host-$name.out"
+    done
+else
+    skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
+fi
+
 if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || [ ! -x "$JAR" ] ||
     ! "$JAVA" -version 2>&1 | grep -q 'version "17[."]'; then
     skip "jvmticheck: no JDK 17 java, javac and jar in $jdk (apt-get install openjdk-17-jdk-headless)"
     exit 0
 fi
 # The library is built with the sanitizer of the build; java is not, and an
-# ASan runtime must come first in a process (the plain build runs it all).
+# ASan runtime must come first in a process (the host runs above).
 if [[ ${SANITIZE:-} == *address* ]]; then
-    skip "jvmticheck: an ASan build of libjvmticheck.so cannot be loaded into java, which is not built with ASan"
+    skip "jvmticheck: in HotSpot: an ASan build of libjvmticheck.so cannot be loaded into java, which is not built with ASan"
     exit 0
 fi
-here=tests/jvmticheck
-d=$(scratch jvmticheck)
-SAN_FLAGS=
-[ -n "${SANITIZE:-}" ] && SAN_FLAGS="-fsanitize=$SANITIZE"
-"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
-    -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
-    { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
 "$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
     (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
     { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
@@ -42,62 +90,16 @@ run() {
         >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
-# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
-finds() {
-    local name=$1 want=$2
-    check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
-    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
-}
 
-run clean "" clean
+for m in "${misuses[@]}"; do
+    IFS='|' read -r name copts aopts want <<<"$m"
+    run "$name" "$copts" "$aopts"
+    finds "$name" "$want"
+done
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
-finds clean ""
-
-run null "" null
-finds null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
     grep -qx 'buggy: GetThreadState returned 100' "$d/null.out"
-
-run phase "" phase
-finds phase "jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
-
-run after-death "" after-death
-finds after-death "jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
-
-run dispose "" dispose
-finds dispose "jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
-
-run dealloc-foreign "" dealloc-foreign
-finds dealloc-foreign "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
-
-run dealloc-twice "" dealloc-twice
-finds dealloc-twice "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
-
-run leak "leaks=results," leak
-finds leak "jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
-run leak-default "" leak
-finds leak-default ""
-
-run capability "" capability
-finds capability "jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
-
-run monitor-exit "" monitor-exit
-finds monitor-exit "jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
-
-run monitor-destroy "" monitor-destroy
-finds monitor-destroy "jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
-
-# Correct use under a race: two threads hand a raw monitor back and forth
-# with wait and notify 200,000 times; no finding (the checker's record of the
-# holder once went wrong here, and JDWP under jdb showed it).
-run monitor-pingpong "" monitor-pingpong
-finds monitor-pingpong ""
-
-# A SetEventCallbacks the VM refuses leaves the agent's callbacks as they
-# were: VMInit still reaches it.
-run refused-callbacks "" refused-callbacks
-finds refused-callbacks "jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
 check "jvmticheck: refused-callbacks: VMInit still reaches the agent" grep -qx 'buggy: VMInit done' "$d/refused-callbacks.out"
 
 # fatal: the finding, a backtrace through the agent's function, SIGABRT,
