@@ -72,10 +72,10 @@ if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || [ ! -x "$JAR" ] ||
     skip "jvmticheck: no JDK 17 java, javac and jar in $jdk (apt-get install openjdk-17-jdk-headless)"
     exit 0
 fi
-# The library is built with the sanitizer of the build; java is not, and an
-# ASan runtime must come first in a process (the host runs above).
-if [[ ${SANITIZE:-} == *address* ]]; then
-    skip "jvmticheck: in HotSpot: an ASan build of libjvmticheck.so cannot be loaded into java, which is not built with ASan"
+# The library is built with the sanitizer of the build; java is not, and a
+# sanitizer's runtime must come first in a process (the host runs above).
+if [ -n "${SANITIZE:-}" ]; then
+    skip "jvmticheck: in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java, which is not built with it"
     exit 0
 fi
 "$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
