@@ -164,6 +164,9 @@ static void clean(JNIEnv *jni, jthread thread)
     jvmtiThreadInfo info;
     jmethodID *methods = NULL;
     jclass c = (*jni)->FindClass(jni, "java/lang/String");
+    /* A call that fails leaves the buffers NULL, and Deallocate(NULL) is
+     * allowed (the host has no thread info: its GetThreadInfo fails). */
+    memset(&info, 0, sizeof info);
     (*jvmti)->GetThreadState(jvmti, thread, &state);
     (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)v);
