@@ -163,12 +163,24 @@ static void trace_sink(const char *line, size_t len)
     jvmticheck_write(line, len);
 }
 
+/* The VM unloads an agent whose Agent_OnAttach fails; the checker's own
+ * environment (and a wrapped agent's, which has the checker's event
+ * wrappers) would then call into unmapped code at the next event. So the
+ * library stays loaded for the life of the process once it has started. */
+static void stay_loaded(void)
+{
+    Dl_info self;
+    if (dladdr((void *)stay_loaded, &self) && self.dli_fname)
+        dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 /* Parses options, loads the agent, finds entry; *agent_options gets the
  * wrapped agent's options (NULL when its path has no '='). */
 static void *start(JavaVM *vm, char *options, const char *entry, char **agent_options)
 {
     static char none[] = "";
     jvmticheck_vm = vm;
+    stay_loaded();
     char *opts = options ? options : none;
     /* Tracing from the environment first; trace= overrides it. */
     const char *env_trace = getenv("JVMTI_TRACE");

@@ -73,7 +73,7 @@ jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real)
 }
 
 /* Capabilities change on one thread while others test them: word by word. */
-typedef unsigned int __attribute__((may_alias)) cap_word;
+typedef jvmticheck_cap_word cap_word;
 #define CAP_WORDS (sizeof(jvmtiCapabilities) / sizeof(cap_word))
 
 void jvmticheck_caps_refresh(jvmticheck_env *e)
@@ -86,16 +86,6 @@ void jvmticheck_caps_refresh(jvmticheck_env *e)
     cap_word *dst = (cap_word *)(void *)&e->caps;
     for (size_t i = 0; i < CAP_WORDS; i++)
         __atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
-}
-
-jvmtiCapabilities jvmticheck_caps_of(jvmtiEnv *env)
-{
-    jvmtiCapabilities c;
-    const cap_word *src = (const cap_word *)(const void *)&((jvmticheck_env *)(void *)env)->caps;
-    cap_word *dst = (cap_word *)(void *)&c;
-    for (size_t i = 0; i < CAP_WORDS; i++)
-        dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-    return c;
 }
 
 /* The phase, kept by the checker from the VM's own events on its own
@@ -138,7 +128,10 @@ jvmtiPhase jvmticheck_phase_now(void)
  * accept; so an unattached native thread calling one of those goes
  * unreported (the VM answers for it). During OnLoad the VM has no threads
  * yet. */
-static __thread int attached_here;
+/* initial-exec: a plain load from the thread pointer instead of a call to
+ * __tls_get_addr on every checked call (one int of the static TLS that
+ * glibc keeps spare for libraries loaded later). */
+static __thread int attached_here __attribute__((tls_model("initial-exec")));
 
 int jvmticheck_attached(int rule)
 {

@@ -190,12 +190,21 @@ jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
 {
     must_hold("RawMonitorExit", monitor);
+    /* The record changes only while its thread holds the VM's monitor:
+     * here before the VM's exit (once it is free, a waiter returning from
+     * RawMonitorWait writes its own count, which a later decrement would
+     * spoil). */
+    pthread_mutex_lock(&mon_lock);
+    mon *m = mon_find(monitor);
+    int dropped = m && m->count > 0 && pthread_equal(m->owner, pthread_self());
+    if (dropped)
+        m->count--;
+    pthread_mutex_unlock(&mon_lock);
     jvmtiError err = (*REAL(env))->RawMonitorExit(REAL(env), monitor);
-    if (err == JVMTI_ERROR_NONE) {
+    if (err != JVMTI_ERROR_NONE && dropped) {
         pthread_mutex_lock(&mon_lock);
-        mon *m = mon_find(monitor);
-        if (m && m->count > 0)
-            m->count--;
+        if ((m = mon_find(monitor)) != NULL)
+            m->count++;
         pthread_mutex_unlock(&mon_lock);
     }
     return err;

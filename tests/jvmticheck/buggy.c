@@ -70,7 +70,7 @@ BUG void buggy_leak(void)
 {
     char *v = NULL;
     sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
-    sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.version", &v);
+    sink = (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
 }
 
 BUG void buggy_capability(JNIEnv *jni);
@@ -115,6 +115,45 @@ BUG void *buggy_monitor_destroy(void *arg)
     return NULL;
 }
 
+/* Correct use, and a race: two threads hand a raw monitor back and forth
+ * with wait and notify many times; each exit is by the thread that holds
+ * the monitor (a checker that updates its record of the holder after the
+ * VM's exit loses the race against the waiter's return). */
+static jrawMonitorID baton;
+static int turn, rounds = 200000;
+static void pass_baton(int me)
+{
+    for (int i = 0; i < rounds; i++) {
+        (*jvmti)->RawMonitorEnter(jvmti, baton);
+        while (turn != me)
+            (*jvmti)->RawMonitorWait(jvmti, baton, 0);
+        turn = !me;
+        (*jvmti)->RawMonitorNotifyAll(jvmti, baton);
+        (*jvmti)->RawMonitorExit(jvmti, baton);
+    }
+}
+static JavaVM *the_vm;
+static void *other_side(void *arg)
+{
+    (void)arg;
+    JNIEnv *jni;
+    /* Raw monitors need a thread the VM knows. */
+    if ((*the_vm)->AttachCurrentThread(the_vm, (void **)&jni, NULL) != JNI_OK)
+        return NULL;
+    pass_baton(1);
+    (*the_vm)->DetachCurrentThread(the_vm);
+    return NULL;
+}
+static void monitor_pingpong(void)
+{
+    pthread_t t;
+    (*jvmti)->CreateRawMonitor(jvmti, "baton", &baton);
+    pthread_create(&t, NULL, other_side, NULL);
+    pass_baton(0);
+    pthread_join(t, NULL);
+    (*jvmti)->DestroyRawMonitor(jvmti, baton);
+}
+
 /* Correct use of what the misuses get wrong: no finding. */
 static void clean(JNIEnv *jni, jthread thread)
 {
@@ -125,6 +164,9 @@ static void clean(JNIEnv *jni, jthread thread)
     jvmtiThreadInfo info;
     jmethodID *methods = NULL;
     jclass c = (*jni)->FindClass(jni, "java/lang/String");
+    /* A call that fails leaves the buffers NULL, and Deallocate(NULL) is
+     * allowed (the host has no thread info: its GetThreadInfo fails). */
+    memset(&info, 0, sizeof info);
     (*jvmti)->GetThreadState(jvmti, thread, &state);
     (*jvmti)->GetSystemProperty(jvmti, "java.vm.name", &v);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)v);
@@ -175,7 +217,9 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         pthread_create(&t, NULL, buggy_monitor_destroy, NULL);
         pthread_join(t, NULL);
         (*jvmti)->RawMonitorExit(jvmti, held);
-    } else if (is("clean"))
+    } else if (is("monitor-pingpong"))
+        monitor_pingpong();
+    else if (is("clean"))
         clean(jni, thread);
     printf("buggy: VMInit done\n");
     fflush(stdout);
@@ -186,6 +230,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
     printf("buggy: options \"%s\"\n", what);
+    the_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
     if (is("phase"))
@@ -199,6 +244,45 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     }
     (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    return JNI_OK;
+}
+
+static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    (void)jni;
+    printf("buggy: VMDeath\n");
+    fflush(stdout);
+}
+
+/* Loaded into a running VM (jcmd JVMTI.agent_load, the Attach API): the
+ * live phase, on the VM's attach thread. */
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    JNIEnv *jni = NULL;
+    snprintf(what, sizeof what, "%s", options ? options : "(null)");
+    printf("buggy: attached, options \"%s\"\n", what);
+    the_vm = vm;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
+        (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_2) != JNI_OK)
+        return JNI_ERR;
+    if (is("null"))
+        buggy_null(jni, NULL);
+    else if (is("clean"))
+        clean(jni, NULL);
+    else if (is("fail-attach")) {
+        /* Fails after asking for an event: the VM then unloads the
+         * library it loaded (the checker), the event still comes. */
+        jvmtiEventCallbacks cb;
+        memset(&cb, 0, sizeof cb);
+        cb.VMDeath = vm_death;
+        (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+        return JNI_ERR;
+    }
+    printf("buggy: attach done\n");
+    fflush(stdout);
     return JNI_OK;
 }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# lib/libjvmticheck.so in HotSpot 17: a deliberately buggy agent (buggy.c),
-# one misuse per run, each finding line asserted exactly; warn and fatal
+# lib/libjvmticheck.so in HotSpot 17 and in jvmti-host: a deliberately
+# buggy agent (buggy.c), one misuse per run, each finding line asserted
+# exactly (in both VMs); warn and fatal
 # modes; tracing of calls and events; the options; the JDK's own
 # java.lang.instrument agent through it with no finding and the same output
-# as -javaagent. Skipped where no JDK 17 java is installed.
+# as -javaagent; JDWP under jdb; Agent_OnAttach; the conformance agent. The
+# HotSpot part is skipped where no JDK 17 java is installed, and under ASan.
 . tests/lib.sh
 
 RT_SO=${RT_SO:-lib/libjvmtirt.so}
@@ -12,24 +14,70 @@ CHECK_SO=$(cd "$(dirname "$RT_SO")" && pwd)/libjvmticheck.so
 JNI_INCLUDE=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
 jdk=$(dirname "$JNI_INCLUDE")
 JAVA=$jdk/bin/java JAVAC=$jdk/bin/javac JAR=$jdk/bin/jar
+here=tests/jvmticheck
+d=$(scratch jvmticheck)
+"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
+    -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
+    { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
+
+# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
+finds() {
+    local name=$1 want=$2
+    check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
+    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
+}
+
+# Each misuse: a name, the checker's options, buggy's option (the misuse
+# it commits) and the one line found. The same in HotSpot and in the host.
+misuses=(
+    "clean||clean|"
+    "null||null|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+    "phase||phase|jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
+    "after-death||after-death|jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
+    "dispose||dispose|jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
+    "dealloc-foreign||dealloc-foreign|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
+    "dealloc-twice||dealloc-twice|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
+    "leak|leaks=results,|leak|jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    "leak-default||leak|"
+    "capability||capability|jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
+    "monitor-exit||monitor-exit|jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
+    "monitor-destroy||monitor-destroy|jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
+    # Correct use under a race: two threads hand a raw monitor back and
+    # forth with wait and notify 200,000 times; no finding (the checker's
+    # record of the holder once went wrong here, and JDWP under jdb showed it).
+    "monitor-pingpong||monitor-pingpong|"
+    # A SetEventCallbacks the VM refuses leaves the agent's callbacks as
+    # they were (VMInit still reaches it: checked below).
+    "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
+)
+
+# In bin/jvmti-host (any build: a sanitized host loads the checker built
+# with the same sanitizer, the way java cannot).
+if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
+    for m in "${misuses[@]}"; do
+        IFS='|' read -r name copts aopts want <<<"$m"
+        "$JVMTI_HOST" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" Hello \
+            >"$d/host-$name.out" 2>"$d/host-$name.err"
+        echo $? >"$d/host-$name.status"
+        finds "host-$name" "$want"
+        check "jvmticheck: host-$name: the agent ran to its end" \
+            bash -c 'grep -qx "buggy: VMInit done" "$1" && grep -qx "buggy: unloaded" "$1"' _ "$d/host-$name.out"
+    done
+else
+    skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
+fi
+
 if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || [ ! -x "$JAR" ] ||
     ! "$JAVA" -version 2>&1 | grep -q 'version "17[."]'; then
     skip "jvmticheck: no JDK 17 java, javac and jar in $jdk (apt-get install openjdk-17-jdk-headless)"
     exit 0
 fi
-# The library is built with the sanitizer of the build; java is not, and an
-# ASan runtime must come first in a process (the plain build runs it all).
-if [[ ${SANITIZE:-} == *address* ]]; then
-    skip "jvmticheck: an ASan build of libjvmticheck.so cannot be loaded into java, which is not built with ASan"
+# The library is built with the sanitizer of the build; java is not, and a
+# sanitizer's runtime must come first in a process (the host runs above).
+if [ -n "${SANITIZE:-}" ]; then
+    skip "jvmticheck: in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java, which is not built with it"
     exit 0
 fi
-here=tests/jvmticheck
-d=$(scratch jvmticheck)
-SAN_FLAGS=
-[ -n "${SANITIZE:-}" ] && SAN_FLAGS="-fsanitize=$SANITIZE"
-"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
-    -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
-    { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
 "$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
     (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
     { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
@@ -42,56 +90,16 @@ run() {
         >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
-# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
-finds() {
-    local name=$1 want=$2
-    check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
-    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
-}
 
-run clean "" clean
+for m in "${misuses[@]}"; do
+    IFS='|' read -r name copts aopts want <<<"$m"
+    run "$name" "$copts" "$aopts"
+    finds "$name" "$want"
+done
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
-finds clean ""
-
-run null "" null
-finds null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
     grep -qx 'buggy: GetThreadState returned 100' "$d/null.out"
-
-run phase "" phase
-finds phase "jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
-
-run after-death "" after-death
-finds after-death "jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
-
-run dispose "" dispose
-finds dispose "jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
-
-run dealloc-foreign "" dealloc-foreign
-finds dealloc-foreign "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
-
-run dealloc-twice "" dealloc-twice
-finds dealloc-twice "jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
-
-run leak "leaks=results," leak
-finds leak "jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
-run leak-default "" leak
-finds leak-default ""
-
-run capability "" capability
-finds capability "jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
-
-run monitor-exit "" monitor-exit
-finds monitor-exit "jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
-
-run monitor-destroy "" monitor-destroy
-finds monitor-destroy "jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
-
-# A SetEventCallbacks the VM refuses leaves the agent's callbacks as they
-# were: VMInit still reaches it.
-run refused-callbacks "" refused-callbacks
-finds refused-callbacks "jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
 check "jvmticheck: refused-callbacks: VMInit still reaches the agent" grep -qx 'buggy: VMInit done' "$d/refused-callbacks.out"
 
 # fatal: the finding, a backtrace through the agent's function, SIGABRT,
@@ -177,24 +185,31 @@ else
 fi
 
 # The conformance agent (tests/conformance: 1,200+ cases, most of them
-# deliberate misuse) through jvmticheck in warn mode: every case gets the
-# same answer as without it.
+# deliberate misuse) through jvmticheck in warn mode (the runner's
+# CONFORMANCE_WRAP), in HotSpot and in jvmti-host: every case gets the same
+# answer as without it, and the two VMs differ only where they do without it.
 if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
-    conf=$d/conformance
-    CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
-        tests/conformance/run "$conf" >"$d/conformance.log" 2>&1
-    if [ -s "$conf/hotspot.out" ] && [ -f "$conf/agent.so" ]; then
-        "$JAVA" -agentpath:"$CHECK_SO=log=$d/conformance-findings.log,agent=$conf/agent.so=iters=1000" \
-            -cp "$conf" Main >"$d/conformance-checked.out" 2>"$d/conformance-checked.err"
-        python3 tests/conformance/compare.py "$conf/hotspot.out" "$d/conformance-checked.out" /dev/null \
-            --min 1000 >"$d/conformance-compare.txt" 2>&1
-        check "jvmticheck: the conformance agent gets the same answers through jvmticheck ($(tail -1 "$d/conformance-compare.txt"))" \
-            test $? -eq 0
-        check "jvmticheck: ... and its deliberate misuse is found (over 300 findings)" \
-            test "$(grep -c '^jvmticheck: ' "$d/conformance-findings.log")" -gt 300
-    else
-        not_ok "jvmticheck: the conformance agent did not build or run"; tail -5 "$d/conformance.log"
-    fi
+    conf=$d/conformance wrapped=$d/conformance-wrapped
+    conf_run() {
+        CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
+            tests/conformance/run "$@"
+    }
+    conf_run "$conf" >"$d/conformance.log" 2>&1
+    CONFORMANCE_WRAP=$CHECK_SO conf_run "$wrapped" >"$d/conformance-wrapped.log" 2>&1
+    check "jvmticheck: the conformance agent through jvmticheck: HotSpot and the host differ only as documented ($(tail -1 "$d/conformance-wrapped.log"))" \
+        test $? -eq 0
+    for vm in hotspot host; do
+        if [ -s "$conf/$vm.out" ] && [ -s "$wrapped/$vm.out" ]; then
+            python3 tests/conformance/compare.py "$conf/$vm.out" "$wrapped/$vm.out" /dev/null \
+                --min 1000 >"$d/conformance-$vm.txt" 2>&1
+            check "jvmticheck: the conformance agent in $vm gets the same answers through jvmticheck ($(tail -1 "$d/conformance-$vm.txt"))" \
+                test $? -eq 0
+            check "jvmticheck: ... and its deliberate misuse in $vm is found (over 300 findings)" \
+                test "$(grep -c '^jvmticheck: ' "$wrapped/$vm-findings.log")" -gt 300
+        else
+            not_ok "jvmticheck: the conformance agent did not run in $vm"; tail -5 "$d/conformance"*.log
+        fi
+    done
 else
     skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
 fi
@@ -206,3 +221,78 @@ fi
 check "jvmticheck: JDWP runs a program through jvmticheck with no finding" \
     bash -c 'test "$1" -eq 0 && grep -q "^Listening for transport dt_socket at address: " "$2" &&
              grep -qx "hello 0" "$2" && ! grep -q "^jvmticheck" "$3"' _ $? "$d/jdwp.out" "$d/jdwp.err"
+
+# JDWP debugged by jdb through jvmticheck (jdb_session.py): a deferred
+# breakpoint, the stack, arguments and locals, a step and cont give the
+# same transcript as without the checker, the program its output, and
+# nothing is found.
+if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
+    "$JAVAC" -g -d "$d" $here/Debuggee.java
+    jdwp_opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
+    mkdir -p "$d/jdb-plain" "$d/jdb-checked"
+    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-plain" \
+        "$JAVA" -agentlib:jdwp=$jdwp_opts -cp "$d" Debuggee >"$d/jdb-plain.txt" 2>"$d/jdb-plain.log"
+    check "jvmticheck: jdb without the checker: the session's every answer" \
+        bash -c 'test "$1" -eq 0 && grep -qx "Set deferred breakpoint Debuggee:6" "$2" &&
+                 grep -qx "\[2\] Debuggee.main (Debuggee.java:12)" "$2" && grep -qx "height = 7" "$2" &&
+                 grep -qx "Step completed: \"thread=main\", Debuggee.area(), line=7 bci=4" "$2" &&
+                 grep -qx "product = 42" "$2" && grep -qx "The application exited" "$2"' \
+        _ $? "$d/jdb-plain.txt"
+    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-checked" \
+        "$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libjdwp.so=$jdwp_opts" -cp "$d" Debuggee \
+        >"$d/jdb-checked.txt" 2>"$d/jdb-checked.log"
+    check "jvmticheck: jdb through jvmticheck: the same transcript" \
+        bash -c 'test "$1" -eq 0 && diff "$2" "$3"' _ $? "$d/jdb-plain.txt" "$d/jdb-checked.txt"
+    check "jvmticheck: jdb through jvmticheck: the program's output, no finding" \
+        bash -c 'grep -qx "total 46" "$1" && test ! -s "$2"' _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
+else
+    skip "jvmticheck: no $jdk/bin/jdb or python3 for the jdb session"
+fi
+
+# Agent_OnAttach: the checker, wrapping buggy, loaded into a running VM by
+# jcmd JVMTI.agent_load and by the Attach API (Attacher.java).
+# attached NAME HOW OPTIONS: Waiter runs until $d/NAME.go exists; HOW
+# (jcmd or api) loads the checker with OPTIONS meanwhile.
+attached() {
+    local name=$1 how=$2 opts=$3 pid i
+    "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" -cp "$d" Waiter "$d/$name.go" >"$d/$name.out" 2>"$d/$name.err" &
+    pid=$!
+    for i in $(seq 300); do grep -q waiting "$d/$name.out" && break; sleep 0.1; done
+    if [ "$how" = jcmd ]; then
+        # jcmd parses its arguments as NAME=VALUE: the options go in quotes.
+        "$jdk/bin/jcmd" "$pid" JVMTI.agent_load "$CHECK_SO" "\"$opts\"" >"$d/$name.load" 2>&1
+    else
+        "$JAVA" -cp "$d" Attacher "$pid" "$CHECK_SO" "$opts" >"$d/$name.load" 2>&1
+    fi
+    echo $? >"$d/$name.loadstatus"
+    touch "$d/$name.go"
+    wait "$pid"
+    echo $? >"$d/$name.status"
+}
+if "$JAVAC" -d "$d" $here/Waiter.java $here/Attacher.java; then
+    for how in jcmd api; do
+        attached attach-$how-null $how "agent=$d/libbuggy.so=null"
+        check "jvmticheck: attached by $how: the agent gets its options and runs in the live phase" \
+            diff <(printf 'waiting\nbuggy: attached, options "null"\nbuggy: GetThreadState returned 100\nbuggy: attach done\ndone\nbuggy: unloaded\n') \
+            "$d/attach-$how-null.out"
+        finds attach-$how-null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+        attached attach-$how-clean $how "agent=$d/libbuggy.so=clean"
+        check "jvmticheck: attached by $how: a correct agent, no finding" \
+            bash -c 'grep -qx "buggy: attach done" "$1" && test ! -s "$2"' _ "$d/attach-$how-clean.out" "$d/attach-$how-clean.err"
+    done
+    check "jvmticheck: jcmd JVMTI.agent_load says the agent loaded (return code 0)" \
+        grep -qx 'return code: 0' "$d/attach-jcmd-null.load"
+    attached attach-api-missing api "agent=$d/no-such.so"
+    check "jvmticheck: attached, an agent that cannot be loaded: the Attach API is told, the VM runs on" \
+        bash -c 'test "$(cat "$1")" -eq 1 && grep -q "^jvmticheck: cannot load agent .*/no-such.so: " "$2" &&
+                 test "$(cat "$3")" -eq 0' _ "$d/attach-api-missing.loadstatus" "$d/attach-api-missing.err" "$d/attach-api-missing.status"
+    # The VM unloads the library of a failed Agent_OnAttach: the checker
+    # stays loaded, since its environment's callbacks (and the agent's,
+    # through the checker's wrappers) still get events.
+    attached attach-api-fails api "agent=$d/libbuggy.so=fail-attach"
+    check "jvmticheck: attached, the agent's Agent_OnAttach fails: the Attach API is told, the VM ends well, the agent's VMDeath comes" \
+        bash -c 'test "$(cat "$1")" -eq 1 && test "$(cat "$2")" -eq 0 && grep -qx "buggy: VMDeath" "$3"' \
+        _ "$d/attach-api-fails.loadstatus" "$d/attach-api-fails.status" "$d/attach-api-fails.out"
+else
+    not_ok "jvmticheck: Waiter.java and Attacher.java do not build"
+fi

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""A scripted jdb session against a VM that JDWP makes a debuggee.
+
+Usage: jdb_session.py JDB SOURCEPATH OUTDIR JAVA ARGS...
+Starts JAVA ARGS (JDWP listening on a port it chooses, suspended), reads the
+port from its output, attaches JDB (Debuggee.java in SOURCEPATH) and runs the session below, waiting for
+each command's answer before sending the next. Writes OUTDIR/vm.out,
+OUTDIR/vm.err (the VM's) and prints the transcript with jdb's prompts
+removed (where they fall depends on timing; the rest does not).
+Exit status 0 when every answer came, 1 when one did not in time."""
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+# (command, text its answer ends with); None: the answer to attaching.
+SESSION = [
+    (None, "No frames on the current call stack"),
+    ("stop at Debuggee:6", "It will be set after the class is loaded."),  # deferred
+    ("run", "int product = width * height;"),  # resumes; the breakpoint is hit
+    ("where", "[2] Debuggee.main (Debuggee.java:12)"),  # the stack
+    ("locals", "Local variables:"),  # arguments, no local yet
+    ("step", "String label = \"area\";"),
+    ("locals", "product = 42"),
+    ("cont", "The application exited"),
+]
+STEP_SECONDS = 60
+
+
+def main():
+    jdb, sourcepath, outdir, java = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    vm_out = open(os.path.join(outdir, "vm.out"), "wb")
+    vm_err = open(os.path.join(outdir, "vm.err"), "wb")
+    vm = subprocess.Popen(java, stdout=subprocess.PIPE, stderr=vm_err, stdin=subprocess.DEVNULL)
+    first = vm.stdout.readline()
+    vm_out.write(first)
+    m = re.search(rb"address: (\S+)", first)
+    if not m:
+        print("jdb_session: JDWP did not say where it listens: %r" % first, file=sys.stderr)
+        vm.kill()
+        return 1
+    address = m.group(1).decode()
+    if ":" not in address:
+        address = "127.0.0.1:" + address
+    jdb_p = subprocess.Popen([jdb, "-sourcepath", sourcepath, "-attach", address], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    got = b""
+    status = 0
+    for command, answer in SESSION:
+        if command is not None:
+            jdb_p.stdin.write((command + "\n").encode())
+            jdb_p.stdin.flush()
+        start = len(got)
+        end = time.time() + STEP_SECONDS
+        while answer.encode() not in got[start:]:
+            left = end - time.time()
+            ready = select.select([jdb_p.stdout], [], [], max(0.0, left))[0]
+            chunk = os.read(jdb_p.stdout.fileno(), 4096) if ready else b""
+            if not chunk:
+                print("jdb_session: no %r after %r" % (answer, command), file=sys.stderr)
+                status = 1
+                break
+            got += chunk
+        if status:
+            break
+    try:
+        jdb_p.stdin.close()
+        jdb_p.wait(timeout=STEP_SECONDS)
+        got += jdb_p.stdout.read()
+    except subprocess.TimeoutExpired:
+        jdb_p.kill()
+        status = 1
+    try:
+        rest, _ = vm.communicate(timeout=STEP_SECONDS)
+        vm_out.write(rest)
+    except subprocess.TimeoutExpired:
+        vm.kill()
+        status = 1
+    for line in got.decode(errors="replace").splitlines():
+        line = re.sub(r"^((main\[\d+\]|>) ?)+", "", line).strip()
+        if line:
+            print(line)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
