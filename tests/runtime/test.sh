@@ -14,6 +14,8 @@
 #     time and suspend/resume the same way (with stress sections of its own);
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
+#   - stacks.c drives stack traces and class lists over the VM's walks the
+#     same two ways;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -204,6 +206,16 @@ if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
 fi
 if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
     run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# stacks.c: stack traces and class lists over the VM's walks; static and
+# shared (its last section walks from threads while environments come and go).
+if build stacks "$d/stacks" tests/runtime/stacks.c "$RT_LIB"; then
+    run_tap stacks "$d/stacks"
+fi
+if build "stacks (shared library)" "$d/stacks-so" tests/runtime/stacks.c -L"$sodir" -ljvmtirt; then
+    run_tap stacks-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/stacks-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
