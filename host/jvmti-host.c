@@ -68,6 +68,7 @@ void host_thread_begin(host_thread *t, const char *name, int post)
     t->obj.kind = HOST_THREAD;
     t->jni = host_jni_functions();
     host_frames_thread_begin(t);
+    host_stacks_thread_begin(t);
     snprintf(t->name, sizeof t->name, "%s", name);
     __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
     current = t;
@@ -82,6 +83,7 @@ void host_thread_finish(host_thread *t, int post)
         jvmtigen_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
     jvmtirt_thread_end();
     host_frames_thread_end(t);
+    host_stacks_thread_end(t);
     __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
     current = NULL;
 }
@@ -375,6 +377,7 @@ int main(int argc, char **argv)
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
     host_frames_configure(&config);
+    host_stacks_configure(&config, &impls);                /* host/stacks.c */
     if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
