@@ -129,9 +129,9 @@ static void frame_pop_arm(uintptr_t thread, uintptr_t frame, int on)
     (void)arm_set(ARM_FRAME, thread, frame, on);
 }
 
-/* FramePop is posted while the frame is still on the stack (depth 0 is the
+/* A return: FramePop is posted while the frame is still on the stack (depth 0 is the
  * method returning), as HotSpot does. */
-static void pop(host_thread *t)
+void host_frames_return(host_thread *t)
 {
     host_member *m = t->frames[t->height - 1].method;
     uintptr_t frame = (uintptr_t)t->height;
@@ -140,7 +140,7 @@ static void pop(host_thread *t)
     host_stack_pop(t);
 }
 
-static void step(host_thread *t, host_member *m, jlocation at)
+void host_frames_step(host_thread *t, host_member *m, jlocation at)
 {
     host_stack_at(t, at);
     if (arm_test(ARM_BREAKPOINT, (uintptr_t)m, (uintptr_t)at, 0))
@@ -189,15 +189,15 @@ void host_frames_run(host_thread *t)
                 *priority = member("priority");
     host_stack_push(t, run);
     for (jlocation at = 0; at < code_length(run); at++) {
-        step(t, run, at);
+        host_frames_step(t, run, at);
         if (at == 2) {
             host_stack_push(t, get_name);
             for (jlocation g = 0; g < code_length(get_name); g++) {
-                step(t, get_name, g);
+                host_frames_step(t, get_name, g);
                 if (g == 1)
                     field(t, get_name, g, name, NULL);
             }
-            pop(t);
+            host_frames_return(t);
         } else if (at == 4) {
             jvalue v = {.i = 5};
             field(t, run, at, priority, &v);
@@ -205,10 +205,10 @@ void host_frames_run(host_thread *t)
             host_stack_push(t, hash_code);
             if (!__atomic_exchange_n(&resolved, 1, __ATOMIC_ACQ_REL))
                 resolve_native(hash_code);
-            pop(t);
+            host_frames_return(t);
         }
     }
-    pop(t);
+    host_frames_return(t);
 }
 
 /* ---- the JNI function table ---- */

@@ -122,6 +122,10 @@ void host_frames_configure(jvmtirt_config *c);
 void host_frames_thread_begin(host_thread *t);
 void host_frames_thread_end(host_thread *t);
 void host_frames_run(host_thread *t);
+/* The interpreter's two moves: before the instruction at of m (Breakpoint
+ * when armed), and a return (FramePop when armed). */
+void host_frames_step(host_thread *t, host_member *m, jlocation at);
+void host_frames_return(host_thread *t);
 
 /* Stacks and classes (stacks.c): the core's walk_stacks and each_class
  * operations, and the VM function GetAllThreads, added to the config by
@@ -133,6 +137,10 @@ void host_stacks_thread_end(host_thread *t);
 void host_stack_push(host_thread *t, host_member *m);
 void host_stack_at(host_thread *t, jlocation at);
 void host_stack_pop(host_thread *t);
+/* The main thread's program once the VM is live: Main.main calls
+ * ConfChain.a, which calls b, which calls c (each call at location 0, as
+ * javac compiles tests/conformance/Main.java). */
+void host_stacks_run_main(host_thread *t);
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 

@@ -31,6 +31,7 @@
 host_class host_classes[] = {
     {{HOST_CLASS}, "java/lang/Object"}, {{HOST_CLASS}, "java/lang/Class"},
     {{HOST_CLASS}, "java/lang/String"}, {{HOST_CLASS}, "java/lang/Thread"},
+    {{HOST_CLASS}, "Main"},             {{HOST_CLASS}, "ConfChain"}, /* stacks.c */
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 
@@ -43,6 +44,11 @@ host_member host_members[] = {
     {{HOST_METHOD}, 3, "run", "()V", 0},
     {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0},
     {{HOST_FIELD}, 3, "priority", "I", 0},
+    /* the call chain the main thread runs (stacks.c), as in tests/conformance/Main.java */
+    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0},
+    {{HOST_METHOD}, 5, "a", "()V", 0},
+    {{HOST_METHOD}, 5, "b", "()V", 0},
+    {{HOST_METHOD}, 5, "c", "()V", 0},
 };
 const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
@@ -414,6 +420,7 @@ int main(int argc, char **argv)
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
+        host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
         if (soak_seconds > 0)

@@ -10,6 +10,7 @@
  * any thread; a VM with a real interpreter would instead bring the threads
  * to a safe point (or a handshake) and walk their frames there. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "host.h"
 
@@ -117,6 +118,25 @@ static jvmtiError each_class(jobject initiating_loader, int all,
             return JVMTI_ERROR_NONE;
     host_classes_each_loaded(visit, arg);
     return JVMTI_ERROR_NONE;
+}
+
+static host_member *method(const char *name)
+{
+    for (int i = 0; i < host_n_members; i++)
+        if (host_members[i].obj.kind == HOST_METHOD && strcmp(host_members[i].name, name) == 0)
+            return &host_members[i];
+    return NULL;
+}
+
+void host_stacks_run_main(host_thread *t)
+{
+    static const char *const chain[] = {"main", "a", "b", "c"};
+    for (int i = 0; i < 4; i++) {
+        host_stack_push(t, method(chain[i]));
+        host_frames_step(t, method(chain[i]), 0); /* the call of the next, or c's return */
+    }
+    for (int i = 0; i < 4; i++)
+        host_frames_return(t);
 }
 
 void host_stacks_configure(jvmtirt_config *c, jvmtigen_impls *impls)

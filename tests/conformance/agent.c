@@ -800,6 +800,8 @@ static void timings(void)
 #include "objects.c"
 /* ---- breakpoints, watches, frame pops, prefixes, JNI table, loader search (frames_cases.c) ---- */
 #include "frames_cases.c"
+/* ---- stacks and classes over a known call chain (area_stacks.c) ---- */
+#include "area_stacks.c"
 
 /* ---- the stages ---- */
 
@@ -918,6 +920,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     cb.VMStart = vm_start;
     cb.VMInit = vm_init;
     cb.VMDeath = vm_death;
+    stacks_cases_onload(&cb);
     (*full)->SetEventCallbacks(full, &cb, (jint)sizeof cb);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);

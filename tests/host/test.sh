@@ -31,7 +31,7 @@ $1: OnLoad in phase onload
 $1: VMStart in phase start
 $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
-$1: VMInit: GetStaticMethodID gave NULL
+$1: VMInit: GetStaticFieldID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
 $1: VMInit: can_pop_frame not offered
 $1: VMDeath in phase live
