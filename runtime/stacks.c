@@ -78,11 +78,20 @@ static jvmtiError walk_run(walk *w, const uintptr_t *ids, jint n, jint limit, in
     return err;
 }
 
-/* One thread's walk: NONE, or THREAD_NOT_ALIVE if it ended meanwhile. */
-static jvmtiError walk_one(walk *w, uintptr_t id, jint limit, int count_all)
+/* The walk of one jthread argument (NULL: the calling thread): NONE, the
+ * thread's error, or THREAD_NOT_ALIVE if it ended before the walk. *w is
+ * for walk_free whatever the answer. */
+static jvmtiError walk_thread(walk *w, jvmtiEnv *env, jthread thread, jint limit, int count_all)
 {
+    memset(w, 0, sizeof *w);
+    if (!rt.config.walk_stacks)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    uintptr_t id;
+    jvmtiError err = jvmtirt_resolve_thread(env, thread, 1, &id);
+    if (err != JVMTI_ERROR_NONE)
+        return err;
     jint state = 0;
-    jvmtiError err = walk_run(w, &id, 1, limit, count_all, &state);
+    err = walk_run(w, &id, 1, limit, count_all, &state);
     if (err == JVMTI_ERROR_NONE && !(state & JVMTI_THREAD_STATE_ALIVE))
         err = JVMTI_ERROR_THREAD_NOT_ALIVE;
     return err;
@@ -114,12 +123,6 @@ jvmtiError jvmti_impl_GetStackTrace(jvmtiEnv *env, jthread thread, jint start_de
                                     jint max_frame_count, jvmtiFrameInfo *frame_buffer,
                                     jint *count_ptr)
 {
-    if (!rt.config.walk_stacks)
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    uintptr_t id;
-    jvmtiError err = jvmtirt_resolve_thread(env, thread, 1, &id);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
     /* From the top only start_depth + max_frame_count frames matter (one
      * more frame tells that start_depth is inside the stack); from the
      * bottom the whole stack does. */
@@ -127,7 +130,7 @@ jvmtiError jvmti_impl_GetStackTrace(jvmtiEnv *env, jthread thread, jint start_de
     if (start_depth >= 0 && (jlong)start_depth + max_frame_count < INT32_MAX)
         limit = start_depth + (max_frame_count > 0 ? max_frame_count : 1);
     walk w;
-    err = walk_one(&w, id, limit, 0);
+    jvmtiError err = walk_thread(&w, env, thread, limit, 0);
     if (err == JVMTI_ERROR_NONE) {
         jint depth = w.count[0];
         /* The spec: start_depth positive and >= the depth, or negative and
@@ -152,14 +155,8 @@ jvmtiError jvmti_impl_GetStackTrace(jvmtiEnv *env, jthread thread, jint start_de
 
 jvmtiError jvmti_impl_GetFrameCount(jvmtiEnv *env, jthread thread, jint *count_ptr)
 {
-    if (!rt.config.walk_stacks)
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    uintptr_t id;
-    jvmtiError err = jvmtirt_resolve_thread(env, thread, 1, &id);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
     walk w;
-    err = walk_one(&w, id, 0, 1); /* count them, keep none */
+    jvmtiError err = walk_thread(&w, env, thread, 0, 1); /* count them, keep none */
     if (err == JVMTI_ERROR_NONE)
         *count_ptr = w.count[0];
     walk_free(&w);
@@ -169,14 +166,8 @@ jvmtiError jvmti_impl_GetFrameCount(jvmtiEnv *env, jthread thread, jint *count_p
 jvmtiError jvmti_impl_GetFrameLocation(jvmtiEnv *env, jthread thread, jint depth,
                                        jmethodID *method_ptr, jlocation *location_ptr)
 {
-    if (!rt.config.walk_stacks)
-        return JVMTI_ERROR_NOT_AVAILABLE;
-    uintptr_t id;
-    jvmtiError err = jvmtirt_resolve_thread(env, thread, 1, &id);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
     walk w;
-    err = walk_one(&w, id, depth < INT32_MAX ? depth + 1 : -1, 0);
+    jvmtiError err = walk_thread(&w, env, thread, depth < INT32_MAX ? depth + 1 : -1, 0);
     if (err == JVMTI_ERROR_NONE) {
         if (depth >= w.kept[0]) {
             err = JVMTI_ERROR_NO_MORE_FRAMES;

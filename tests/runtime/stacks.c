@@ -19,14 +19,15 @@
 #include "jvmtigen_tables.h"
 #include "jvmtirt.h"
 
-static int failures;
+#define TAP_PREFIX "stacks: "
+#include "tap.h"
 
 static void report(int ok, const char *desc, long long got, long long want)
 {
     if (ok)
-        printf("ok - runtime: stacks: %s\n", desc);
+        tap_line(1, "%s", desc);
     else
-        printf("not ok - runtime: stacks: %s (expected %lld, got %lld)\n", desc, want, got), failures++;
+        tap_line(0, "%s (expected %lld, got %lld)", desc, want, got);
 }
 
 #define EXPECT(got, want, desc)                                  \
@@ -526,6 +527,7 @@ static void section_not_supplied(void)
 /* Walks from several threads while environments are created and disposed
  * and the VM's stacks change: no race (TSan), nothing leaked (ASan). */
 static int stop_walkers;
+static int walk_errors; /* atomic */
 
 static void *walker(void *arg)
 {
@@ -538,7 +540,7 @@ static void *walker(void *arg)
         jvmtiFrameInfo f[4];
         if ((*e)->GetAllStackTraces(e, 4, &info, &n) != JVMTI_ERROR_NONE ||
             (*e)->GetStackTrace(e, T(MAIN), -1, 4, f, &n) != JVMTI_ERROR_NONE)
-            __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&walk_errors, 1, __ATOMIC_RELAXED);
         (*e)->Deallocate(e, (unsigned char *)info);
         (*e)->DisposeEnvironment(e);
         rounds++;
@@ -552,7 +554,6 @@ static void section_concurrent(void)
     vm_start(1);
     pthread_t w[3];
     static const int as[3] = {OTHER, EMPTY, DEEP};
-    int before = failures;
     stop_walkers = 0;
     for (int i = 0; i < 3; i++)
         pthread_create(&w[i], NULL, walker, (void *)T(as[i]));
@@ -565,7 +566,7 @@ static void section_concurrent(void)
     for (int i = 0; i < 3; i++)
         pthread_join(w[i], NULL);
     heights[MAIN] = 3;
-    EXPECT(failures - before, 0, "walks from 3 threads while environments come and go");
+    EXPECT(walk_errors, 0, "walks from 3 threads while environments come and go");
     jvmtirt_shutdown();
 }
 
@@ -579,5 +580,5 @@ int main(void)
     section_classes();
     section_not_supplied();
     section_concurrent();
-    return failures ? 1 : 0;
+    return tap_failures ? 1 : 0;
 }
