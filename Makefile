@@ -218,6 +218,9 @@ datadir := $(PREFIX)/share/jvmtigen
 mandir := $(PREFIX)/share/man
 docdir := $(PREFIX)/share/doc/jvmtigen
 pkgconfigdir := $(libdir)/pkgconfig
+# The reference VM's sources, with a Makefile that builds them with pkg-config.
+exampledir := $(datadir)/examples/jvmti-host
+HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/README.md
 INSTALL ?= install
 SO_REAL = libjvmtirt.so.$(VERSION)
 RT_HEADERS := runtime/jvmtirt.h runtime/jvmtigen_hooks.h runtime/jvmtigen_post_support.h \
@@ -247,6 +250,9 @@ install: all $(RT_PCS)
 	ln -sf libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so
 	$(INSTALL) -m 644 $(RT_HEADERS) $(GEN_HEADERS:%=$(OUT)/%) $(DESTDIR)$(includedir)/jvmtigen
 	$(INSTALL) -m 644 $(RT_PCS) $(DESTDIR)$(pkgconfigdir)
+	$(INSTALL) -d $(DESTDIR)$(exampledir)
+	$(INSTALL) -m 644 $(HOST_EXAMPLE) $(DESTDIR)$(exampledir)
+	$(INSTALL) -m 644 host/example.mk $(DESTDIR)$(exampledir)/Makefile
 
 # Removes exactly the files install puts in place, and the directories that
 # are jvmtigen's own; shared ones (bin, lib, man1, ...) stay. The man3 pages
@@ -260,8 +266,10 @@ uninstall:
 	    $(DESTDIR)$(libdir)/libjvmtirt.a $(DESTDIR)$(libdir)/$(SO_REAL) \
 	    $(DESTDIR)$(libdir)/libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so \
 	    $(patsubst %,$(DESTDIR)$(includedir)/jvmtigen/%,$(notdir $(RT_HEADERS)) $(GEN_HEADERS)) \
-	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc $(DESTDIR)$(pkgconfigdir)/jvmtirt-lib.pc
-	rmdir $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) \
+	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc $(DESTDIR)$(pkgconfigdir)/jvmtirt-lib.pc \
+	    $(addprefix $(DESTDIR)$(exampledir)/,$(notdir $(HOST_EXAMPLE)) Makefile)
+	rmdir $(DESTDIR)$(exampledir) $(DESTDIR)$(datadir)/examples \
+	    $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) \
 	    $(DESTDIR)$(includedir)/jvmtigen 2>/dev/null || true
 
 # Unit tests link the generator's objects, all but main.

@@ -167,11 +167,19 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     c->klass.obj.kind = HOST_CLASS;
     c->klass.name = name;
     c->next = loaded;
-    loaded = c;
+    __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
     jvmtigen_post_ClassLoad(jni, thread, klass);
     jvmtigen_post_ClassPrepare(jni, thread, klass);
     return 1;
+}
+
+/* Newest first; agents' threads may call while the main thread loads. */
+void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg)
+{
+    for (loaded_class *c = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); c; c = c->next)
+        if (visit(arg, (jclass)&c->klass.obj))
+            return;
 }
 
 int host_classes_load(JNIEnv *jni, jobject thread)

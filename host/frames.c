@@ -106,26 +106,21 @@ static jvmtiError field_watch_arm(uintptr_t class_id, jfieldID field, jvmtiEvent
                    (uintptr_t)field, on);
 }
 
-/* ---- frames: each thread's stack, visible to itself ---- */
-
-typedef struct stack {
-    host_member *method[8];
-    int height;
-} stack;
-
-static JVMTIGEN_TLS stack frames;
+/* ---- frames: each thread's stack (host_thread.frames, stacks.c) ---- */
 
 /* Only the calling thread gets here: the host suspends no thread, so the
- * core asks about no other (config.thread_suspended is NULL). */
+ * core asks about no other (config.thread_suspended is NULL). It reads its
+ * own stack, which only it changes. */
 static jvmtiError frame_at(uintptr_t thread, jint depth, uintptr_t *frame)
 {
     if (thread != jvmtirt_current_thread_id())
         return JVMTI_ERROR_THREAD_NOT_SUSPENDED;
-    if (depth >= frames.height)
+    const host_thread *t = (const host_thread *)thread;
+    if (depth >= t->height)
         return JVMTI_ERROR_NO_MORE_FRAMES;
-    if (frames.method[frames.height - 1 - depth]->is_native)
+    if (t->frames[t->height - 1 - depth].method->is_native)
         return JVMTI_ERROR_OPAQUE_FRAME;
-    *frame = (uintptr_t)(frames.height - depth); /* its height: unique while it lives */
+    *frame = (uintptr_t)(t->height - depth); /* its height: unique while it lives */
     return JVMTI_ERROR_NONE;
 }
 
@@ -134,18 +129,20 @@ static void frame_pop_arm(uintptr_t thread, uintptr_t frame, int on)
     (void)arm_set(ARM_FRAME, thread, frame, on);
 }
 
-static void push(host_member *m) { frames.method[frames.height++] = m; }
-
-static void pop(host_thread *t)
+/* A return: FramePop is posted while the frame is still on the stack (depth 0 is the
+ * method returning), as HotSpot does. */
+void host_frames_return(host_thread *t)
 {
-    host_member *m = frames.method[frames.height - 1];
-    uintptr_t frame = (uintptr_t)frames.height--;
+    host_member *m = t->frames[t->height - 1].method;
+    uintptr_t frame = (uintptr_t)t->height;
     if (arm_test(ARM_FRAME, (uintptr_t)t, frame, 1))
         jvmtirt_frame_popped(host_current_jni(), (jthread)&t->obj, (jmethodID)m, JNI_FALSE, frame);
+    host_stack_pop(t);
 }
 
-static void step(host_thread *t, host_member *m, jlocation at)
+void host_frames_step(host_thread *t, host_member *m, jlocation at)
 {
+    host_stack_at(t, at);
     if (arm_test(ARM_BREAKPOINT, (uintptr_t)m, (uintptr_t)at, 0))
         jvmtigen_post_Breakpoint(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
 }
@@ -190,28 +187,28 @@ void host_frames_run(host_thread *t)
     host_member *run = member("run"), *get_name = member("getName"),
                 *hash_code = member("hashCode"), *name = member("name"),
                 *priority = member("priority");
-    push(run);
+    host_stack_push(t, run);
     for (jlocation at = 0; at < code_length(run); at++) {
-        step(t, run, at);
+        host_frames_step(t, run, at);
         if (at == 2) {
-            push(get_name);
+            host_stack_push(t, get_name);
             for (jlocation g = 0; g < code_length(get_name); g++) {
-                step(t, get_name, g);
+                host_frames_step(t, get_name, g);
                 if (g == 1)
                     field(t, get_name, g, name, NULL);
             }
-            pop(t);
+            host_frames_return(t);
         } else if (at == 4) {
             jvalue v = {.i = 5};
             field(t, run, at, priority, &v);
         } else if (at == 5) {
-            push(hash_code);
+            host_stack_push(t, hash_code);
             if (!__atomic_exchange_n(&resolved, 1, __ATOMIC_ACQ_REL))
                 resolve_native(hash_code);
-            pop(t);
+            host_frames_return(t);
         }
     }
-    pop(t);
+    host_frames_return(t);
 }
 
 /* ---- the JNI function table ---- */

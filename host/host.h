@@ -37,6 +37,14 @@ typedef struct host_member {
     int is_native;
 } host_member;
 
+/* A frame of a thread's stack (stacks.c): the method and the instruction
+ * it is at (its call, in a caller's frame; -1 in a native method). */
+typedef struct host_frame {
+    host_member *method;
+    jlocation at;
+} host_frame;
+#define HOST_MAX_FRAMES 16
+
 /* A thread, and the JNIEnv it uses. */
 typedef struct host_thread {
     host_object obj;
@@ -49,6 +57,9 @@ typedef struct host_thread {
     struct host_thread *next_attached; /* attached through JNI: the host's list */
     /* suspension (suspend.c), under its lock; suspended also read atomically */
     int suspended, parked, in_java;
+    /* its stack, top last (stacks.c): under the stacks' lock */
+    host_frame frames[HOST_MAX_FRAMES];
+    int height;
 } host_thread;
 
 extern JavaVM host_vm;
@@ -111,6 +122,27 @@ void host_frames_configure(jvmtirt_config *c);
 void host_frames_thread_begin(host_thread *t);
 void host_frames_thread_end(host_thread *t);
 void host_frames_run(host_thread *t);
+/* The interpreter's two moves: before the instruction at of m (Breakpoint
+ * when armed), and a return (FramePop when armed). */
+void host_frames_step(host_thread *t, host_member *m, jlocation at);
+void host_frames_return(host_thread *t);
+
+/* Stacks and classes (stacks.c): the core's walk_stacks and each_class
+ * operations, and the VM function GetAllThreads, added to the config by
+ * configure; thread_begin / _end keep the list of live threads; push, at
+ * and pop are how a thread's "interpreter" moves its own stack. */
+void host_stacks_configure(jvmtirt_config *c, jvmtigen_impls *impls);
+void host_stacks_thread_begin(host_thread *t);
+void host_stacks_thread_end(host_thread *t);
+void host_stack_push(host_thread *t, host_member *m);
+void host_stack_at(host_thread *t, jlocation at);
+void host_stack_pop(host_thread *t);
+/* The main thread's program once the VM is live: Main.main calls
+ * ConfChain.a, which calls b, which calls c (each call at location 0, as
+ * javac compiles tests/conformance/Main.java). */
+void host_stacks_run_main(host_thread *t);
+/* Each class classes.c loaded (-load), for each_class. */
+void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

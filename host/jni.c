@@ -190,6 +190,7 @@ static void build_table(void)
     table.FindClass = find_class;
     table.GetObjectClass = get_object_class;
     table.GetMethodID = get_method_id;
+    table.GetStaticMethodID = get_method_id; /* the host does not tell static from not */
     table.GetFieldID = get_field_id;
     table.NewGlobalRef = new_ref;
     table.NewLocalRef = new_ref;

@@ -31,6 +31,7 @@
 host_class host_classes[] = {
     {{HOST_CLASS}, "java/lang/Object"}, {{HOST_CLASS}, "java/lang/Class"},
     {{HOST_CLASS}, "java/lang/String"}, {{HOST_CLASS}, "java/lang/Thread"},
+    {{HOST_CLASS}, "Main"},             {{HOST_CLASS}, "ConfChain"}, /* stacks.c */
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 
@@ -43,6 +44,11 @@ host_member host_members[] = {
     {{HOST_METHOD}, 3, "run", "()V", 0},
     {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0},
     {{HOST_FIELD}, 3, "priority", "I", 0},
+    /* the call chain the main thread runs (stacks.c), as in tests/conformance/Main.java */
+    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0},
+    {{HOST_METHOD}, 5, "a", "()V", 0},
+    {{HOST_METHOD}, 5, "b", "()V", 0},
+    {{HOST_METHOD}, 5, "c", "()V", 0},
 };
 const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
@@ -68,6 +74,7 @@ void host_thread_begin(host_thread *t, const char *name, int post)
     t->obj.kind = HOST_THREAD;
     t->jni = host_jni_functions();
     host_frames_thread_begin(t);
+    host_stacks_thread_begin(t);
     snprintf(t->name, sizeof t->name, "%s", name);
     __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
     current = t;
@@ -82,6 +89,7 @@ void host_thread_finish(host_thread *t, int post)
         jvmtigen_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
     jvmtirt_thread_end();
     host_frames_thread_end(t);
+    host_stacks_thread_end(t);
     __atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
     current = NULL;
 }
@@ -375,6 +383,7 @@ int main(int argc, char **argv)
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
     host_frames_configure(&config);
+    host_stacks_configure(&config, &impls);                /* host/stacks.c */
     if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
@@ -411,6 +420,7 @@ int main(int argc, char **argv)
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
+        host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
         if (soak_seconds > 0)

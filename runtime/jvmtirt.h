@@ -244,6 +244,43 @@ typedef struct jvmtirt_config {
      * JVMTI_ERROR_CLASS_LOADER_UNSUPPORTED (system = 1, live phase: the
      * system class loader cannot append). On the agent's thread, no lock. */
     jvmtiError (*class_path_append)(int system, const char *segment, jvmtiPhase phase);
+
+    /* ---- stacks and classes (issue 17) ----
+     * runtime/README.md, "Stacks and classes", says the same in a table. */
+    /* The stack walk of GetStackTrace, GetFrameCount, GetFrameLocation,
+     * GetThreadListStackTraces and GetAllStackTraces: the stacks of the n
+     * threads with those ids (config.thread_id's), sampled at one moment:
+     * bring every one of them to a point where its stack cannot change (the
+     * calling thread already is; a suspended one too), then, for each i in
+     * order, store its JVM TI thread state in states[i] (as GetThreadState
+     * answers it: 0 or JVMTI_THREAD_STATE_TERMINATED for a thread not
+     * started or ended, which has no frames) and call visit(arg, i, method,
+     * location) for each of its frames from the top (the most recent) down,
+     * location -1 for a native method's frame. A non-zero answer of visit
+     * ends thread i's walk (go on with i + 1). visit is the core's: it only
+     * copies, never blocks, never calls the VM. Returns JVMTI_ERROR_NONE or
+     * an error for the whole call (OUT_OF_MEMORY). Called on the agent's
+     * thread with no lock of the core held; must not call JVM TI. NULL:
+     * those five functions answer JVMTI_ERROR_NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists them). */
+    jvmtiError (*walk_stacks)(const uintptr_t *thread_ids, jint n, jint *states,
+                              int (*visit)(void *arg, jint index, jmethodID method,
+                                           jlocation location),
+                              void *arg);
+    /* The class enumeration of GetLoadedClasses (all = 1: every class and
+     * interface loaded, hidden ones and array classes included, primitive
+     * classes not; initiating_loader unused) and GetClassLoaderClasses
+     * (all = 0: every class for which initiating_loader, NULL for the
+     * bootstrap loader, is recorded as an initiating loader: those it
+     * defined and those it loaded by delegation, no hidden class nor array
+     * of one). Calls visit(arg, klass) once per class, klass a local
+     * reference for the calling thread; a non-zero answer of visit ends the
+     * walk (the core ran out of memory). Returns JVMTI_ERROR_NONE or an
+     * error for the call. Called on the agent's thread, no lock of the core
+     * held; must not call JVM TI. NULL: the two functions answer
+     * JVMTI_ERROR_NOT_AVAILABLE (and jvmtirt_report_defaults lists them). */
+    jvmtiError (*each_class)(jobject initiating_loader, int all,
+                             int (*visit)(void *arg, jclass klass), void *arg);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

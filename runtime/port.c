@@ -8,6 +8,7 @@
 
 #include "jvmtigen_impl.h"
 #include "rt.h"
+#include "stacks.h"
 
 /* The smallest config the core accepts: the header and the capabilities
  * (every VM built against version 1 has them). */
@@ -35,7 +36,14 @@ int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
 }
 
 /* 1: the VM supplies the function or the core implements it. */
-static int available(int num) { return jvmtigen_impl_supplied(num) != 0; }
+static int available(int num)
+{
+    int supplied = jvmtigen_impl_supplied(num);
+    /* -1: the core's own, which may still need an operation of the VM. */
+    if (supplied < 0)
+        return rt_stacks_supplied(jvmtigen_functions_info[num].name);
+    return supplied != 0;
+}
 
 /* Whether some function needs capability bit b, and all of them are defaults. */
 static int capability_all_defaults(int b)

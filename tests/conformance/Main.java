@@ -1,8 +1,20 @@
 /* The trivial program HotSpot runs with the conformance agent loaded. It
- * loads ConfMarked, which the agent's ClassFileLoadHook environments
- * transform, and prints the marker the defined class holds (a case line). */
+ * first calls ConfChain.a, which calls b, which calls c (the stacks cases
+ * look at the main thread's stack at a breakpoint in c; the host runs the
+ * same chain, host/stacks.c), then loads ConfMarked, which the agent's
+ * ClassFileLoadHook environments transform, and prints the marker the
+ * defined class holds (a case line). */
 public class Main {
     public static void main(String[] args) {
+        ConfChain.a();
         System.out.println("cflh.final " + ConfMarked.mark());
     }
+}
+
+/* Each call is the first instruction of its method (location 0), as the
+ * host's model has it. */
+class ConfChain {
+    static void a() { b(); }
+    static void b() { c(); }
+    static void c() { }
 }

@@ -853,6 +853,8 @@ static void timings(void)
 #include "objects.c"
 /* ---- breakpoints, watches, frame pops, prefixes, JNI table, loader search (frames_cases.c) ---- */
 #include "frames_cases.c"
+/* ---- stacks and classes over a known call chain (area_stacks.c) ---- */
+#include "area_stacks.c"
 
 /* ---- the areas' semantic cases (README "Adding an area") ----
  * One line X(NAME) per area: tests/conformance/area_NAME.c, whose entry
@@ -1016,6 +1018,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     cb.VMStart = vm_start;
     cb.VMInit = vm_init;
     cb.VMDeath = vm_death;
+    stacks_cases_onload(&cb);
     (*full)->SetEventCallbacks(full, &cb, (jint)sizeof cb);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);
     (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);

@@ -54,8 +54,9 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
              (*jni)->IsSameObject(jni, thread, current) ? "yes" : "no");
     say(line);
     /* A JNI function the host does not have fails safely. */
-    jmethodID m = (*jni)->GetStaticMethodID(jni, k, "currentThread", "()Ljava/lang/Thread;");
-    say(m ? "VMInit: GetStaticMethodID answered" : "VMInit: GetStaticMethodID gave NULL");
+    jfieldID f = (*jni)->GetStaticFieldID(jni, k, "MIN_PRIORITY", "I");
+    say(f ? "VMInit: GetStaticFieldID answered" : "VMInit: GetStaticFieldID gave NULL");
+    jmethodID m = NULL;
     /* A method ID the host knows, through the trampoline's checks: a NULL
      * output after a valid method, then something that is not a method. */
     m = (*jni)->GetMethodID(jni, k, "getName", "()Ljava/lang/String;");

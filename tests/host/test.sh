@@ -3,7 +3,8 @@
 # agents at once, an agent built against the JDK's own jvmti.h, and the
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
 # a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
-# frames area (frames_agent.c, host/frames.c).
+# frames area (frames_agent.c, host/frames.c); stacks and classes
+# (stacks_agent.c, host/stacks.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -30,7 +31,7 @@ $1: OnLoad in phase onload
 $1: VMStart in phase start
 $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
-$1: VMInit: GetStaticMethodID gave NULL
+$1: VMInit: GetStaticFieldID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
 $1: VMInit: can_pop_frame not offered
 $1: VMDeath in phase live
@@ -311,4 +312,61 @@ EOT
     [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/frames4.err" | head -20
     check "host: frames: four threads at once: 4 hits of run@2, none for B" \
         test "$(grep -c '^A: Breakpoint run@2: hit$' <<<"$out"),$(grep -c '^B: [BF]' <<<"$out")" = "4,0"
+fi
+
+# ---- stacks and classes (host/stacks.c): the core's stack functions over
+# the host's walk, from the main thread with no frames (VMInit), a worker
+# stopped at a breakpoint in getName called by run, and after the worker
+# ended (VMDeath); the class lists. The agent is built against the JDK's
+# own jvmti.h. The answers are the spec's, written by hand. ----
+stacks_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" -I"$JDK_INC/linux" \
+        -o "$d/stacks.so" tests/host/stacks_agent.c
+}
+if check "host: stacks: the agent builds against the JDK's own jvmti.h" stacks_build; then
+    out=$(run_host -agentpath:"$d/stacks.so" -threads:1 Main 2>"$d/stacks.err")
+    status=$?
+    check "host: stacks: exit status 0 (got $status)" test "$status" = 0
+    expected_stacks() {
+        cat <<'EOT'
+stacks: VMInit: GetFrameCount(current): 0
+stacks: VMInit: GetStackTrace(current, 0, 5): 0:
+stacks: VMInit: GetStackTrace(current, 1, 5): ILLEGAL_ARGUMENT
+stacks: VMInit: GetStackTrace(current, -1, 5): ILLEGAL_ARGUMENT
+stacks: VMInit: GetFrameLocation(current, 0): NO_MORE_FRAMES
+stacks: VMInit: GetFrameCount(a class): INVALID_THREAD
+stacks: VMInit: GetLoadedClasses: 4 or more, with java/lang/Thread
+stacks: VMInit: GetClassLoaderClasses(bootstrap): 4 or more, with java/lang/Thread
+stacks: SetBreakpoint(getName, 1): NONE
+stacks: Breakpoint: GetFrameCount(current): 2
+stacks: Breakpoint: GetFrameCount(main): 0
+stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2
+stacks: Breakpoint: GetStackTrace(thread, 0, 1): 1: getName@1
+stacks: Breakpoint: GetStackTrace(current, 1, 5): 1: run@2
+stacks: Breakpoint: GetStackTrace(current, -1, 5): 1: run@2
+stacks: Breakpoint: GetStackTrace(current, -2, 1): 1: getName@1
+stacks: Breakpoint: GetStackTrace(current, 0, 0): 0:
+stacks: Breakpoint: GetStackTrace(current, 2, 5): ILLEGAL_ARGUMENT
+stacks: Breakpoint: GetStackTrace(current, 2, 0): ILLEGAL_ARGUMENT
+stacks: Breakpoint: GetStackTrace(current, -3, 5): ILLEGAL_ARGUMENT
+stacks: Breakpoint: GetFrameLocation(current, 0): 1: getName@1
+stacks: Breakpoint: GetFrameLocation(current, 1): 1: run@2
+stacks: Breakpoint: GetFrameLocation(current, 2): NO_MORE_FRAMES
+stacks: Breakpoint: GetAllStackTraces(5): 2 threads, frames 0 2, one block
+stacks: Breakpoint: GetThreadListStackTraces(current, main, current; 1): 3 threads, frames 1 0 1, one block
+stacks: VMDeath: GetFrameCount(ended worker): THREAD_NOT_ALIVE
+stacks: VMDeath: GetStackTrace(ended worker, 0, 5): THREAD_NOT_ALIVE
+stacks: VMDeath: GetThreadListStackTraces(ended worker, main): 2 threads, frames 0(terminated) 0, one block
+EOT
+    }
+    check "host: stacks: depths from both ends, max_frame_count, errors, stack infos in one block, class lists" \
+        diff <(expected_stacks) <(cat <<<"$out")
+    # Four workers stopped at the breakpoint while the others run: walks
+    # of every thread's stack while stacks change (what SANITIZE=thread is for).
+    out=$(run_host -agentpath:"$d/stacks.so" -threads:4 Main 2>"$d/stacks4.err")
+    status=$?
+    check "host: stacks: four threads at once: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/stacks4.err" | head -20
+    check "host: stacks: four threads at once: each sees its own 2 frames" \
+        test "$(grep -c '^stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2$' <<<"$out")" = 4
 fi

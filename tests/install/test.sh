@@ -13,6 +13,9 @@
 #     also after the installed tree is moved elsewhere, and not with a
 #     PREFIX/templates that is not its own; without a SPEC, generate, fill
 #     and model read the installed spec; the installed jvmti-host runs;
+#   - the example (the reference VM's sources with a Makefile, under
+#     share/jvmtigen/examples/jvmti-host) builds with pkg-config against the
+#     installed files and runs an agent;
 #   - make uninstall leaves no file behind, nor jvmtigen's own directories.
 # Uses what `make check` passes: CC, SANITIZE, PREFIX, RT_OUT, RT_SPEC,
 # JNI_INCLUDE, MAKE.
@@ -195,6 +198,31 @@ else
         fi
     else
         not_ok "install: prog.c does not build against the static library"; head -20 "$d/cc-static.log"
+    fi
+
+    # The installed example: the reference VM's sources and a Makefile that
+    # builds them with pkg-config, copied out and built as a VM engineer would.
+    ex=$inst/share/jvmtigen/examples/jvmti-host
+    check "install: the example (host sources, README.md, Makefile) is installed" \
+        test -f "$ex/Makefile" -a -f "$ex/README.md" -a -f "$ex/host.h" -a -f "$ex/stacks.c"
+    rm -rf "$d/example" && cp -r "$ex" "$d/example"
+    san_flags=()
+    [ -n "${SANITIZE:-}" ] && san_flags=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer)
+    if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$MAKE" -C "$d/example" CC="$CC" \
+        JAVA_HOME="${JNI_INCLUDE%/include}" CFLAGS="-O1 -g ${san_flags[*]}" \
+        LDFLAGS="${san_flags[*]}" >"$d/example.log" 2>&1; then
+        ok "install: the installed example builds with its Makefile (pkg-config jvmtirt)"
+        agent_flags=(-std=c11 -shared -fPIC "${san_flags[@]}" -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux")
+        if "$CC" "${agent_flags[@]}" -o "$d/example/stacks_agent.so" "$root/tests/host/stacks_agent.c" \
+            >"$d/example-agent.log" 2>&1; then
+            out=$("$d/example/jvmti-host" -agentpath:"$d/example/stacks_agent.so" -threads:1 2>&1)
+            check "install: the example runs an agent: its worker's stack at the breakpoint" \
+                grep -qx 'stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2' <<<"$out"
+        else
+            not_ok "install: the agent for the example does not build"; head -10 "$d/example-agent.log"
+        fi
+    else
+        not_ok "install: the installed example does not build"; tail -20 "$d/example.log"
     fi
     unset PKG_CONFIG_LIBDIR PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 fi

@@ -142,8 +142,16 @@ static void section_unregistered(void)
         expect(reported("function GetThreadState answers"), 0, "... the report does not name it");
     }
     expect(jvmtigen_impl_supplied(slot_of("GetPhase")), -1, "a core function has no default");
-    expect(jvmtigen_impl_supplied(slot_of("GetFrameCount")), 0, "GetFrameCount is at its default");
-    expect(reported("function GetFrameCount answers"), 1, "the report names a missing mandatory function");
+    expect(jvmtigen_impl_supplied(slot_of("GetCurrentThread")), 0, "GetCurrentThread is at its default");
+    expect(reported("function GetCurrentThread answers"), 1, "the report names a missing mandatory function");
+    /* The core's stack and class functions need the VM's walks: without
+     * them they answer NOT_AVAILABLE, and the report says so. */
+    expect(jvmtigen_impl_supplied(slot_of("GetFrameCount")), -1, "GetFrameCount is the core's");
+    expect(reported("function GetFrameCount answers"), 1,
+           "... but without config.walk_stacks the report names it");
+    expect(reported("function GetAllStackTraces answers"), 1, "... and GetAllStackTraces");
+    expect(reported("function GetLoadedClasses answers"), 1,
+           "... and without config.each_class GetLoadedClasses");
     expect(reported("StopThread"), 0, "... but not a function of a withdrawn capability");
     expect(jvmtirt_report_defaults(NULL) > 10, 1, "it counts the missing mandatory functions");
     jvmtiCapabilities p = potential_of(e);

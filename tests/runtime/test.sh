@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The runtime core (runtime/*.c with the generated code, as libjvmtirt):
+#   - runtime/README.md lists the functions a VM writes: the spec's less
+#     gen/core.c's, with their counts;
 #   - the functions gen/core.c says the core implements are exactly the
 #     strong jvmti_impl_ symbols of the library's own objects, and every
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
@@ -14,6 +16,8 @@
 #     time and suspend/resume the same way (with stress sections of its own);
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
+#   - stacks.c drives stack traces and class lists over the VM's walks the
+#     same two ways;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -78,6 +82,28 @@ else
         not_ok "runtime: jvmtigen_impl.h and the library's definitions differ (< declared only, > defined only or twice)"
         diff <(echo "$declared") <(echo "$defined") | grep '^[<>]' | head -20
     fi
+fi
+
+# runtime/README.md lists the functions a VM still writes: exactly the
+# spec's functions that gen/core.c does not list, and says how many of each.
+readme_vm=$(sed -n '/^<!-- vm-functions/,/^<!-- end of vm-functions/p' runtime/README.md |
+    grep '^- ' | sed 's/^- \*\*[^*]*\*\* ([^)]*): //' | grep -o '`[A-Za-z0-9]*`' | tr -d '`' | sort)
+spec_fns=$(grep -o '<function id="[A-Za-z0-9]*"' spec/jvmti.xml | sed 's/.*id="//; s/"$//' | sort)
+want_vm=$(comm -23 <(echo "$spec_fns") <(echo "$core"))
+if [ -n "$readme_vm" ] && [ "$readme_vm" = "$want_vm" ]; then
+    ok "runtime: runtime/README.md lists the $(grep -c . <<<"$want_vm") functions a VM writes: the spec's less gen/core.c's"
+else
+    not_ok "runtime: runtime/README.md's list of the VM's functions differs from the spec less gen/core.c (< README only, > missing from it)"
+    diff <(echo "$readme_vm") <(echo "$want_vm") | grep '^[<>]' | head -20
+fi
+n_spec=$(grep -c . <<<"$spec_fns")
+n_core_spec=$(comm -12 <(echo "$spec_fns") <(echo "$core") | grep -c .)
+n_vm=$(grep -c . <<<"$want_vm")
+said="With the core's $n_core_spec functions (\`gen/core.c\`), these $n_vm of JDK 25's $n_spec"
+if grep -qF "$said" runtime/README.md; then
+    ok "runtime: runtime/README.md gives the counts ($n_core_spec in the core, $n_vm for the VM, of $n_spec)"
+else
+    not_ok "runtime: runtime/README.md should say: $said"
 fi
 
 # The implementation header says which parameters the trampolines pass on
@@ -200,6 +226,16 @@ if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
 fi
 if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
     run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# stacks.c: stack traces and class lists over the VM's walks; static and
+# shared (its last section walks from threads while environments come and go).
+if build stacks "$d/stacks" tests/runtime/stacks.c "$RT_LIB"; then
+    run_tap stacks "$d/stacks"
+fi
+if build "stacks (shared library)" "$d/stacks-so" tests/runtime/stacks.c -L"$sodir" -ljvmtirt; then
+    run_tap stacks-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/stacks-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 

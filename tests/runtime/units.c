@@ -1872,10 +1872,10 @@ static void section_extensions(void)
  * ====================================================================== */
 
 /* A VM's own implementation replaces the weak NOT_AVAILABLE default. */
-jvmtiError jvmti_impl_GetFrameCount(jvmtiEnv *env, jthread thread, jint *count_ptr)
+jvmtiError jvmti_impl_GetMaxLocals(jvmtiEnv *env, jmethodID method, jint *max_ptr)
 {
-    (void)env, (void)thread;
-    *count_ptr = 42;
+    (void)env, (void)method;
+    *max_ptr = 42;
     return JVMTI_ERROR_NONE;
 }
 
@@ -1894,14 +1894,17 @@ static void section_not_available(void)
     jint n = 0;
     jclass *classes = NULL;
     expect_err((*e)->GetLoadedClasses(e, &n, &classes), JVMTI_ERROR_NOT_AVAILABLE,
-               "GetLoadedClasses (no VM implementation)");
+               "GetLoadedClasses (no class enumeration from the VM)");
+    jint frames = 0;
+    expect_err((*e)->GetFrameCount(e, MAIN_T, &frames), JVMTI_ERROR_NOT_AVAILABLE,
+               "GetFrameCount (no stack walk from the VM)");
     jthread t = NULL;
     expect_err((*e)->GetCurrentThread(e, &t), JVMTI_ERROR_NOT_AVAILABLE,
                "GetCurrentThread (no VM implementation)");
-    jint frames = 0;
-    expect_err((*e)->GetFrameCount(e, MAIN_T, &frames), JVMTI_ERROR_NONE,
-               "GetFrameCount defined by the VM (this program) overrides the default");
-    expect_int(frames, 42, "GetFrameCount reaches the VM's implementation");
+    jint locals = 0;
+    expect_err((*e)->GetMaxLocals(e, (jmethodID)(uintptr_t)8, &locals), JVMTI_ERROR_NONE,
+               "GetMaxLocals defined by the VM (this program) overrides the default");
+    expect_int(locals, 42, "GetMaxLocals reaches the VM's implementation");
     jvmtirt_shutdown();
 }
 
