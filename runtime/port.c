@@ -34,8 +34,12 @@ int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
     return 1;
 }
 
-/* 1: the VM supplies the function or the core implements it. */
-static int available(int num) { return jvmtigen_impl_supplied(num) != 0; }
+/* 1: the VM supplies the function or the core implements it (the heap
+ * walks only over the VM's enumerations). */
+static int available(int num)
+{
+    return jvmtigen_impl_supplied(num) != 0 && rt_heap_supplied(jvmtigen_functions_info[num].name);
+}
 
 /* Whether some function needs capability bit b, and all of them are defaults. */
 static int capability_all_defaults(int b)

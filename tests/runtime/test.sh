@@ -14,6 +14,9 @@
 #     time and suspend/resume the same way (with stress sections of its own);
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
+#   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
+#     the 1.0 functions) over a known graph and a chain of 10^6 objects,
+#     static and shared, with walks racing SetTag and DisposeEnvironment;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -204,6 +207,17 @@ if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
 fi
 if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
     run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# heap.c: the heap walks over a known graph, a chain of 10^6 objects, a VM
+# without the enumerations, walks racing SetTag and DisposeEnvironment;
+# static and shared.
+if build heap "$d/heap" tests/runtime/heap.c "$RT_LIB"; then
+    run_tap heap "$d/heap" "${STRESS_SECONDS:-0.5}"
+fi
+if build "heap (shared library)" "$d/heap-so" tests/runtime/heap.c -L"$sodir" -ljvmtirt; then
+    run_tap heap-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/heap-so" 0.3 |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
