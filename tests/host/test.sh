@@ -3,7 +3,8 @@
 # agents at once, an agent built against the JDK's own jvmti.h, and the
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
 # a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
-# frames area (frames_agent.c, host/frames.c).
+# frames area (frames_agent.c, host/frames.c); the heap walks over the
+# host's heap model (heap_agent.c, host/heap.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -311,4 +312,41 @@ EOT
     [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/frames4.err" | head -20
     check "host: frames: four threads at once: 4 hits of run@2, none for B" \
         test "$(grep -c '^A: Breakpoint run@2: hit$' <<<"$out"),$(grep -c '^B: [BF]' <<<"$out")" = "4,0"
+fi
+
+# ---- heap_agent.c (built against the JDK's jvmti.h): every heap walk of
+# the core over the host's heap model (host/heap.c, -heap:5); the counts
+# are worked out by hand from the model's shape (see heap_agent.c) ----
+heap_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/heap.so" tests/host/heap_agent.c
+}
+if check "host: heap: the agent builds against the JDK's jvmti.h" heap_build; then
+    out=$(run_host -agentpath:"$d/heap.so" -threads:1 -heap:5 Main 2>"$d/heap.err")
+    status=$?
+    check "host: heap: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/heap.err" | head -20
+    heap_expect() {
+        cat <<'EOT'
+heap: AddCapabilities(can_tag_objects): JVMTI_ERROR_NONE
+heap: IterateOverInstancesOfClass(HeapRoot): JVMTI_ERROR_NONE, 1 instance(s), tagged 1
+heap: FollowReferences(from the root): JVMTI_ERROR_NONE, 34 references: CLASS 16 FIELD 7 ARRAY_ELEMENT 5 SUPERCLASS 6
+heap: ... int fields 6 (sum 15), int arrays 1 (sum 6), strings 1, self-references 1
+heap: FollowReferences(klass HeapNode): JVMTI_ERROR_NONE, 9 references, 5 int fields (sum 10)
+heap: ... tags set by the primitive field callback: JVMTI_ERROR_NONE, 5 nodes tagged 1000..1004
+heap: FollowReferences(HEAP_FILTER_UNTAGGED): JVMTI_ERROR_NONE, 11 references to tagged objects
+heap: FollowReferences(from the roots): JVMTI_ERROR_NONE, 48 references, JNI_GLOBAL 1 STACK_LOCAL 1 THREAD 1 SYSTEM_CLASS 8
+heap: FollowReferences(VISIT_ABORT at once): JVMTI_ERROR_NONE, 1 reference
+heap: IterateThroughHeap(klass HeapNode): JVMTI_ERROR_NONE, 5 objects, 5 int fields (sum 10)
+heap: IterateThroughHeap(HEAP_FILTER_UNTAGGED): JVMTI_ERROR_NONE, 6 tagged objects
+heap: IterateOverObjectsReachableFromObject(root): JVMTI_ERROR_NONE, 34 references: CLASS 22 FIELD 7 ARRAY_ELEMENT 5
+heap: IterateOverReachableObjects: JVMTI_ERROR_NONE, roots JNI_GLOBAL 1 STACK_LOCAL 1 THREAD 1 SYSTEM_CLASS 8, 37 references
+heap: IterateOverHeap: JVMTI_ERROR_NONE, 18 objects, 6 tagged
+heap: IterateOverInstancesOfClass(HeapNode, TAGGED): JVMTI_ERROR_NONE, 5
+heap: FollowReferences(NULL callbacks): JVMTI_ERROR_NULL_POINTER
+EOT
+    }
+    check "host: heap: every heap walk over the model (-heap:5) reports what the spec says" \
+        diff <(heap_expect) <(grep '^heap: ' <<<"$out")
+    [ "$(grep -c '^heap: ' <<<"$out")" = 16 ] || { echo "$out" | head -30; cat "$d/heap.err" | head; }
 fi
