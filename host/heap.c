@@ -3,7 +3,7 @@
  * of all objects, and what the core asks about one object.
  *
  * -heap:N builds, once the VM is live, the same shape a small Java program
- * builds in HotSpot (tests/conformance/HeapMain.java):
+ * builds in HotSpot (tests/bench/HeapMain.java):
  *
  *   class HeapRoot { HeapNode[] nodes; int[] ints; String name; int count; }
  *   class HeapNode { HeapNode next; int value; }

@@ -28,10 +28,18 @@ typedef struct idset {
     size_t cap, count;
 } idset;
 
+/* A full 64-bit finalizer (MurmurHash3's): identities are addresses with
+ * equal low bits and a fixed stride, which a lone multiply leaves in long
+ * linear-probing runs (a chain of 10^6 objects took 60 times as long as
+ * one of 10^5). */
 static inline size_t idhash(uintptr_t k)
 {
-    uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h ^ (h >> 29));
+    uint64_t h = (uint64_t)k;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return (size_t)(h ^ (h >> 33));
 }
 
 /* 1: added, 0: was there, -1: out of memory. */
