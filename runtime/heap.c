@@ -118,6 +118,37 @@ static int collect_ref(void *ctx, const jvmtirt_heap_ref *r)
     return 0;
 }
 
+/* An object's reference as drain() keeps it: 16 bytes instead of a whole
+ * jvmtirt_heap_ref (an array of 10^6 elements is collected at once, and
+ * the walk's memory traffic is most of its time). */
+typedef struct objref {
+    uintptr_t referee;
+    jint kind, index;
+} objref;
+
+typedef struct objrefvec {
+    objref *v;
+    size_t n, cap;
+    int oom;
+} objrefvec;
+
+static int collect_objref(void *ctx, const jvmtirt_heap_ref *r)
+{
+    objrefvec *a = ctx;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        objref *v = realloc(a->v, cap * sizeof *v);
+        if (!v) {
+            a->oom = 1;
+            return 1;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = (objref){r->referee, (jint)r->kind, r->info.field.index};
+    return 0;
+}
+
 typedef struct field {
     jvmtiHeapReferenceKind kind;
     jint index;
@@ -173,7 +204,7 @@ typedef struct walk {
     void *user_data;
     idset visited;
     idvec work;
-    refvec refs;
+    objrefvec refs;
     fieldvec fields;
     jvmtiError err;
     int stop; /* aborted by a callback, or err */
@@ -398,15 +429,21 @@ static void drain(walk *w)
         held_tag t;
         hold(w, &t, id);
         w->refs.n = 0;
-        rt.config.heap_references(id, collect_ref, &w->refs);
+        rt.config.heap_references(id, collect_objref, &w->refs);
         if (w->refs.oom) {
             w->err = JVMTI_ERROR_OUT_OF_MEMORY;
             return;
         }
         /* t is the only holder of the referrer's tag while its references
          * are reported: a self-reference shares it */
-        for (size_t i = 0; i < w->refs.n && !w->stop; i++)
-            report(w, &w->refs.v[i], &o, &t);
+        for (size_t i = 0; i < w->refs.n && !w->stop; i++) {
+            jvmtirt_heap_ref r;
+            memset(&r, 0, sizeof r);
+            r.kind = (jvmtiHeapReferenceKind)w->refs.v[i].kind;
+            r.referee = w->refs.v[i].referee;
+            r.info.field.index = w->refs.v[i].index; /* array and constant_pool alias it */
+            report(w, &r, &o, &t);
+        }
         if (!w->stop && !w->basic)
             report_primitives(w, id, &o, &t);
     }
@@ -466,14 +503,13 @@ static void follow(walk *w, uintptr_t initial)
         drain(w);
         return;
     }
-    rt.config.heap_roots(collect_ref, &w->refs);
-    if (w->refs.oom) {
+    refvec roots = {0};
+    rt.config.heap_roots(collect_ref, &roots);
+    if (roots.oom) {
         w->err = JVMTI_ERROR_OUT_OF_MEMORY;
+        free(roots.v);
         return;
     }
-    /* the roots are kept apart: drain() reuses the buffer */
-    refvec roots = w->refs;
-    memset(&w->refs, 0, sizeof w->refs);
     for (size_t i = 0; i < roots.n && !w->stop; i++) {
         if (!is_root(roots.v[i].kind))
             continue;
