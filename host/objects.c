@@ -136,7 +136,7 @@ jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
 
 /* The heap walks' pause: the walking thread holds heap_lock from
  * heap_pause(1) to heap_pause(0), so no collection or allocation happens
- * in between (the spec's "the state of the heap does not change"). */
+ * in between (during a walk the spec wants the heap frozen). */
 void host_heap_hold(int on)
 {
     if (on)
