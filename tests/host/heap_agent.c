@@ -4,6 +4,9 @@
  * prints one line per finding, which tests/host/test.sh compares with the
  * counts worked out by hand from that shape.
  *
+ * With the option "death" the same checks run at VMDeath (still the live
+ * phase): in HotSpot, after tests/bench/HeapMain.java built the same shape
+ * (java -agentpath:heap_agent.so=death -cp DIR HeapMain 5), to compare.
  * With the option "bench" it prints instead, at VMDeath (still the live
  * phase, after the program built its heap), how fast FollowReferences and
  * IterateThroughHeap go over the whole heap (objects per second), in the
@@ -18,7 +21,7 @@
 #include "jvmti.h"
 
 static jvmtiEnv *jvmti;
-static int bench;
+static int bench, at_death;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -221,15 +224,8 @@ static void run_bench(void)
     fflush(stdout);
 }
 
-static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
+static void checks(JNIEnv *jni)
 {
-    (void)env, (void)jni;
-    run_bench();
-}
-
-static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
-{
-    (void)env, (void)thread;
     jclass root_class = (*jni)->FindClass(jni, "HeapRoot");
     jclass node_class = (*jni)->FindClass(jni, "HeapNode");
     if (!root_class || !node_class) {
@@ -325,10 +321,26 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     say("FollowReferences(NULL callbacks): %s", en(err));
 }
 
+static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env, (void)thread;
+    checks(jni);
+}
+
+static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
+{
+    (void)env;
+    if (bench)
+        run_bench();
+    else
+        checks(jni);
+}
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     bench = options && strcmp(options, "bench") == 0;
+    at_death = bench || (options && strcmp(options, "death") == 0);
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return 1;
     jvmtiCapabilities caps;
@@ -343,6 +355,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     ev.VMDeath = vm_death;
     (*jvmti)->SetEventCallbacks(jvmti, &ev, sizeof ev);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
-                                       bench ? JVMTI_EVENT_VM_DEATH : JVMTI_EVENT_VM_INIT, NULL);
+                                       at_death ? JVMTI_EVENT_VM_DEATH : JVMTI_EVENT_VM_INIT, NULL);
     return 0;
 }
