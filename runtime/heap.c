@@ -75,6 +75,27 @@ static int idset_add(idset *s, uintptr_t k)
 
 /* ---- growable buffers ---- */
 
+/* Room for one more element in the buffer whose pointer is at pv (n used
+ * of *cap, elements of size bytes), doubling; 0 when out of memory (the
+ * buffer is kept). The pointer is copied in and out with memcpy, so any
+ * element type's pointer can be passed without aliasing it as void *. */
+static int reserve(void *pv, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 1;
+    void *v;
+    memcpy(&v, pv, sizeof v);
+    size_t c = *cap ? *cap * 2 : 64;
+    void *grown = realloc(v, c * size);
+    if (!grown)
+        return 0;
+    memcpy(pv, &grown, sizeof grown);
+    *cap = c;
+    return 1;
+}
+
+#define RESERVE(a) reserve(&(a)->v, (a)->n, &(a)->cap, sizeof *(a)->v)
+
 typedef struct idvec {
     uintptr_t *v;
     size_t n, cap;
@@ -83,14 +104,8 @@ typedef struct idvec {
 
 static int idvec_push(idvec *a, uintptr_t x)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 256;
-        uintptr_t *v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return 0;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (!RESERVE(a))
+        return 0;
     a->v[a->n++] = x;
     return 1;
 }
@@ -104,15 +119,9 @@ typedef struct refvec {
 static int collect_ref(void *ctx, const jvmtirt_heap_ref *r)
 {
     refvec *a = ctx;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 64;
-        jvmtirt_heap_ref *v = realloc(a->v, cap * sizeof *v);
-        if (!v) {
-            a->oom = 1;
-            return 1;
-        }
-        a->v = v;
-        a->cap = cap;
+    if (!RESERVE(a)) {
+        a->oom = 1;
+        return 1;
     }
     a->v[a->n++] = *r;
     return 0;
@@ -135,15 +144,9 @@ typedef struct objrefvec {
 static int collect_objref(void *ctx, const jvmtirt_heap_ref *r)
 {
     objrefvec *a = ctx;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 64;
-        objref *v = realloc(a->v, cap * sizeof *v);
-        if (!v) {
-            a->oom = 1;
-            return 1;
-        }
-        a->v = v;
-        a->cap = cap;
+    if (!RESERVE(a)) {
+        a->oom = 1;
+        return 1;
     }
     a->v[a->n++] = (objref){r->referee, (jint)r->kind, r->info.field.index};
     return 0;
@@ -166,15 +169,9 @@ static int collect_field(void *ctx, jvmtiHeapReferenceKind kind, jint index,
                          jvmtiPrimitiveType type, jvalue value)
 {
     fieldvec *a = ctx;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 16;
-        field *v = realloc(a->v, cap * sizeof *v);
-        if (!v) {
-            a->oom = 1;
-            return 1;
-        }
-        a->v = v;
-        a->cap = cap;
+    if (!RESERVE(a)) {
+        a->oom = 1;
+        return 1;
     }
     a->v[a->n++] = (field){kind, index, type, value};
     return 0;
