@@ -16,7 +16,8 @@ typedef enum host_kind {
     HOST_STRING,
     HOST_METHOD,
     HOST_FIELD,
-    HOST_OBJECT /* a plain java/lang/Object (objects.c) */
+    HOST_OBJECT,  /* a plain java/lang/Object (objects.c) */
+    HOST_INSTANCE /* an object of the heap model (heap.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -106,6 +107,20 @@ void host_ref_drop(jobject ref);
 jobject host_object_ref(uintptr_t id);
 long host_heap_size(void);
 int host_gc(int all);
+/* For the heap walks (heap.c): hold the heap still (on = 1: the collector
+ * and AllocObject wait until on = 0), and each plain object (only those a
+ * JNI reference holds: referenced_only), called while it is held. */
+void host_heap_hold(int on);
+void host_plain_each(int referenced_only, int (*fn)(void *ctx, uintptr_t id), void *ctx);
+
+/* The heap model (heap.c, -heap:N): configure adds the core's heap
+ * operations; build makes the graph of N nodes on the calling thread once
+ * the VM is live (0: out of memory); find_class and class_of answer JNI's
+ * FindClass and GetObjectClass for the model's classes and objects. */
+void host_heap_configure(jvmtirt_config *c);
+int host_heap_build(long n, host_thread *builder);
+jclass host_heap_find_class(const char *name);
+jclass host_heap_class_of(jobject obj);
 
 /* Suspension (suspend.c): the core's operations, and the thread's "Java
  * code" (-work:SECONDS), which passes a safe point every turn. */

@@ -25,7 +25,7 @@ static jclass JNICALL find_class(JNIEnv *env, const char *name)
     for (int i = 0; name && i < host_n_classes; i++)
         if (strcmp(host_classes[i].name, name) == 0)
             return (jclass)&host_classes[i].obj;
-    return NULL;
+    return host_heap_find_class(name);
 }
 
 static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
@@ -37,6 +37,7 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_CLASS: return find_class(env, "java/lang/Class");
     case HOST_STRING: return find_class(env, "java/lang/String");
     case HOST_OBJECT: return find_class(env, "java/lang/Object");
+    case HOST_INSTANCE: return host_heap_class_of(obj);
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     }
     return NULL;

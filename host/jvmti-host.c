@@ -7,7 +7,7 @@
  *   threads             jvmtirt_thread_start / _end on each thread
  *   events              jvmtigen_post_VMStart(...) and friends
  *
- * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [-heap:N]
  *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
  * There is no Java here: CLASS is accepted like java's main class and
  * ignored. -soak keeps the threads posting events for that long (soak.c);
@@ -286,7 +286,8 @@ static void *thread_main(void *arg)
 static void usage(void)
 {
     fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
-          "                  [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]\n"
+          "                  [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR]\n"
+          "                  [-heap:N] [CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
@@ -298,7 +299,9 @@ static void usage(void)
           "at its safe points while an agent has it suspended.\n"
           "-load:FILE loads a class file once the VM is live (ClassFileLoadHook,\n"
           "ClassLoad, ClassPrepare); -dump-classes:DIR writes the bytes each class\n"
-          "was defined with, after the agents' changes, to DIR/NAME.class.\n",
+          "was defined with, after the agents' changes, to DIR/NAME.class.\n"
+          "-heap:N builds the heap model (a HeapRoot holding N HeapNodes, an int[]\n"
+          "and a String) before VMInit, for the heap walks.\n",
           stderr);
 }
 
@@ -312,6 +315,7 @@ int main(int argc, char **argv)
 {
     agents = calloc((size_t)argc, sizeof *agents);
     int n_agents = 0, n_threads = 2, all_capabilities = 0;
+    long heap_nodes = 0; /* -heap:N (host/heap.c) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "-agentpath:", 11) == 0) {
@@ -344,6 +348,13 @@ int main(int argc, char **argv)
             host_classes_add_file(a + 6);
         } else if (strncmp(a, "-dump-classes:", 14) == 0) {
             host_classes_dump_to(a + 14);
+        } else if (strncmp(a, "-heap:", 6) == 0) {
+            char *end;
+            heap_nodes = strtol(a + 6, &end, 10);
+            if (*end || heap_nodes < 1 || heap_nodes > 100000000) {
+                n_threads = -1;
+                break;
+            }
         } else if (strcmp(a, "-all-capabilities") == 0) {
             all_capabilities = 1;
         } else if (a[0] == '-') {
@@ -384,6 +395,7 @@ int main(int argc, char **argv)
     config.object_ref = host_object_ref;
     host_frames_configure(&config);
     host_stacks_configure(&config, &impls);                /* host/stacks.c */
+    host_heap_configure(&config);                          /* host/heap.c */
     if (all_capabilities) {
         for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
             jvmtigen_capability_set(&config.potential, b, 1);
@@ -417,6 +429,10 @@ int main(int argc, char **argv)
         jvmtirt_set_phase(JVMTI_PHASE_START);
         jvmtigen_post_VMStart(jni);
         jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+        if (heap_nodes > 0 && !host_heap_build(heap_nodes, &main_thread)) {
+            fprintf(stderr, "jvmti-host: -heap:%ld: out of memory\n", heap_nodes);
+            rc = 1;
+        }
         jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;

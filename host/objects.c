@@ -133,3 +133,21 @@ jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
     jvmtigen_post_GarbageCollectionFinish();
     return JVMTI_ERROR_NONE;
 }
+
+/* The heap walks' pause: the walking thread holds heap_lock from
+ * heap_pause(1) to heap_pause(0), so no collection or allocation happens
+ * in between (during a walk the spec wants the heap frozen). */
+void host_heap_hold(int on)
+{
+    if (on)
+        pthread_mutex_lock(&heap_lock);
+    else
+        pthread_mutex_unlock(&heap_lock);
+}
+
+void host_plain_each(int referenced_only, int (*fn)(void *ctx, uintptr_t id), void *ctx)
+{
+    for (host_plain *p = heap; p; p = p->next)
+        if ((!referenced_only || p->refs > 0) && fn(ctx, (uintptr_t)&p->obj))
+            return;
+}

@@ -37,6 +37,51 @@
 extern "C" {
 #endif
 
+/* ---- heap walks (issue 17): what the VM's enumerations hand the core ----
+ * Objects are named by their identity (as config.object_id gives it, or the
+ * reference's value when that operation is NULL): the same key as the tag
+ * map's, so the core reads and writes tags without a reference. */
+
+/* One reference: from a root (heap_roots) or from an object
+ * (heap_references). */
+typedef struct jvmtirt_heap_ref {
+    jvmtiHeapReferenceKind kind; /* JVMTI_HEAP_REFERENCE_* */
+    uintptr_t referee;           /* the identity of the object referred to */
+    /* As the spec defines it for `kind`: field.index for FIELD and
+     * STATIC_FIELD, array.index for ARRAY_ELEMENT, constant_pool.index for
+     * CONSTANT_POOL, stack_local / jni_local (thread_id, depth, method,
+     * location, slot) for STACK_LOCAL / JNI_LOCAL; the core fills
+     * thread_tag itself from `thread`. Ignored for other kinds. */
+    jvmtiHeapReferenceInfo info;
+    uintptr_t thread;            /* STACK_LOCAL, JNI_LOCAL: the identity of the thread object */
+} jvmtirt_heap_ref;
+
+/* What the core needs of one object (heap_object_info). */
+typedef struct jvmtirt_heap_object {
+    uintptr_t klass;   /* the identity of its class (a class object) */
+    jlong size;        /* in bytes, as GetObjectSize would say */
+    jint length;       /* arrays: the element count; -1 otherwise */
+    /* Primitive arrays: the element type (JVMTI_PRIMITIVE_TYPE_*) and the
+     * elements, valid until heap_pause(0); 0 and NULL otherwise. */
+    jvmtiPrimitiveType array_type;
+    const void *elements;
+    /* java.lang.String: its UTF-16 value, valid until heap_pause(0), and
+     * its length; NULL and 0 otherwise. */
+    const jchar *chars;
+    jint chars_length;
+    uintptr_t superclass; /* class objects: the identity of the superclass, 0 if none */
+} jvmtirt_heap_object;
+
+/* Called by the VM's enumerations once per item; non-zero asks the VM to
+ * stop enumerating (the walk is over: return at once). */
+typedef int (*jvmtirt_heap_ref_fn)(void *ctx, const jvmtirt_heap_ref *ref);
+typedef int (*jvmtirt_heap_object_fn)(void *ctx, uintptr_t object);
+/* One primitive field: kind JVMTI_HEAP_REFERENCE_FIELD (an instance's) or
+ * JVMTI_HEAP_REFERENCE_STATIC_FIELD (a class object's own statics), the
+ * field's index as the spec defines it, its type and value. */
+typedef int (*jvmtirt_heap_field_fn)(void *ctx, jvmtiHeapReferenceKind kind, jint index,
+                                     jvmtiPrimitiveType type, jvalue value);
+
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
  * compiled: a VM built against an older, smaller jvmtirt_config keeps
@@ -281,6 +326,44 @@ typedef struct jvmtirt_config {
      * JVMTI_ERROR_NOT_AVAILABLE (and jvmtirt_report_defaults lists them). */
     jvmtiError (*each_class)(jobject initiating_loader, int all,
                              int (*visit)(void *arg, jclass klass), void *arg);
+
+    /* ---- heap (issue 17) ----
+     * FollowReferences, IterateThroughHeap and the four 1.0 heap functions
+     * (runtime/README.md, "Heap walks"). The core keeps the protocol (work
+     * list, visited set, filters, tags, callbacks); the VM only enumerates.
+     * Called on the agent's thread inside the walking JVM TI call, with no
+     * lock of the core held, always between heap_pause(1) and heap_pause(0):
+     * they must not allocate Java objects nor call JVM TI. An enumeration
+     * stops when its callback returns non-zero. When heap_roots,
+     * heap_references, heap_objects or heap_object_info is NULL the six
+     * functions answer JVMTI_ERROR_NOT_AVAILABLE and jvmtirt_report_defaults
+     * lists them. */
+    /* on = 1: hold the heap still (no allocation, no collection, no object
+     * changes) until on = 0, as the spec requires during a walk. Agents'
+     * callbacks run in between: they may call Allocate, Deallocate, raw
+     * monitors and environment-local storage only. NULL: the VM's heap does
+     * not move by itself (a VM that walks at a safe point already). */
+    void (*heap_pause)(int on);
+    /* Each heap root once per reference: JNI globals, system classes,
+     * monitors, thread stacks (STACK_LOCAL with info.stack_local, JNI_LOCAL
+     * with info.jni_local), threads, others. */
+    void (*heap_roots)(jvmtirt_heap_ref_fn fn, void *ctx);
+    /* Each reference the object holds, in the spec's sense of
+     * FollowReferences: its class (CLASS), each non-null reference field
+     * (FIELD, with its index), array elements (ARRAY_ELEMENT, with the
+     * index); a class object also its SUPERCLASS, INTERFACEs,
+     * CLASS_LOADER, SIGNERS, PROTECTION_DOMAIN, resolved CONSTANT_POOL
+     * entries and non-null STATIC_FIELDs. */
+    void (*heap_references)(uintptr_t object, jvmtirt_heap_ref_fn fn, void *ctx);
+    /* Every live object once (IterateThroughHeap, IterateOverHeap,
+     * IterateOverInstancesOfClass). */
+    void (*heap_objects)(jvmtirt_heap_object_fn fn, void *ctx);
+    /* Fills *out for a live object: JVMTI_ERROR_NONE, or INVALID_OBJECT. */
+    jvmtiError (*heap_object_info)(uintptr_t object, jvmtirt_heap_object *out);
+    /* Each primitive field of the object (instance fields, inherited ones
+     * included; for a class object, its own static fields). NULL: the
+     * primitive field callback is never called. */
+    void (*heap_primitive_fields)(uintptr_t object, jvmtirt_heap_field_fn fn, void *ctx);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -35,13 +35,15 @@ int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
     return 1;
 }
 
-/* 1: the VM supplies the function or the core implements it. */
+/* 1: the VM supplies the function or the core implements it (the stack,
+ * class and heap functions only over the VM's operations). */
 static int available(int num)
 {
+    const char *name = jvmtigen_functions_info[num].name;
     int supplied = jvmtigen_impl_supplied(num);
     /* -1: the core's own, which may still need an operation of the VM. */
     if (supplied < 0)
-        return rt_stacks_supplied(jvmtigen_functions_info[num].name);
+        return rt_stacks_supplied(name) && rt_heap_supplied(name);
     return supplied != 0;
 }
 

@@ -147,6 +147,19 @@ void rt_objects_thread_freed(rt_thread *t);
  * valid while it is held. */
 jvmtiError rt_thread_of_ref(jvmtiEnv *env, jthread thread, rt_thread **out);
 
+/* The object's identity (config.object_id, or the reference's value); 0
+ * for NULL or what is no object. The tag map's key (tags.c). */
+uintptr_t rt_object_identity(jobject object);
+/* The environment's tag of the object with that identity (0: none), and
+ * setting it (0 removes it); for the heap walks. No lock held by the caller. */
+jlong rt_tag_get(rt_env *e, uintptr_t key);
+jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag);
+
+/* ---- heap (heap.c) ----
+ * 0 when function is one of the heap walks and the VM left out an
+ * enumeration they need (port.c counts it as a default). */
+int rt_heap_supplied(const char *function);
+
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);
 

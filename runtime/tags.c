@@ -196,20 +196,15 @@ void rt_objects_env_freed(rt_env *e)
     rt_tls_env_freed(e);
 }
 
-/* The object's identity, 0 for what is not an object. */
-static uintptr_t identity(jobject object)
+uintptr_t rt_object_identity(jobject object)
 {
     if (!object)
         return 0;
     return rt.config.object_id ? rt.config.object_id(object) : (uintptr_t)object;
 }
 
-jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
+jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag)
 {
-    uintptr_t key = identity(object);
-    if (key == 0)
-        return JVMTI_ERROR_INVALID_OBJECT;
-    rt_env *e = rt_env_of(env);
     if (tag == 0) { /* a zero tag is no tag */
         struct rt_tag_map *m = LOAD(&e->tags);
         if (m)
@@ -246,24 +241,35 @@ out:
     return err;
 }
 
-jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
+jlong rt_tag_get(rt_env *e, uintptr_t key)
 {
-    uintptr_t key = identity(object);
-    if (key == 0)
-        return JVMTI_ERROR_INVALID_OBJECT;
-    struct rt_tag_map *m = LOAD(&rt_env_of(env)->tags);
+    struct rt_tag_map *m = LOAD(&e->tags);
     jlong tag = 0;
-    if (m) {
+    if (m && key) {
         uint64_t h = mix(key);
         rt_tag_shard *s = shard_of(m, h);
         pthread_mutex_lock(&s->lock);
-        if (s->count != 0) {
-            size_t i = probe(s, key, h);
-            tag = s->slots[i].tag; /* 0 in an empty slot */
-        }
+        if (s->count != 0)
+            tag = s->slots[probe(s, key, h)].tag; /* 0 in an empty slot */
         pthread_mutex_unlock(&s->lock);
     }
-    *tag_ptr = tag;
+    return tag;
+}
+
+jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
+{
+    uintptr_t key = rt_object_identity(object);
+    if (key == 0)
+        return JVMTI_ERROR_INVALID_OBJECT;
+    return rt_tag_put(rt_env_of(env), key, tag);
+}
+
+jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
+{
+    uintptr_t key = rt_object_identity(object);
+    if (key == 0)
+        return JVMTI_ERROR_INVALID_OBJECT;
+    *tag_ptr = rt_tag_get(rt_env_of(env), key);
     return JVMTI_ERROR_NONE;
 }
 

@@ -853,8 +853,8 @@ static void timings(void)
 #include "objects.c"
 /* ---- breakpoints, watches, frame pops, prefixes, JNI table, loader search (frames_cases.c) ---- */
 #include "frames_cases.c"
-/* ---- stacks and classes over a known call chain (area_stacks.c) ---- */
-#include "area_stacks.c"
+/* ---- stacks and classes over a known call chain (stacks_cases.c) ---- */
+#include "stacks_cases.c"
 
 /* ---- the areas' semantic cases (README "Adding an area") ----
  * One line X(NAME) per area: tests/conformance/area_NAME.c, whose entry

@@ -4,7 +4,8 @@
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
 # a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
 # frames area (frames_agent.c, host/frames.c); stacks and classes
-# (stacks_agent.c, host/stacks.c).
+# (stacks_agent.c, host/stacks.c); the heap walks over the host's heap
+# model (heap_agent.c, host/heap.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -369,4 +370,59 @@ EOT
     [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/stacks4.err" | head -20
     check "host: stacks: four threads at once: each sees its own 2 frames" \
         test "$(grep -c '^stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2$' <<<"$out")" = 4
+fi
+
+# ---- heap_agent.c (built against the JDK's jvmti.h): every heap walk of
+# the core over the host's heap model (host/heap.c, -heap:5); the counts
+# are worked out by hand from the model's shape (see heap_agent.c) ----
+heap_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/heap.so" tests/host/heap_agent.c
+}
+if check "host: heap: the agent builds against the JDK's jvmti.h" heap_build; then
+    out=$(run_host -agentpath:"$d/heap.so" -threads:1 -heap:5 Main 2>"$d/heap.err")
+    status=$?
+    check "host: heap: exit status 0 (got $status)" test "$status" = 0
+    [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/heap.err" | head -20
+    heap_expect() {
+        cat <<'EOT'
+heap: AddCapabilities(can_tag_objects): JVMTI_ERROR_NONE
+heap: IterateOverInstancesOfClass(HeapRoot): JVMTI_ERROR_NONE, 1 instance(s), tagged 1
+heap: FollowReferences(from the root): JVMTI_ERROR_NONE, 34 references: CLASS 16 FIELD 7 ARRAY_ELEMENT 5 SUPERCLASS 6
+heap: ... int fields 6 (sum 15), int arrays 1 (sum 6), strings 1, self-references 1
+heap: FollowReferences(klass HeapNode): JVMTI_ERROR_NONE, 9 references, 5 int fields (sum 10)
+heap: ... tags set by the primitive field callback: JVMTI_ERROR_NONE, 5 nodes tagged 1000..1004
+heap: FollowReferences(HEAP_FILTER_UNTAGGED): JVMTI_ERROR_NONE, 11 references to tagged objects
+heap: FollowReferences(from the roots): JVMTI_ERROR_NONE, 48 references, JNI_GLOBAL 1 STACK_LOCAL 1 THREAD 1 SYSTEM_CLASS 8
+heap: FollowReferences(VISIT_ABORT at once): JVMTI_ERROR_NONE, 1 reference
+heap: IterateThroughHeap(klass HeapNode): JVMTI_ERROR_NONE, 5 objects, 5 int fields (sum 10)
+heap: IterateThroughHeap(HEAP_FILTER_UNTAGGED): JVMTI_ERROR_NONE, 6 tagged objects
+heap: IterateOverObjectsReachableFromObject(root): JVMTI_ERROR_NONE, 34 references: CLASS 22 FIELD 7 ARRAY_ELEMENT 5
+heap: IterateOverReachableObjects: JVMTI_ERROR_NONE, roots JNI_GLOBAL 1 STACK_LOCAL 1 THREAD 1 SYSTEM_CLASS 8, 37 references
+heap: IterateOverHeap: JVMTI_ERROR_NONE, 18 objects, 6 tagged
+heap: IterateOverInstancesOfClass(HeapNode, TAGGED): JVMTI_ERROR_NONE, 5
+heap: FollowReferences(NULL callbacks): JVMTI_ERROR_NULL_POINTER
+EOT
+    }
+    check "host: heap: every heap walk over the model (-heap:5) reports what the spec says" \
+        diff <(heap_expect) <(grep '^heap: ' <<<"$out")
+    [ "$(grep -c '^heap: ' <<<"$out")" = 16 ] || { echo "$out" | head -30; cat "$d/heap.err" | head; }
+fi
+
+# The same agent at VMDeath in HotSpot 17, after tests/bench/HeapMain.java
+# built the model's shape, and in the host: the lines that depend only on
+# that shape must agree; the others count the JVM's own objects too (see
+# tests/conformance/differences.md, "Heap walks"). Skipped without java.
+if [ -n "${SANITIZE:-}" ]; then
+    skip "host: heap: the comparison with HotSpot is made without sanitizers (java does not load a sanitized agent)"
+elif command -v java >/dev/null && command -v javac >/dev/null && [ -f "$d/heap.so" ] &&
+    javac -d "$d" tests/bench/HeapMain.java 2>"$d/javac.err"; then
+    shape='IterateOverInstancesOfClass|klass HeapNode|tags set by|VISIT_ABORT|IterateThroughHeap\(HEAP_FILTER_UNTAGGED|NULL callbacks|AddCapabilities'
+    host_lines=$(run_host -agentpath:"$d/heap.so"=death -threads:0 -heap:5 Main 2>>"$d/heap.err" | grep -E "$shape")
+    hs_lines=$(java -agentpath:"$d/heap.so"=death -cp "$d" HeapMain 5 2>"$d/hs.err" | grep -E "$shape")
+    check "host: heap: HotSpot 17 and the host agree on the walks over the same shape ($(grep -c . <<<"$hs_lines") lines)" \
+        diff <(echo "$hs_lines") <(echo "$host_lines")
+    [ "$(grep -c . <<<"$hs_lines")" = 9 ] || { not_ok "host: heap: HotSpot gave $(grep -c . <<<"$hs_lines") of the 9 lines compared"; head -5 "$d/hs.err"; }
+else
+    skip "host: heap: no JDK 17 java/javac (or no agent): the comparison with HotSpot is not made"
 fi

@@ -47,16 +47,7 @@ static const char *en(jvmtiError e)
             check(0, "%s (expected %s, got %s)", what_, en(want_), en(got_));               \
     } while (0)
 
-#define CHECK_EQ(got, want, ...)                                                           \
-    do {                                                                                   \
-        long long g_ = (long long)(got), w_ = (long long)(want);                           \
-        char what_[256];                                                                   \
-        snprintf(what_, sizeof what_, __VA_ARGS__);                                        \
-        if (g_ == w_)                                                                      \
-            check(1, "%s", what_);                                                         \
-        else                                                                               \
-            check(0, "%s (expected %lld, got %lld)", what_, w_, g_);                       \
-    } while (0)
+#define CHECK_EQ TAP_CHECK_EQ
 
 /* ---- the test's VM: objects, references, threads ---- */
 

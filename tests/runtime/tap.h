@@ -24,4 +24,16 @@ static void tap_line(int ok, const char *fmt, ...)
         tap_failures++;
 }
 
+/* got == want as integers, printed with both on a failure. */
+#define TAP_CHECK_EQ(got, want, ...)                                                       \
+    do {                                                                                   \
+        long long g_ = (long long)(got), w_ = (long long)(want);                           \
+        char what_[256];                                                                   \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                        \
+        if (g_ == w_)                                                                      \
+            tap_line(1, "%s", what_);                                                      \
+        else                                                                               \
+            tap_line(0, "%s (expected %lld, got %lld)", what_, w_, g_);                    \
+    } while (0)
+
 #endif

@@ -18,6 +18,9 @@
 #     prefixes, the JNI table and class-loader search the same two ways;
 #   - stacks.c drives stack traces and class lists over the VM's walks the
 #     same two ways;
+#   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
+#     the 1.0 functions) over a known graph and a chain of 10^6 objects,
+#     static and shared, with walks racing SetTag and DisposeEnvironment;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
@@ -236,6 +239,17 @@ if build stacks "$d/stacks" tests/runtime/stacks.c "$RT_LIB"; then
 fi
 if build "stacks (shared library)" "$d/stacks-so" tests/runtime/stacks.c -L"$sodir" -ljvmtirt; then
     run_tap stacks-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/stacks-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# heap.c: the heap walks over a known graph, a chain of 10^6 objects, a VM
+# without the enumerations, walks racing SetTag and DisposeEnvironment;
+# static and shared.
+if build heap "$d/heap" tests/runtime/heap.c "$RT_LIB"; then
+    run_tap heap "$d/heap" "${STRESS_SECONDS:-0.5}"
+fi
+if build "heap (shared library)" "$d/heap-so" tests/runtime/heap.c -L"$sodir" -ljvmtirt; then
+    run_tap heap-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/heap-so" 0.3 |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
