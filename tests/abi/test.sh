@@ -5,7 +5,9 @@
 # and clang, for LP64 (-m64) and ILP32 (-m32, where the 32-bit C library
 # headers are installed: Debian's gcc-multilib). For the project's spec, the
 # model suite's tiny fixture (its JSON written by hand) and
-# jdk17, jdk25 and mainline (skipped when ../shared is absent).
+# jdk17, jdk25 and mainline (skipped when ../shared is absent). Then the
+# example consumer, ctypes_binding.py: a Python ctypes binding written from
+# the JSON, whose sizes and offsets must be the JSON's.
 set -u
 . tests/lib.sh
 
@@ -60,7 +62,22 @@ for pair in "${specs[@]}"; do
     read -r name spec <<<"$pair"
     if ! dir=$(setup "$name" "$spec"); then not_ok "abi: $name: jvmti.h and the model JSON generate"; continue; fi
     compile "$name" "$dir"
+    # The example consumer: a ctypes binding from the JSON alone, its sizes
+    # and offsets (ctypes follows this machine's C ABI) against the JSON's.
+    check "abi: $name: the ctypes binding written from the JSON has its sizes, alignments and offsets" \
+        python3 tests/abi/ctypes_binding.py "$dir/model.json" "$dir/binding.py"
 done
+
+# The binding's check can fail: a struct's field offset off by 4 in the JSON.
+wrong_ctypes() {
+    python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))
+t=next(t for t in m["typedefs"] if t["id"]=="jvmtiTimerInfo"); t["layout"]["lp64"]["offsets"]["kind"]+=4
+json.dump(m, open(sys.argv[2], "w"))' "$1" "$2" && ! python3 tests/abi/ctypes_binding.py "$2" >"$2.out" &&
+        grep -q "jvmtiTimerInfo.kind: offset 12 in ctypes, 16 in the JSON" "$2.out"
+}
+dir=$(setup own-ctypes spec/jvmti.xml) &&
+    check "abi: a wrong offset in the JSON fails the ctypes binding's check, naming it" \
+        wrong_ctypes "$dir/model.json" "$dir/wrong.json"
 
 # The assertions can fail: one number off in the JSON, in each place they
 # read, is a compile error naming it.
