@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "ctype.h"
+#include "impl.h"
 #include "json.h"
+#include "layout.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1
@@ -55,8 +57,11 @@ typedef struct Entry {
 
 typedef enum Kind {
     K_FUNCTIONS, K_EVENTS, K_CALLBACKS, K_TYPES, K_BASETYPES, K_CAPABILITIES, K_ERRORS,
-    K_CONSTANT_GROUPS, K_CONSTANTS, K_COUNT
+    K_CONSTANT_GROUPS, K_CONSTANTS,
+    /* --abi: layouts instead of the API */
+    K_STRUCTS, K_FUNCTION_SLOTS, K_EVENT_SLOTS, K_CAPABILITY_BITS, K_COUNT
 } Kind;
+enum { K_ABI_FIRST = K_STRUCTS };
 
 static const struct {
     const char *key;  /* JSON member and text heading */
@@ -71,6 +76,10 @@ static const struct {
     {"errors", "error"},
     {"constant_groups", "constant group"},
     {"constants", "constant"},
+    {"structs", "struct"},
+    {"function_slots", "function"},
+    {"event_slots", "event"},
+    {"capability_bits", "capability"},
 };
 
 typedef struct Section {
@@ -81,6 +90,7 @@ typedef struct Diff {
     Arena *a;
     Section sec[K_COUNT];
     Vec entries; /* every Entry, to free their change vectors */
+    int first, last; /* the kinds written: the API's, or --abi's */
 } Diff;
 
 /* ---- values ---- */
@@ -600,6 +610,261 @@ static void constant_compare(Diff *d, Entry *e, const void *old, const void *new
     change_str(d, e, "group", oh->owner, nh->owner);
 }
 
+/* ---- --abi: layouts ---- */
+
+/* An item of --abi's lists; id first, like the model's items. */
+typedef struct AbiItem {
+    const char *id;
+    const Spec *s;
+    Layouts *l;
+    long index;         /* structs: the typedef's index, or -1 for SPECIAL */
+    enum { SPECIAL_NONE, SPECIAL_CAPS, SPECIAL_EVENTS, SPECIAL_TABLE } special;
+    long slot;          /* slots: number; capabilities: bit */
+    const char *other;  /* slots: what holds the same slot in the other spec */
+    long offset[DM_COUNT]; /* event slots: offset in jvmtiEventCallbacks */
+    Param **params;     /* slots: the function pointer's parameters */
+    size_t n_params;
+} AbiItem;
+
+/* Who allocates a struct: "agent" when a function takes it as storage the
+ * caller provides (outptr, outbuf, inptr, inbuf), "vm" when only the VM
+ * hands it out, NULL when nothing passes it; a struct inside another is
+ * allocated with it. A struct an agent allocates cannot grow without
+ * breaking agents built against the old header. */
+static const char *allocated_by(const Spec *s, const char *id, int depth)
+{
+    const char *by = NULL;
+    for (size_t i = 0; i < s->n_functions; i++)
+        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
+            const Type *t = s->functions[i]->params[p]->type;
+            if (!t->elem || !t->elem->name || strcmp(t->elem->name, id) != 0)
+                continue;
+            if (t->kind == TK_OUTPTR || t->kind == TK_OUTBUF || t->kind == TK_INPTR ||
+                t->kind == TK_INBUF)
+                return "agent";
+            by = "vm";
+        }
+    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
+        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
+            const Type *t = s->typedefs[i]->fields[f]->type;
+            const Type *e = t->elem ? t->elem : t;
+            if (e->name && strcmp(e->name, id) == 0) {
+                const char *outer = allocated_by(s, s->typedefs[i]->id, depth + 1);
+                if (outer && strcmp(outer, "agent") == 0)
+                    return outer;
+                by = outer ? outer : by;
+            }
+        }
+    if (!by && s->n_callbacks)
+        for (size_t i = 0; i < s->n_callbacks; i++)
+            for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
+                const Type *t = s->callbacks[i]->params[p]->type;
+                const Type *e = t->elem ? t->elem : t;
+                if (e->name && strcmp(e->name, id) == 0)
+                    by = "vm";
+            }
+    return by;
+}
+
+/* "lp64.size", "ilp32.offsets.NAME": a fact in one data model. */
+static const char *dm_key(Diff *d, DataModel dm, const char *what, const char *name)
+{
+    const char *k = printf_str(d, "%s.%s", data_model_names[dm], what);
+    return name ? printf_str(d, "%s.%s", k, name) : k;
+}
+
+/* A struct's layout in dm: false when it has none. */
+static bool abi_layout(const AbiItem *it, DataModel dm, Layout *lay, const long **offsets)
+{
+    static const long none = 0;
+    *offsets = &none;
+    switch (it->special) {
+    case SPECIAL_CAPS: *lay = layout_capabilities(it->s->capabilities->n_fields); return true;
+    case SPECIAL_EVENTS: *lay = layout_pointers(dm, it->slot); return true;
+    case SPECIAL_TABLE: *lay = layout_pointers(dm, it->slot); return true;
+    case SPECIAL_NONE: break;
+    }
+    return layout_of_typedef(it->l, (size_t)it->index, dm, lay, offsets);
+}
+
+static void struct_facts(Diff *d, Entry *e, const void *item)
+{
+    const AbiItem *it = item;
+    for (int dm = 0; dm < DM_COUNT; dm++) {
+        Layout lay;
+        const long *offsets;
+        bool known = abi_layout(it, (DataModel)dm, &lay, &offsets);
+        fact(e, dm_key(d, (DataModel)dm, "size", NULL), known ? vint(lay.size) : vstr(NULL));
+    }
+}
+
+static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
+{
+    const AbiItem *o = old, *n = new_;
+    const Typedef *ot = o->index >= 0 ? o->s->typedefs[o->index] : NULL;
+    const Typedef *nt = n->index >= 0 ? n->s->typedefs[n->index] : NULL;
+    for (int dm = 0; dm < DM_COUNT; dm++) {
+        Layout ol = {0, 0}, nl = {0, 0};
+        const long *oo, *no;
+        bool ok = abi_layout(o, (DataModel)dm, &ol, &oo), nk = abi_layout(n, (DataModel)dm, &nl, &no);
+        change_val(d, e, dm_key(d, (DataModel)dm, "size", NULL), ok ? vint(ol.size) : vstr(NULL),
+                   nk ? vint(nl.size) : vstr(NULL));
+        change_val(d, e, dm_key(d, (DataModel)dm, "align", NULL), ok ? vint(ol.align) : vstr(NULL),
+                   nk ? vint(nl.align) : vstr(NULL));
+        for (size_t i = 0; ot && nt && ok && nk && i < nt->n_fields; i++) {
+            for (size_t k = 0; k < ot->n_fields; k++)
+                if (strcmp(ot->fields[k]->name, nt->fields[i]->name) == 0)
+                    change_val(d, e, dm_key(d, (DataModel)dm, "offsets", nt->fields[i]->name),
+                               vint(oo[k]), vint(no[i]));
+        }
+    }
+    if (ot && nt) {
+        StrList of = {arena_alloc(d->a, (ot->n_fields + 1) * sizeof(char *)), ot->n_fields};
+        StrList nf = {arena_alloc(d->a, (nt->n_fields + 1) * sizeof(char *)), nt->n_fields};
+        for (size_t i = 0; i < ot->n_fields; i++)
+            of.items[i] = ot->fields[i]->name;
+        for (size_t i = 0; i < nt->n_fields; i++)
+            nf.items[i] = nt->fields[i]->name;
+        change_set(d, e, "fields", of, nf);
+        for (size_t i = 0; i < nt->n_fields; i++) {
+            const Param *p = find_param(ot->fields, ot->n_fields, nt->fields[i]->name);
+            if (p) /* a callback slot of jvmtiHeapCallbacks retyped, a field retyped */
+                change_str(d, e, printf_str(d, "fields.%s.type", p->name, ""),
+                           ctype_str(d, p->type), ctype_str(d, nt->fields[i]->type));
+        }
+    }
+    if (e->changes.n) {
+        const char *by = allocated_by(n->s, n->id, 0);
+        fact(e, "allocated_by", vstr(by ? by : o->special == SPECIAL_TABLE ? "vm" : NULL));
+    }
+}
+
+static void slot_facts(Diff *d, Entry *e, const void *item)
+{
+    (void)d;
+    const AbiItem *it = item;
+    fact(e, "slot", vint(it->slot));
+    fact(e, "other", vstr(it->other));
+}
+
+static void slot_compare(Diff *d, Entry *e, const void *old, const void *new_)
+{
+    const AbiItem *o = old, *n = new_;
+    change_val(d, e, "slot", vint(o->slot), vint(n->slot));
+    for (int dm = 0; dm < DM_COUNT; dm++)
+        change_val(d, e, dm_key(d, (DataModel)dm, "offset", NULL), vint(o->offset[dm]),
+                   vint(n->offset[dm]));
+    change_str(d, e, "signature", signature(d, o->params, o->n_params),
+               signature(d, n->params, n->n_params));
+}
+
+static void bit_facts(Diff *d, Entry *e, const void *item)
+{
+    (void)d;
+    fact(e, "bit", vint(((const AbiItem *)item)->slot));
+}
+
+static void bit_compare(Diff *d, Entry *e, const void *old, const void *new_)
+{
+    change_val(d, e, "bit", vint(((const AbiItem *)old)->slot), vint(((const AbiItem *)new_)->slot));
+}
+
+static AbiItem *abi_item(Diff *d, Vec *v, const char *id, const Spec *s, Layouts *l)
+{
+    AbiItem *it = arena_alloc(d->a, sizeof *it);
+    *it = (AbiItem){.id = id, .s = s, .l = l, .index = -1};
+    vec_push(v, it);
+    return it;
+}
+
+static const Event *event_numbered(const Spec *s, long num)
+{
+    for (size_t i = 0; i < s->n_events; i++)
+        if (s->events[i]->num == num)
+            return s->events[i];
+    return NULL;
+}
+
+/* The lowest and highest event numbers (lo > hi without events). */
+static void event_range(const Spec *s, long *lo, long *hi)
+{
+    *lo = 1;
+    *hi = 0;
+    for (size_t i = 0; i < s->n_events; i++) {
+        long num = s->events[i]->num;
+        if (i == 0 || num < *lo)
+            *lo = num;
+        if (i == 0 || num > *hi)
+            *hi = num;
+    }
+}
+
+/* The items of one spec, kind by kind; other is the spec it is compared
+ * with (what holds the same slot there). */
+static void abi_items(Diff *d, const Spec *s, const Spec *other, Layouts *l, Layouts *lo_,
+                      void **items[4], size_t n[4])
+{
+    (void)lo_;
+    Vec v[4] = {{0}, {0}, {0}, {0}};
+    for (size_t i = 0; i < s->n_typedefs; i++)
+        abi_item(d, &v[0], s->typedefs[i]->id, s, l)->index = (long)i;
+    if (s->capabilities)
+        abi_item(d, &v[0], s->capabilities->id, s, l)->special = SPECIAL_CAPS;
+    long elo, ehi;
+    event_range(s, &elo, &ehi);
+    if (s->n_events) {
+        AbiItem *it = abi_item(d, &v[0], "jvmtiEventCallbacks", s, l);
+        it->special = SPECIAL_EVENTS;
+        it->slot = ehi - elo + 1;
+    }
+    int max = max_table_num(s), omax = max_table_num(other);
+    AbiItem *table = abi_item(d, &v[0], "jvmtiInterface_1", s, l);
+    table->special = SPECIAL_TABLE;
+    table->slot = max < 1 ? 1 : max;
+    const Function **oslot = table_slots(other);
+    for (size_t i = 0; i < s->n_functions; i++) {
+        const Function *f = s->functions[i];
+        if (!function_in_table(f))
+            continue;
+        AbiItem *it = abi_item(d, &v[1], f->id, s, l);
+        it->slot = f->num;
+        it->other = f->num <= omax && oslot[f->num] ? oslot[f->num]->id : NULL;
+        it->params = f->params;
+        it->n_params = f->n_params;
+    }
+    free(oslot);
+    for (size_t i = 0; i < s->n_events; i++) {
+        const Event *e = s->events[i];
+        AbiItem *it = abi_item(d, &v[2], e->id, s, l);
+        const Event *x = event_numbered(other, e->num);
+        it->slot = e->num;
+        it->other = x ? x->id : NULL;
+        it->params = e->params;
+        it->n_params = e->n_params;
+        for (int dm = 0; dm < DM_COUNT; dm++)
+            it->offset[dm] = (e->num - elo) * layout_pointer_size((DataModel)dm);
+    }
+    for (size_t i = 0; s->capabilities && i < s->capabilities->n_fields; i++)
+        abi_item(d, &v[3], s->capabilities->fields[i]->id, s, l)->slot = (long)i;
+    for (int k = 0; k < 4; k++)
+        items[k] = vec_freeze(&v[k], d->a, &n[k]);
+}
+
+static void diff_abi(Diff *d, const Spec *old, const Spec *new_)
+{
+    Layouts *lo = layouts_new(old), *ln = layouts_new(new_);
+    void **oi[4], **ni[4];
+    size_t on[4], nn[4];
+    abi_items(d, old, new_, lo, ln, oi, on);
+    abi_items(d, new_, old, ln, lo, ni, nn);
+    diff_lists(d, K_STRUCTS, oi[0], on[0], ni[0], nn[0], struct_facts, struct_compare);
+    diff_lists(d, K_FUNCTION_SLOTS, oi[1], on[1], ni[1], nn[1], slot_facts, slot_compare);
+    diff_lists(d, K_EVENT_SLOTS, oi[2], on[2], ni[2], nn[2], slot_facts, slot_compare);
+    diff_lists(d, K_CAPABILITY_BITS, oi[3], on[3], ni[3], nn[3], bit_facts, bit_compare);
+    layouts_free(lo);
+    layouts_free(ln);
+}
+
 /* ---- writing ---- */
 
 static int entry_cmp(const void *a, const void *b)
@@ -643,7 +908,13 @@ static void text_changes(Buf *o, const char *noun, const Vec *v)
         const Entry *e = v->items[i];
         for (size_t c = 0; c < e->changes.n; c++) {
             const Delta *ch = e->changes.items[c];
-            buf_printf(o, "~ %s %s: %s ", noun, e->id, ch->what);
+            buf_printf(o, "~ %s %s", noun, e->id);
+            for (int f = 0; f < e->n_facts; f++) { /* only --abi's changed items have facts */
+                buf_puts(o, f ? ", " : " (");
+                buf_printf(o, "%s ", e->facts[f].key);
+                text_val(o, e->facts[f].v);
+            }
+            buf_printf(o, "%s: %s ", e->n_facts ? ")" : "", ch->what);
             if (ch->is_set) {
                 for (size_t k = 0; k < ch->added.n; k++)
                     buf_printf(o, "%s+%s", k ? " " : "", ch->added.items[k]);
@@ -670,7 +941,7 @@ static void write_text(const Diff *d, const Spec *old, const Spec *new_, const D
         buf_puts(o, "\nno differences\n");
         return;
     }
-    for (int k = 0; k < K_COUNT; k++) {
+    for (int k = d->first; k < d->last; k++) {
         const Section *s = &d->sec[k];
         if (!s->added.n && !s->removed.n && !s->changed.n)
             continue;
@@ -760,7 +1031,7 @@ static void write_json(const Diff *d, const Spec *old, const Spec *new_, const D
     json_side(&j, "old", names->old_name, old);
     json_side(&j, "new", names->new_name, new_);
     json_kint(&j, "differences", (long long)total);
-    for (int k = 0; k < K_COUNT; k++) {
+    for (int k = d->first; k < d->last; k++) {
         const Section *s = &d->sec[k];
         json_key(&j, kinds[k].key);
         json_begin(&j, '{');
@@ -774,33 +1045,37 @@ static void write_json(const Diff *d, const Spec *old, const Spec *new_, const D
 }
 
 size_t emit_spec_diff(const Spec *old, const Spec *new_, const DiffNames *names, bool json,
-                      Buf *out)
+                      bool abi, Buf *out)
 {
-    Diff d = {.a = arena_new()};
-    diff_lists(&d, K_FUNCTIONS, (void *const *)old->functions, old->n_functions,
-               (void *const *)new_->functions, new_->n_functions, function_facts,
-               function_compare);
-    diff_lists(&d, K_EVENTS, (void *const *)old->events, old->n_events,
-               (void *const *)new_->events, new_->n_events, event_facts, event_compare);
-    diff_lists(&d, K_CALLBACKS, (void *const *)old->callbacks, old->n_callbacks,
-               (void *const *)new_->callbacks, new_->n_callbacks, callback_facts,
-               callback_compare);
-    diff_lists(&d, K_TYPES, (void *const *)old->typedefs, old->n_typedefs,
-               (void *const *)new_->typedefs, new_->n_typedefs, type_facts, type_compare);
-    size_t no, nn;
-    void **ho = held_basetypes(&d, old, &no), **hn = held_basetypes(&d, new_, &nn);
-    diff_lists(&d, K_BASETYPES, ho, no, hn, nn, basetype_facts, basetype_compare);
-    ho = held_capabilities(&d, old, &no);
-    hn = held_capabilities(&d, new_, &nn);
-    diff_lists(&d, K_CAPABILITIES, ho, no, hn, nn, capability_facts, capability_compare);
-    diff_lists(&d, K_ERRORS, (void *const *)old->errors, old->n_errors,
-               (void *const *)new_->errors, new_->n_errors, error_facts, error_compare);
-    diff_lists(&d, K_CONSTANT_GROUPS, (void *const *)old->constant_groups,
-               old->n_constant_groups, (void *const *)new_->constant_groups,
-               new_->n_constant_groups, group_facts, group_compare);
-    ho = held_constants(&d, old, &no);
-    hn = held_constants(&d, new_, &nn);
-    diff_lists(&d, K_CONSTANTS, ho, no, hn, nn, constant_facts, constant_compare);
+    Diff d = {.a = arena_new(), .first = abi ? K_ABI_FIRST : 0, .last = abi ? K_COUNT : K_ABI_FIRST};
+    if (abi) {
+        diff_abi(&d, old, new_);
+    } else {
+        diff_lists(&d, K_FUNCTIONS, (void *const *)old->functions, old->n_functions,
+                   (void *const *)new_->functions, new_->n_functions, function_facts,
+                   function_compare);
+        diff_lists(&d, K_EVENTS, (void *const *)old->events, old->n_events,
+                   (void *const *)new_->events, new_->n_events, event_facts, event_compare);
+        diff_lists(&d, K_CALLBACKS, (void *const *)old->callbacks, old->n_callbacks,
+                   (void *const *)new_->callbacks, new_->n_callbacks, callback_facts,
+                   callback_compare);
+        diff_lists(&d, K_TYPES, (void *const *)old->typedefs, old->n_typedefs,
+                   (void *const *)new_->typedefs, new_->n_typedefs, type_facts, type_compare);
+        size_t no, nn;
+        void **ho = held_basetypes(&d, old, &no), **hn = held_basetypes(&d, new_, &nn);
+        diff_lists(&d, K_BASETYPES, ho, no, hn, nn, basetype_facts, basetype_compare);
+        ho = held_capabilities(&d, old, &no);
+        hn = held_capabilities(&d, new_, &nn);
+        diff_lists(&d, K_CAPABILITIES, ho, no, hn, nn, capability_facts, capability_compare);
+        diff_lists(&d, K_ERRORS, (void *const *)old->errors, old->n_errors,
+                   (void *const *)new_->errors, new_->n_errors, error_facts, error_compare);
+        diff_lists(&d, K_CONSTANT_GROUPS, (void *const *)old->constant_groups,
+                   old->n_constant_groups, (void *const *)new_->constant_groups,
+                   new_->n_constant_groups, group_facts, group_compare);
+        ho = held_constants(&d, old, &no);
+        hn = held_constants(&d, new_, &nn);
+        diff_lists(&d, K_CONSTANTS, ho, no, hn, nn, constant_facts, constant_compare);
+    }
 
     size_t total = 0;
     for (int k = 0; k < K_COUNT; k++) {

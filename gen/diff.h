@@ -5,7 +5,9 @@
  * constant groups and constants. Each is added, removed, or changed in
  * named facts (num, phase, since, capabilities, signature, a parameter's
  * attributes, ...). The text and JSON forms are documented in README.md
- * ("jvmtigen diff"). */
+ * ("jvmtigen diff"). With abi, the layouts instead (`diff --abi`): structs'
+ * sizes, alignments and offsets, the function table's and the event
+ * callbacks' slots, the capabilities' bits. */
 #ifndef JVMTIGEN_DIFF_H
 #define JVMTIGEN_DIFF_H
 
@@ -22,6 +24,6 @@ typedef struct DiffNames {
  * document; both end with a newline. Returns the number of items added,
  * removed or changed. A pure function of the two models. */
 size_t emit_spec_diff(const Spec *old, const Spec *new_, const DiffNames *names, bool json,
-                      Buf *out);
+                      bool abi, Buf *out);
 
 #endif

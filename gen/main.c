@@ -43,6 +43,7 @@ typedef struct Options {
     int model;    /* the model command: JSON on stdout */
     int diff;     /* the diff command: OLD (spec) and NEW (file) */
     int json;     /* diff --json */
+    int abi;      /* diff --abi: layouts instead of the API */
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
@@ -71,7 +72,7 @@ static const char usage_text[] =
     "       jvmtigen check [OPTIONS] SPEC\n"
     "       jvmtigen fill [--core] [--jvmti-version V] [-q] [-v] SPEC FILE\n"
     "       jvmtigen model [-q] SPEC\n"
-    "       jvmtigen diff [--json] [-q] OLD NEW\n"
+    "       jvmtigen diff [--abi] [--json] [-q] OLD NEW\n"
     "\n"
     "Reads a JVM TI specification (jvmti.xml) and writes C for it. Without\n"
     "SPEC, generate, fill and model read the jvmti.xml installed with jvmtigen\n"
@@ -96,7 +97,9 @@ static const char usage_text[] =
     "              capabilities, errors, constant groups and constants added,\n"
     "              removed or changed (number, phase, since, capabilities,\n"
     "              signature, parameters, ...); --json prints it as JSON. Exit\n"
-    "              status 0 whether or not they differ.\n"
+    "              status 0 whether or not they differ. --abi: what changed in\n"
+    "              layout instead (struct sizes and offsets, function table and\n"
+    "              event callback slots, capability bits).\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR          output directory (default: out)\n"
@@ -116,6 +119,7 @@ static const char usage_text[] =
     "                            differs, is missing or would be removed; exit 4 if\n"
     "                            any does\n"
     "      --json                (diff) print the changes as JSON\n"
+    "      --abi                 (diff) compare layouts, not the API\n"
     "      --time-limit S        give up (exit 1) when reading and checking SPEC, or\n"
     "                            running the templates, takes longer than S seconds\n"
     "                            (default 60; 0: no limit)\n"
@@ -212,6 +216,8 @@ static int parse_options(int argc, char **argv, Options *o)
             o->core = 1;
         } else if (strcmp(a, "--json") == 0 && o->diff) {
             o->json = 1;
+        } else if (strcmp(a, "--abi") == 0 && o->diff) {
+            o->abi = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -251,7 +257,7 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "diff needs two specs, OLD and NEW");
     if (o->diff && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
                     o->verbose || o->templates || o->no_docs))
-        return usage_error("%s", "diff takes only --json and -q");
+        return usage_error("%s", "diff takes only --abi, --json and -q");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
     if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
@@ -423,7 +429,7 @@ static int diff(const Options *o)
         Buf out;
         buf_init(&out);
         DiffNames names = {paths[0], paths[1]};
-        emit_spec_diff(specs[0], specs[1], &names, o->json, &out);
+        emit_spec_diff(specs[0], specs[1], &names, o->json, o->abi, &out);
         rc = write_stdout(&out);
         buf_free(&out);
     }

@@ -10,6 +10,7 @@
 
 #include "errors.h"
 #include "json.h"
+#include "model_abi.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define MODEL_JSON_FORMAT 1
@@ -73,23 +74,102 @@ static void ktype(Json *j, const char *k, const Type *t)
     json_end(j, '}');
 }
 
-/* Parameters and fields: {"name", "type", "ownership"}. A callback's JNIEnv
- * (an outptr in the spec) is the VM's, passed in: a value. */
-static void kparams(Json *j, const char *k, Param *const *ps, size_t n, bool callback)
+/* Where a parameter or field sits: what its direction and JNI references
+ * mean depend on who calls whom. */
+typedef enum Owner {
+    OWNER_FUNCTION, /* the agent calls the VM */
+    OWNER_CALLBACK, /* the VM calls the agent: events, heap callbacks */
+    OWNER_FIELD_IN, /* a field of a struct only ever passed in to functions */
+    OWNER_FIELD     /* a field of a struct the VM fills or hands to the agent */
+} Owner;
+
+/* The wrappers through which the callee writes: "out"; the rest are "in". */
+static bool writes_through(TypeKind k)
+{
+    return k == TK_OUTPTR || k == TK_OUTBUF || k == TK_ALLOCBUF || k == TK_ALLOCALLOCBUF ||
+           k == TK_ALLOCFIELDBUF || k == TK_AGENTBUF;
+}
+
+/* The JNI reference types (jni.h's jobject and its kinds). */
+static bool is_reference(const Type *t)
+{
+    while (t->elem)
+        t = t->elem;
+    return t->kind == TK_JOBJECT || t->kind == TK_JCLASS || t->kind == TK_JTHREAD ||
+           t->kind == TK_JTHREADGROUP;
+}
+
+/* "reference": what a JNI reference in it is (README.md), or NULL. */
+static const char *reference_of(const Type *t, Owner owner, bool out)
+{
+    if (!is_reference(t))
+        return NULL;
+    switch (owner) {
+    case OWNER_CALLBACK: return "callback-local";
+    case OWNER_FIELD_IN: return "caller";
+    case OWNER_FIELD: return "local";
+    case OWNER_FUNCTION: break;
+    }
+    return out ? "local" : "caller";
+}
+
+/* Parameters and fields: {"name", "type", "ownership", "direction",
+ * "reference"}. A callback's JNIEnv (an outptr in the spec) is the VM's,
+ * passed in: a value. */
+static void kparams(Json *j, const char *k, Param *const *ps, size_t n, Owner owner)
 {
     json_key(j, k);
     json_begin(j, '[');
     for (size_t i = 0; i < n; i++) {
         const Type *t = ps[i]->type;
-        bool env = callback && t->kind == TK_OUTPTR && t->elem && t->elem->name &&
-                   strcmp(t->elem->name, "JNIEnv") == 0;
+        bool env = owner == OWNER_CALLBACK && t->kind == TK_OUTPTR && t->elem &&
+                   t->elem->name && strcmp(t->elem->name, "JNIEnv") == 0;
+        bool out = !env && writes_through(t->kind);
         json_begin(j, '{');
         json_kstr(j, "name", ps[i]->name);
         ktype(j, "type", t);
         json_kstr(j, "ownership", env ? "value" : type_kinds[t->kind].ownership);
+        json_kstr(j, "direction", out ? "out" : "in");
+        json_kstr(j, "reference", reference_of(t, owner, out));
         json_end(j, '}');
     }
     json_end(j, ']');
+}
+
+/* Whether the struct id is only ever passed in to functions (inptr, inbuf):
+ * then the references in its fields are the caller's, else the VM's. A
+ * struct inside another takes the other's uses. */
+static bool struct_only_passed_in(const Spec *s, const char *id, int depth)
+{
+    bool used = false;
+    for (size_t i = 0; i < s->n_functions; i++)
+        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
+            const Type *t = s->functions[i]->params[p]->type;
+            if (t->elem && t->elem->name && strcmp(t->elem->name, id) == 0) {
+                if (t->kind != TK_INPTR && t->kind != TK_INBUF)
+                    return false;
+                used = true;
+            }
+        }
+    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
+        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
+            const Type *t = s->typedefs[i]->fields[f]->type;
+            const Type *e = t->elem ? t->elem : t;
+            if (e->name && strcmp(e->name, id) == 0) {
+                if (!struct_only_passed_in(s, s->typedefs[i]->id, depth + 1))
+                    return false;
+                used = true;
+            }
+        }
+    /* Callbacks and events hand structs to the agent. */
+    for (size_t i = 0; i < s->n_callbacks; i++)
+        for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
+            const Type *t = s->callbacks[i]->params[p]->type;
+            const Type *e = t->elem ? t->elem : t;
+            if (e->name && strcmp(e->name, id) == 0)
+                return false;
+        }
+    return used;
 }
 
 static void categories(Json *j, const Spec *s)
@@ -180,7 +260,7 @@ static void functions(Json *j, const Spec *s)
         json_kstr(j, "origin", f->origin);
         json_kbool(j, "eventcapabilities", f->eventcapabilities);
         kcapabilities(j, f->required, f->n_required, f->optional, f->n_optional);
-        kparams(j, "parameters", f->params, f->n_params, false);
+        kparams(j, "parameters", f->params, f->n_params, OWNER_FUNCTION);
         kname_refs(j, "errors", f->errors, f->n_errors);
         kreturns(j, s, f);
         json_kstr(j, "category", f->category ? f->category->id : NULL);
@@ -200,7 +280,7 @@ static void callbacks(Json *j, const Spec *s)
         json_kstr(j, "since", cb->since);
         json_kstr(j, "synopsis", cb->synopsis);
         ktype(j, "returns", cb->ret);
-        kparams(j, "parameters", cb->params, cb->n_params, true);
+        kparams(j, "parameters", cb->params, cb->n_params, OWNER_CALLBACK);
         json_kstr(j, "category", cb->category ? cb->category->id : NULL);
         json_end(j, '}');
     }
@@ -224,7 +304,7 @@ static void events(Json *j, const Spec *s)
                                                            : NULL);
         json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
-        kparams(j, "parameters", e->params, e->n_params, true);
+        kparams(j, "parameters", e->params, e->n_params, OWNER_CALLBACK);
         json_end(j, '}');
     }
     json_end(j, ']');
@@ -232,6 +312,7 @@ static void events(Json *j, const Spec *s)
 
 static void typedefs(Json *j, const Spec *s)
 {
+    Layouts *l = layouts_new(s);
     json_key(j, "typedefs");
     json_begin(j, '[');
     for (size_t i = 0; i < s->n_typedefs; i++) {
@@ -241,10 +322,13 @@ static void typedefs(Json *j, const Spec *s)
         json_kstr(j, "label", t->label);
         json_kstr(j, "since", t->since);
         json_kbool(j, "union", t->is_union);
-        kparams(j, "fields", t->fields, t->n_fields, false);
+        kparams(j, "fields", t->fields, t->n_fields,
+                struct_only_passed_in(s, t->id, 0) ? OWNER_FIELD_IN : OWNER_FIELD);
+        model_json_typedef_layout(j, s, l, i);
         json_end(j, '}');
     }
     json_end(j, ']');
+    layouts_free(l);
 }
 
 static void capabilities(Json *j, const Spec *s)
@@ -394,6 +478,7 @@ void emit_model_json(const Spec *s, Buf *out)
     constant_groups(&j, s);
     errors(&j, s);
     basetypes(&j, s);
+    model_json_abi(&j, s);
     json_end(&j, '}');
     buf_putc(out, '\n');
 }

@@ -8,7 +8,10 @@ import sys
 
 NOUNS = {"functions": "function", "events": "event", "callbacks": "callback",
          "types": "type", "basetypes": "basetype", "capabilities": "capability",
-         "errors": "error", "constant_groups": "constant group", "constants": "constant"}
+         "errors": "error", "constant_groups": "constant group", "constants": "constant",
+         # --abi
+         "structs": "struct", "function_slots": "function", "event_slots": "event",
+         "capability_bits": "capability"}
 
 
 def value(v):
@@ -36,6 +39,8 @@ def text(doc):
     if doc["differences"] == 0:
         return out + ["", "no differences"]
     for kind, noun in NOUNS.items():
+        if kind not in doc:  # the API's kinds, or --abi's
+            continue
         sec = doc[kind]
         if not (sec["added"] or sec["removed"] or sec["changed"]):
             continue
@@ -49,7 +54,7 @@ def text(doc):
                     what = f"{value(c['old'])} -> {value(c['new'])}"
                 else:
                     what = " ".join(["+" + x for x in c["added"]] + ["-" + x for x in c["removed"]])
-                out.append(f"~ {noun} {e['id']}: {c['what']} {what}")
+                out.append(f"~ {noun} {e['id']}{facts(e)}: {c['what']} {what}")
     return out
 
 
@@ -64,7 +69,7 @@ def main():
             want, got, "from the JSON", "the text", lineterm="", n=1))
         sys.exit(1)
     # Every list is sorted by id.
-    for kind in NOUNS:
+    for kind in (k for k in NOUNS if k in doc):
         for part in ("added", "removed", "changed"):
             ids = [e["id"] for e in doc[kind][part]]
             if ids != sorted(ids):

@@ -18,6 +18,58 @@ S17=$SHARED_SPECS/jdk17/jvmti.xml
 S25=$SHARED_SPECS/jdk25/jvmti.xml
 SMAIN=$SHARED_SPECS/mainline/jvmti.xml
 
+# ---- --abi: layouts, on a pair made from the model suite's tiny fixture ----
+# abi-new.xml grows an agent-allocated struct and retypes a field (sizes and
+# an offset change), moves a function to a new slot, reuses a removed
+# function's slot, changes an event callback's signature, moves an event's
+# slot and inserts a capability bit; abi-expected.txt is written by hand.
+"$JVMTIGEN" diff --abi $F/abi-old.xml $F/abi-new.xml >"$d/abi.txt" 2>"$d/abi.err"
+status=$?
+if [ "$status" -eq 0 ] && [ ! -s "$d/abi.err" ] && diff -u $F/abi-expected.txt "$d/abi.txt" >"$d/abi.diff"; then
+    ok "diff --abi: abi-old.xml -> abi-new.xml prints abi-expected.txt ($(grep -c '^[-+~] ' $F/abi-expected.txt) lines of changes)"
+else
+    not_ok "diff --abi: abi-old.xml -> abi-new.xml prints abi-expected.txt (status $status)"
+    head -30 "$d/abi.diff" "$d/abi.err"
+fi
+"$JVMTIGEN" diff --abi --json $F/abi-old.xml $F/abi-new.xml >"$d/abi.json"
+abi_json_shape() {
+    python3 - "$d/abi.json" <<'EOF' && python3 tests/diff/json2text.py "$d/abi.json" "$d/abi.txt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["format", "old", "new", "differences", "structs", "function_slots",
+                   "event_slots", "capability_bits"], list(d)
+assert d["differences"] == 10, d["differences"]  # 3 structs, 3 functions, 2 events, 2 bits
+spot = next(e for e in d["structs"]["changed"] if e["id"] == "jvmtiSpot")
+assert spot["allocated_by"] == "agent", spot
+EOF
+}
+check "diff --abi: --json has the ABI kinds and rebuilds the same text (json2text.py)" abi_json_shape
+check "diff --abi: a spec against itself: no differences" \
+    bash -c "'$JVMTIGEN' diff --abi spec/jvmti.xml spec/jvmti.xml | tail -1 | grep -qx 'no differences'"
+if need_refs "diff --abi: jdk17 -> jdk25 -> mainline" jdk17 jdk25 mainline; then
+    "$JVMTIGEN" diff --abi --json "$S17" "$S25" >"$d/abi1725.json"
+    "$JVMTIGEN" diff --abi --json "$S25" "$SMAIN" >"$d/abi25m.json"
+    check "diff --abi: jdk17 -> jdk25 and jdk25 -> mainline: the slots, bits and sizes the XML gives" python3 - "$d/abi1725.json" "$d/abi25m.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+def ids(doc, kind, part): return {e["id"]: {k: v for k, v in e.items() if k != "id"} for e in doc[kind][part]}
+# JDK 21's virtual thread functions in reserved slots 118 and 119, JDK 25's
+# ClearAllFramePops in reserved 67; events 87 and 88 grow the callbacks by two
+# pointers; can_support_virtual_threads is bit 44; nothing moves.
+assert ids(a, "function_slots", "added") == {"ClearAllFramePops": {"slot": 67, "other": None},
+    "SuspendAllVirtualThreads": {"slot": 118, "other": None},
+    "ResumeAllVirtualThreads": {"slot": 119, "other": None}}, a["function_slots"]
+assert ids(a, "event_slots", "added") == {"VirtualThreadStart": {"slot": 87, "other": None},
+    "VirtualThreadEnd": {"slot": 88, "other": None}}, a["event_slots"]
+assert ids(a, "capability_bits", "added") == {"can_support_virtual_threads": {"bit": 44}}
+assert [(e["id"], [(c["what"], c["old"], c["new"]) for c in e["changes"]]) for e in a["structs"]["changed"]] == \
+    [("jvmtiEventCallbacks", [("lp64.size", 37 * 8, 39 * 8), ("ilp32.size", 37 * 4, 39 * 4)])], a["structs"]
+assert not any(a[k]["removed"] or a[k]["changed"] for k in ("function_slots", "event_slots", "capability_bits"))
+# mainline adds one capability bit, 45; no struct, slot or callback changes.
+assert b["differences"] == 1 and ids(b, "capability_bits", "added") == {"can_support_value_objects": {"bit": 45}}, b
+EOF
+fi
+
 # ---- the fixture, by hand ----
 "$JVMTIGEN" diff $F/old.xml $F/new.xml >"$d/fixture.txt" 2>"$d/fixture.err"
 status=$?
@@ -146,7 +198,7 @@ grep -q "bad_id_event.xml:[0-9]*: error: " "$d/err" && ok "diff: ... and of the 
 status_is "a missing spec is exit 3" 3 "^nothere.xml: error: cannot read" diff $F/old.xml nothere.xml
 status_is "one spec is a usage error" 2 "diff needs two specs" diff $F/old.xml
 status_is "three specs are a usage error" 2 "'$F/old.xml' is a third" diff $F/old.xml $F/new.xml $F/old.xml
-status_is "an option of generate is a usage error" 2 "diff takes only --json and -q" diff -o x $F/old.xml $F/new.xml
+status_is "an option of generate is a usage error" 2 "diff takes only --abi, --json and -q" diff -o x $F/old.xml $F/new.xml
 status_is "--json outside diff is a usage error" 2 "unknown option '--json'" model --json $F/old.xml
 
 # ---- valgrind ----
