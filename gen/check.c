@@ -629,14 +629,14 @@ static long reserved_slot(const char *id)
     return *end ? 0 : n;
 }
 
-/* The names of the runtime core that jvmtigen_post_NAME could meet. */
+/* The names of the runtime core that jvmtirt_post_NAME could meet. */
 static const char *const core_post_names[] = {
-    "jvmtigen_post_cursor", "jvmtigen_post_deallocate", "jvmtigen_post_done",
-    "jvmtigen_post_first",  "jvmtigen_post_next",       "jvmtigen_post_set_retransforming",
+    "jvmtirt_post_deallocate",
+    "jvmtirt_post_set_retransforming",
 };
 /* Per event, the C names the header and the posting code compose. */
 static const char *const event_name_formats[] = {
-    "jvmtiEvent%s",       "jvmtigen_post_%s",  "jvmtigen_post_%s_slow",
+    "jvmtiEvent%s",       "jvmtirt_post_%s",  "jvmtirt_post_%s_slow",
     "jvmtigen_filter_%s", "jvmtigen_post_filter_%s",
 };
 

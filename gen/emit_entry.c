@@ -64,16 +64,16 @@ static void attach_check(Buf *o, AttachRule rule)
     const char *e = "JVMTI_ERROR_UNATTACHED_THREAD";
     switch (rule) {
     case ATTACH_JAVA:
-        UNLIKELY_RETURN(o, "JVMTIGEN_THREAD_KIND() != JVMTIGEN_JAVA_THREAD", e);
+        UNLIKELY_RETURN(o, "JVMTIGEN_THREAD_KIND() != JVMTIRT_JAVA_THREAD", e);
         break;
     case ATTACH_JAVA_OR_VM:
         buf_puts(o, "    jvmtigen_kind = JVMTIGEN_THREAD_KIND();\n");
-        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIGEN_JAVA_THREAD && "
-                           "jvmtigen_kind != JVMTIGEN_VM_THREAD", e);
+        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
+                           "jvmtigen_kind != JVMTIRT_VM_THREAD", e);
         break;
     case ATTACH_JAVA_IF_THREADS:
         buf_puts(o, "    jvmtigen_kind = JVMTIGEN_THREAD_KIND();\n");
-        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIGEN_JAVA_THREAD && "
+        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
                            "jvmtigen_kind != JVMTIGEN_NO_THREADS", e);
         break;
     }
@@ -172,7 +172,7 @@ static void trampoline(Buf *o, const Function *f)
     if (need_phase)
         buf_puts(o, "    jvmtiPhase jvmtigen_phase;\n");
     if (need_kind)
-        buf_puts(o, "    jvmtigen_thread_kind jvmtigen_kind;\n");
+        buf_puts(o, "    jvmtirt_thread_kind jvmtigen_kind;\n");
     for (size_t i = 0; i < n; i++)
         guard_code(o, &gs[i]);
     buf_printf(o, "    return " IMPL_PREFIX "%s", f->id);

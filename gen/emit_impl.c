@@ -19,8 +19,8 @@ static void impls_table_append(const Spec *s, Buf *o)
                 " * A VM fills one with its functions (members it leaves NULL keep the\n"
                 " * NOT_AVAILABLE default; those of functions the runtime core implements\n"
                 " * are not used) and passes it to the core at init. Start from\n"
-                " * JVMTIGEN_IMPLS_INIT: `size` tells a newer core where the VM's table ends. */\n"
-                "typedef struct jvmtigen_impls {\n    size_t size;\n");
+                " * JVMTIRT_IMPL_TABLE_INIT: `size` tells a newer core where the VM's table ends. */\n"
+                "typedef struct jvmtirt_impl_table {\n    size_t size;\n");
     int max = max_table_num(s);
     const Function **slot = table_slots(s);
     for (int n = 1; n <= max; n++) {
@@ -31,13 +31,13 @@ static void impls_table_append(const Spec *s, Buf *o)
         buf_printf(o, "; /* %d */\n", n);
     }
     free(slot);
-    buf_puts(o, "} jvmtigen_impls;\n\n"
-                "#define JVMTIGEN_IMPLS_INIT {.size = sizeof(jvmtigen_impls)}\n\n"
+    buf_puts(o, "} jvmtirt_impl_table;\n\n"
+                "#define JVMTIRT_IMPL_TABLE_INIT {.size = sizeof(jvmtirt_impl_table)}\n\n"
                 "/* Makes the defaults (jvmtigen_defaults.c) call the table's members;\n"
                 " * copies the first impls->size bytes (NULL: none). Before any call. */\n"
-                "void jvmtigen_impls_register(const jvmtigen_impls *impls);\n"
+                "void jvmtigen_impls_register(const jvmtirt_impl_table *impls);\n"
                 "/* The table `jvmtigen fill --core` keeps at the end of a VM's file. */\n"
-                "extern const jvmtigen_impls jvmtirt_impls;\n"
+                "extern const jvmtirt_impl_table jvmtirt_impls;\n"
                 "/* For the function in slot num: 1 if the VM supplies it (registered, or\n"
                 " * its own exported jvmti_impl_ definition), 0 if it is at its default,\n"
                 " * -1 if there is no default (the runtime core implements it, or no such\n"

@@ -152,7 +152,7 @@ static void chain_comment(Buf *o, const Event *e)
             continue;
         if (is_buffer(r))
             buf_printf(o, " * *%s: the last buffer an environment stored%s%s%s; the VM\n"
-                          " * frees it with jvmtigen_post_deallocate (the ones it replaced are freed here).\n",
+                          " * frees it with jvmtirt_post_deallocate (the ones it replaced are freed here).\n",
                        r->name, r->type->incount ? ", its length in *" : "",
                        r->type->incount ? r->type->incount : "", "");
         else
@@ -168,7 +168,7 @@ void emit_post_header(const GenContext *ctx, Buf *o)
     buf_puts(o, "\n#ifndef JVMTIGEN_POST_H\n#define JVMTIGEN_POST_H\n\n"
                 "#include \"jvmti.h\"\n#include \"jvmtigen_post_support.h\"\n\n"
                 "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-                "/* jvmtigen_post_NAME(...) sends event NAME to every environment that\n"
+                "/* jvmtirt_post_NAME(...) sends event NAME to every environment that\n"
                 " * enabled it (globally, or for the event's thread: its thread parameter,\n"
                 " * else the calling thread) and set a callback, if the current phase is\n"
                 " * one the event may be sent in. Its arguments are the callback's, without\n"
@@ -190,12 +190,12 @@ void emit_post_header(const GenContext *ctx, Buf *o)
                       "extern jvmtigen_filter_%s jvmtigen_post_filter_%s;\n",
                    e->id, p.len ? ", " : "", p.len ? p.data : "", e->id, e->id);
         buf_free(&p);
-        buf_printf(o, "void jvmtigen_post_%s_slow", e->id);
+        buf_printf(o, "void jvmtirt_post_%s_slow", e->id);
         post_params_append(o, e);
-        buf_printf(o, ";\nstatic inline void jvmtigen_post_%s", e->id);
+        buf_printf(o, ";\nstatic inline void jvmtirt_post_%s", e->id);
         post_params_append(o, e);
         buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(JVMTIGEN_EVENT_ON(%s)))\n"
-                      "        jvmtigen_post_%s_slow(",
+                      "        jvmtirt_post_%s_slow(",
                    e->const_name, e->id);
         Buf a;
         buf_init(&a);
@@ -282,7 +282,7 @@ static void chain_after_one(Buf *o, const Event *e, const Param *x, const Param 
         return;
     }
     buf_printf(o, "        if (jvmtigen_%s) {\n"
-                  "            jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
+                  "            jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
                   "            jvmtigen_own_%s = jvmtigen_%s;\n"
                   "            jvmtigen_%s = jvmtigen_%s;\n",
                r->name, x->name, x->name, r->name, x->name, r->name);
@@ -300,7 +300,7 @@ static void chain_result_one(Buf *o, const Event *e, const Param *x, const Param
         return;
     }
     buf_printf(o, "    if (jvmtigen_own_%s && !%s)\n"
-                  "        jvmtigen_post_deallocate(jvmtigen_own_%s);\n"
+                  "        jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
                   "    else if (jvmtigen_own_%s) {\n"
                   "        *%s = jvmtigen_own_%s;\n",
                x->name, r->name, x->name, x->name, r->name, x->name);
@@ -324,7 +324,7 @@ void emit_post_source(const GenContext *ctx, Buf *o)
         buf_init(&all);
         post_args_append(&all, e, false);
         buf_printf(o, "\njvmtigen_filter_%s jvmtigen_post_filter_%s;\n", e->id, e->id);
-        buf_printf(o, "\nvoid jvmtigen_post_%s_slow", e->id);
+        buf_printf(o, "\nvoid jvmtirt_post_%s_slow", e->id);
         post_params_append(o, e);
         /* Locals carry a prefix no spec parameter name has. */
         buf_puts(o, "\n{\n");

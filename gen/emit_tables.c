@@ -38,7 +38,7 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
         "#define JVMTIGEN_FUNCTION_SLOTS %d\n"
         "#define JVMTIGEN_EVENT_COUNT (JVMTI_MAX_EVENT_TYPE_VAL - JVMTI_MIN_EVENT_TYPE_VAL + 1)\n"
         "#define JVMTIGEN_ERROR_SLOTS (JVMTI_ERROR_MAX + 1)\n"
-        "#define JVMTIGEN_CAPABILITY_COUNT %zu\n\n",
+        "#define JVMTIRT_CAPABILITY_COUNT %zu\n\n",
         max_table_num(s) + 1, s->capabilities->n_fields);
     buf_puts(o,
         "/* The phases a function may be called in, or an event sent in. */\n"
@@ -85,10 +85,10 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
         "    int bit;                /* position in the struct: 0, 1, ... */\n"
         "    const char *since;      /* JVM TI version that added it */\n"
         "} jvmtigen_capability_info;\n\n"
-        "extern const jvmtigen_capability_info jvmtigen_capabilities[JVMTIGEN_CAPABILITY_COUNT];\n"
+        "extern const jvmtigen_capability_info jvmtigen_capabilities[JVMTIRT_CAPABILITY_COUNT];\n"
         "/* Reads or writes one capability by bit position; out of range reads 0. */\n"
-        "int jvmtigen_capability_get(const jvmtiCapabilities *caps, int bit);\n"
-        "void jvmtigen_capability_set(jvmtiCapabilities *caps, int bit, int on);\n"
+        "int jvmtirt_capability_get(const jvmtiCapabilities *caps, int bit);\n"
+        "void jvmtirt_capability_set(jvmtiCapabilities *caps, int bit, int on);\n"
         "/* The bit position of a capability name, or -1. */\n"
         "int jvmtigen_capability_bit(const char *name);\n\n"
         "/* ---- events, by number ---- */\n"
@@ -196,23 +196,23 @@ static void errors_table(const Spec *s, Buf *o, ErrorDef **errors)
 static void capabilities_table(const Spec *s, Buf *o)
 {
     const Capabilities *c = s->capabilities;
-    buf_puts(o, "const jvmtigen_capability_info jvmtigen_capabilities[JVMTIGEN_CAPABILITY_COUNT] = {\n");
+    buf_puts(o, "const jvmtigen_capability_info jvmtigen_capabilities[JVMTIRT_CAPABILITY_COUNT] = {\n");
     for (size_t i = 0; i < c->n_fields; i++)
         buf_printf(o, "    {\"%s\", %zu, \"%s\"},\n", c->fields[i]->id, i, c->fields[i]->since);
     buf_puts(o, "};\n\n"
-                "int jvmtigen_capability_get(const jvmtiCapabilities *caps, int bit)\n{\n"
+                "int jvmtirt_capability_get(const jvmtiCapabilities *caps, int bit)\n{\n"
                 "    switch (bit) {\n");
     for (size_t i = 0; i < c->n_fields; i++)
         buf_printf(o, "    case %zu: return caps->%s;\n", i, c->fields[i]->id);
     buf_puts(o, "    default: return 0;\n    }\n}\n\n"
-                "void jvmtigen_capability_set(jvmtiCapabilities *caps, int bit, int on)\n{\n"
+                "void jvmtirt_capability_set(jvmtiCapabilities *caps, int bit, int on)\n{\n"
                 "    switch (bit) {\n");
     for (size_t i = 0; i < c->n_fields; i++)
         buf_printf(o, "    case %zu: caps->%s = on != 0; break;\n", i, c->fields[i]->id);
     buf_puts(o, "    default: break;\n    }\n}\n\n"
                 "int jvmtigen_capability_bit(const char *name)\n{\n"
                 "    int i;\n"
-                "    for (i = 0; i < JVMTIGEN_CAPABILITY_COUNT; i++)\n"
+                "    for (i = 0; i < JVMTIRT_CAPABILITY_COUNT; i++)\n"
                 "        if (strcmp(jvmtigen_capabilities[i].name, name) == 0)\n"
                 "            return i;\n"
                 "    return -1;\n}\n\n");

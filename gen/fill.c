@@ -45,7 +45,7 @@ static void table_append(Buf *b, const Spec *spec, const FillOptions *o,
                 " * rewrites this table on every run: each function defined above whose body\n"
                 " * is no longer its stub's). Pass &jvmtirt_impls as jvmtirt_config.impls: the\n"
                 " * core then calls them whatever the visibility of their symbols. */\n"
-                "const jvmtigen_impls jvmtirt_impls = {\n    .size = sizeof(jvmtigen_impls),\n");
+                "const jvmtirt_impl_table jvmtirt_impls = {\n    .size = sizeof(jvmtirt_impl_table),\n");
     for (size_t i = 0; i < spec->n_functions; i++) {
         const Function *f = spec->functions[i];
         if (function_in_table(f) && !(o->core && core_implements(f->id)) && is_real(f, arg))

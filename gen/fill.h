@@ -30,7 +30,7 @@ typedef struct FillOptions {
 #define FILL_SIGNATURE_NOTE "/* jvmtigen: the signature of "
 
 /* With --core, the file ends with the table of the VM's implementations
- * (jvmtigen_impls jvmtirt_impls, for jvmtirt_config.impls) between these
+ * (jvmtirt_impl_table jvmtirt_impls, for jvmtirt_config.impls) between these
  * two comments, rewritten on each run: every function the file defines
  * whose body is no longer the stub's. */
 #define FILL_TABLE_BEGIN "/* jvmtigen: registered implementations"

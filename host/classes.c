@@ -141,7 +141,7 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
      * only when an environment replaced the bytes. */
     jint new_len = (jint)len;
     unsigned char *new_bytes = NULL;
-    jvmtigen_post_ClassFileLoadHook(jni, NULL, NULL, name, NULL, (jint)len, bytes, &new_len,
+    jvmtirt_post_ClassFileLoadHook(jni, NULL, NULL, name, NULL, (jint)len, bytes, &new_len,
                                     &new_bytes);
     const unsigned char *defined = new_bytes ? new_bytes : bytes;
     size_t defined_len = new_bytes ? (size_t)new_len : len;
@@ -153,7 +153,7 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     else if (dump_dir)
         dump(name, defined, defined_len);
     free(new_name);
-    jvmtigen_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
+    jvmtirt_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
     free(bytes);
     if (!ok) {
         free(name);
@@ -169,8 +169,8 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
-    jvmtigen_post_ClassLoad(jni, thread, klass);
-    jvmtigen_post_ClassPrepare(jni, thread, klass);
+    jvmtirt_post_ClassLoad(jni, thread, klass);
+    jvmtirt_post_ClassPrepare(jni, thread, klass);
     return 1;
 }
 

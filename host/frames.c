@@ -144,7 +144,7 @@ void host_frames_step(host_thread *t, host_member *m, jlocation at)
 {
     host_stack_at(t, at);
     if (arm_test(ARM_BREAKPOINT, (uintptr_t)m, (uintptr_t)at, 0))
-        jvmtigen_post_Breakpoint(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
+        jvmtirt_post_Breakpoint(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
 }
 
 static jclass class_of(const host_member *m) { return (jclass)&host_classes[m->class_index].obj; }
@@ -157,10 +157,10 @@ static void field(host_thread *t, host_member *m, jlocation at, host_member *f, 
     if (!arm_test(kind, (uintptr_t)k, (uintptr_t)f, 0))
         return;
     if (value)
-        jvmtigen_post_FieldModification(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
+        jvmtirt_post_FieldModification(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
                                         (jobject)&t->obj, (jfieldID)f, f->signature[0], *value);
     else
-        jvmtigen_post_FieldAccess(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
+        jvmtirt_post_FieldAccess(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at, k,
                                   (jobject)&t->obj, (jfieldID)f);
 }
 

@@ -146,7 +146,7 @@ void host_frames_return(host_thread *t);
  * operations, and the VM function GetAllThreads, added to the config by
  * configure; thread_begin / _end keep the list of live threads; push, at
  * and pop are how a thread's "interpreter" moves its own stack. */
-void host_stacks_configure(jvmtirt_config *c, jvmtigen_impls *impls);
+void host_stacks_configure(jvmtirt_config *c, jvmtirt_impl_table *impls);
 void host_stacks_thread_begin(host_thread *t);
 void host_stacks_thread_end(host_thread *t);
 void host_stack_push(host_thread *t, host_member *m);

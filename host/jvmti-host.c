@@ -5,7 +5,7 @@
  *   JavaVM->GetEnv      -> jvmtirt_get_env for JVMTI versions
  *   the phases          OnLoad, primordial, start, live, dead
  *   threads             jvmtirt_thread_start / _end on each thread
- *   events              jvmtigen_post_VMStart(...) and friends
+ *   events              jvmtirt_post_VMStart(...) and friends
  *
  * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [-heap:N]
  *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
@@ -78,15 +78,15 @@ void host_thread_begin(host_thread *t, const char *name, int post)
     snprintf(t->name, sizeof t->name, "%s", name);
     __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
     current = t;
-    jvmtirt_thread_start((uintptr_t)t, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)t, JVMTIRT_JAVA_THREAD);
     if (post)
-        jvmtigen_post_ThreadStart((JNIEnv *)&t->jni, jthread_of(t));
+        jvmtirt_post_ThreadStart((JNIEnv *)&t->jni, jthread_of(t));
 }
 
 void host_thread_finish(host_thread *t, int post)
 {
     if (post)
-        jvmtigen_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
+        jvmtirt_post_ThreadEnd((JNIEnv *)&t->jni, jthread_of(t));
     jvmtirt_thread_end();
     host_frames_thread_end(t);
     host_stacks_thread_end(t);
@@ -371,7 +371,7 @@ int main(int argc, char **argv)
     }
 
     /* The port: what the VM can do, its checks, its functions. */
-    jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
+    jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
     impls.GetCurrentThread = jvmti_impl_GetCurrentThread;
     jvmtirt_config config = JVMTIRT_CONFIG_INIT;
     config.impls = &impls;
@@ -397,8 +397,8 @@ int main(int argc, char **argv)
     host_stacks_configure(&config, &impls);                /* host/stacks.c */
     host_heap_configure(&config);                          /* host/heap.c */
     if (all_capabilities) {
-        for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-            jvmtigen_capability_set(&config.potential, b, 1);
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+            jvmtirt_capability_set(&config.potential, b, 1);
         config.offer_defaults = 1; /* see usage(): reaching the checks */
     }
     if (jvmtirt_init(&config) != JVMTI_ERROR_NONE)
@@ -427,13 +427,13 @@ int main(int argc, char **argv)
         main_started = 1;
         JNIEnv *jni = host_current_jni();
         jvmtirt_set_phase(JVMTI_PHASE_START);
-        jvmtigen_post_VMStart(jni);
+        jvmtirt_post_VMStart(jni);
         jvmtirt_set_phase(JVMTI_PHASE_LIVE);
         if (heap_nodes > 0 && !host_heap_build(heap_nodes, &main_thread)) {
             fprintf(stderr, "jvmti-host: -heap:%ld: out of memory\n", heap_nodes);
             rc = 1;
         }
-        jvmtigen_post_VMInit(jni, jthread_of(&main_thread));
+        jvmtirt_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
         host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
@@ -453,7 +453,7 @@ int main(int argc, char **argv)
             pthread_join(ids[i], NULL);
         free(ids);
 
-        jvmtigen_post_VMDeath(jni);
+        jvmtirt_post_VMDeath(jni);
         if (soak_seconds > 0 && host_soak_end(n_threads) > 0)
             rc = 1;
         jvmtirt_set_phase(JVMTI_PHASE_DEAD);

@@ -128,9 +128,9 @@ int host_gc(int all)
 jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
 {
     (void)env;
-    jvmtigen_post_GarbageCollectionStart();
+    jvmtirt_post_GarbageCollectionStart();
     host_gc(0);
-    jvmtigen_post_GarbageCollectionFinish();
+    jvmtirt_post_GarbageCollectionFinish();
     return JVMTI_ERROR_NONE;
 }
 

@@ -149,11 +149,11 @@ static void post(int which, JNIEnv *jni, jthread thread, jclass klass, long *cou
 {
     post_started = tick();
     switch (which) {
-    case SOAK_CLASS_LOAD: jvmtigen_post_ClassLoad(jni, thread, klass); break;
-    case SOAK_CLASS_PREPARE: jvmtigen_post_ClassPrepare(jni, thread, klass); break;
-    case SOAK_DATA_DUMP: jvmtigen_post_DataDumpRequest(); break;
-    case SOAK_GC_START: jvmtigen_post_GarbageCollectionStart(); break;
-    case SOAK_GC_FINISH: jvmtigen_post_GarbageCollectionFinish(); break;
+    case SOAK_CLASS_LOAD: jvmtirt_post_ClassLoad(jni, thread, klass); break;
+    case SOAK_CLASS_PREPARE: jvmtirt_post_ClassPrepare(jni, thread, klass); break;
+    case SOAK_DATA_DUMP: jvmtirt_post_DataDumpRequest(); break;
+    case SOAK_GC_START: jvmtirt_post_GarbageCollectionStart(); break;
+    case SOAK_GC_FINISH: jvmtirt_post_GarbageCollectionFinish(); break;
     }
     post_started = 0;
     counts[which]++;

@@ -139,7 +139,7 @@ void host_stacks_run_main(host_thread *t)
         host_frames_return(t);
 }
 
-void host_stacks_configure(jvmtirt_config *c, jvmtigen_impls *impls)
+void host_stacks_configure(jvmtirt_config *c, jvmtirt_impl_table *impls)
 {
     c->walk_stacks = walk_stacks;
     c->each_class = each_class;

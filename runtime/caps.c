@@ -15,15 +15,15 @@ static void potential_of(const rt_env *e, jvmtiCapabilities *out)
 {
     int onload = JVMTIGEN_PHASE((jvmtiEnv *)(void *)(uintptr_t)e) == JVMTI_PHASE_ONLOAD;
     *out = jvmtigen_capabilities_load(&e->head.capabilities);
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
-        if (!jvmtigen_capability_get(&rt.config.potential, b))
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {
+        if (!jvmtirt_capability_get(&rt.config.potential, b))
             continue;
-        if (!onload && jvmtigen_capability_get(&rt.config.onload_only, b) &&
-            !jvmtigen_capability_get(&rt.onload_added, b))
+        if (!onload && jvmtirt_capability_get(&rt.config.onload_only, b) &&
+            !jvmtirt_capability_get(&rt.onload_added, b))
             continue;
         if (rt.solo_holder[b] && rt.solo_holder[b] != e)
             continue;
-        jvmtigen_capability_set(out, b, 1);
+        jvmtirt_capability_set(out, b, 1);
     }
 }
 
@@ -43,19 +43,19 @@ jvmtiError jvmti_impl_AddCapabilities(jvmtiEnv *env, const jvmtiCapabilities *ca
     jvmtiCapabilities may;
     potential_of(e, &may);
     /* All or nothing: check every bit before adding any. */
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-        if (jvmtigen_capability_get(capabilities_ptr, b) && !jvmtigen_capability_get(&may, b))
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+        if (jvmtirt_capability_get(capabilities_ptr, b) && !jvmtirt_capability_get(&may, b))
             err = JVMTI_ERROR_NOT_AVAILABLE;
     if (err == JVMTI_ERROR_NONE) {
         jvmtiCapabilities now = jvmtigen_capabilities_load(&e->head.capabilities);
         int onload = JVMTIGEN_PHASE(env) == JVMTI_PHASE_ONLOAD;
-        for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
-            if (!jvmtigen_capability_get(capabilities_ptr, b))
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {
+            if (!jvmtirt_capability_get(capabilities_ptr, b))
                 continue;
-            jvmtigen_capability_set(&now, b, 1);
+            jvmtirt_capability_set(&now, b, 1);
             if (onload)
-                jvmtigen_capability_set(&rt.onload_added, b, 1);
-            if (jvmtigen_capability_get(&rt.config.solo, b))
+                jvmtirt_capability_set(&rt.onload_added, b, 1);
+            if (jvmtirt_capability_get(&rt.config.solo, b))
                 rt.solo_holder[b] = e;
         }
         jvmtigen_capabilities_store(&e->head.capabilities, &now);
@@ -69,10 +69,10 @@ jvmtiError jvmti_impl_RelinquishCapabilities(jvmtiEnv *env, const jvmtiCapabilit
     rt_env *e = rt_env_of(env);
     pthread_mutex_lock(&rt.lock);
     jvmtiCapabilities now = jvmtigen_capabilities_load(&e->head.capabilities);
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
-        if (!jvmtigen_capability_get(capabilities_ptr, b))
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {
+        if (!jvmtirt_capability_get(capabilities_ptr, b))
             continue;
-        jvmtigen_capability_set(&now, b, 0);
+        jvmtirt_capability_set(&now, b, 0);
         if (rt.solo_holder[b] == e)
             rt.solo_holder[b] = NULL;
     }

@@ -59,10 +59,10 @@ jvmtiError jvmtirt_init(const jvmtirt_config *config)
         return JVMTI_ERROR_NOT_AVAILABLE;
     }
     /* The VM cannot offer what it does not have. */
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
-        if (!jvmtigen_capability_get(&rt.config.potential, b)) {
-            jvmtigen_capability_set(&rt.config.onload_only, b, 0);
-            jvmtigen_capability_set(&rt.config.solo, b, 0);
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {
+        if (!jvmtirt_capability_get(&rt.config.potential, b)) {
+            jvmtirt_capability_set(&rt.config.onload_only, b, 0);
+            jvmtirt_capability_set(&rt.config.solo, b, 0);
         }
     }
     rt.table = jvmtigen_trace_configure_from_env() != 0 ? &jvmtigen_traced_functions
@@ -323,7 +323,7 @@ jvmtiError jvmti_impl_DisposeEnvironment(jvmtiEnv *env)
     }
     STORE(&e->head.magic, RT_ENV_DEAD);
     STORE(&e->disposed, 1);
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
         if (rt.solo_holder[b] == e)
             rt.solo_holder[b] = NULL;
     for (rt_env **link = &rt.envs; *link; link = &(*link)->next) {

@@ -102,7 +102,7 @@ jvmtiError jvmti_impl_SetEventNotificationMode(jvmtiEnv *env, jvmtiEventMode mod
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     jvmtiCapabilities held = jvmtigen_capabilities_load(&e->head.capabilities);
     if (mode == JVMTI_ENABLE && info->capability >= 0 &&
-        !jvmtigen_capability_get(&held, info->capability))
+        !jvmtirt_capability_get(&held, info->capability))
         return JVMTI_ERROR_MUST_POSSESS_CAPABILITY;
     uint64_t bit = (uint64_t)1 << event_index(event_type);
     uintptr_t tid = 0;
@@ -183,9 +183,9 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
 
 static JVMTIGEN_TLS int retransforming;
 
-void jvmtigen_post_set_retransforming(int on) { retransforming = on != 0; }
+void jvmtirt_post_set_retransforming(int on) { retransforming = on != 0; }
 
-void jvmtigen_post_deallocate(void *mem) { jvmti_impl_Deallocate(NULL, mem); }
+void jvmtirt_post_deallocate(void *mem) { jvmti_impl_Deallocate(NULL, mem); }
 
 /* Whether e enabled the event for a thread other than the calling one. Its
  * record may go away at any time (jvmtirt_thread_end), so it is read under

@@ -129,7 +129,7 @@ void jvmtirt_frame_popped(JNIEnv *jni, jthread thread, jmethodID method,
     pthread_mutex_unlock(&fp_lock);
     if (p.n) {
         popping = &p;
-        jvmtigen_post_FramePop(jni, thread, method, was_popped_by_exception);
+        jvmtirt_post_FramePop(jni, thread, method, was_popped_by_exception);
         popping = p.outer;
     }
     free(p.envs);

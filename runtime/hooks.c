@@ -8,7 +8,7 @@ int jvmtigen_vm_has_threads;
 
 void jvmtigen_set_phase(jvmtiPhase phase) { JVMTIGEN_STORE_RELAXED(&jvmtigen_phase_now, (int)phase); }
 
-void jvmtigen_thread_attached(jvmtigen_thread_kind kind) { jvmtigen_thread_kind_tls = (int)kind; }
+void jvmtigen_thread_attached(jvmtirt_thread_kind kind) { jvmtigen_thread_kind_tls = (int)kind; }
 
 void jvmtigen_vm_threads_started(void) { JVMTIGEN_STORE_RELAXED(&jvmtigen_vm_has_threads, 1); }
 

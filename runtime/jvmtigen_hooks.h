@@ -118,28 +118,28 @@ void jvmtigen_set_phase(jvmtiPhase phase);
 #endif
 
 /* ---- the calling thread ---- */
-typedef enum jvmtigen_thread_kind {
-    JVMTIGEN_THREAD_UNKNOWN = 0, /* this thread never said (the thread-local's default) */
+typedef enum jvmtirt_thread_kind {
+    JVMTIRT_THREAD_UNKNOWN = 0, /* this thread never said (the thread-local's default) */
     JVMTIGEN_NO_THREADS,         /* the VM has no threads yet (early OnLoad) */
-    JVMTIGEN_UNATTACHED,         /* a native thread the VM does not know */
-    JVMTIGEN_VM_THREAD,          /* one of the VM's own threads (compiler, GC, ...) */
-    JVMTIGEN_JAVA_THREAD         /* a Java thread, or a native one attached through JNI */
-} jvmtigen_thread_kind;
+    JVMTIRT_UNATTACHED,         /* a native thread the VM does not know */
+    JVMTIRT_VM_THREAD,          /* one of the VM's own threads (compiler, GC, ...) */
+    JVMTIRT_JAVA_THREAD         /* a Java thread, or a native one attached through JNI */
+} jvmtirt_thread_kind;
 
 extern JVMTIGEN_TLS int jvmtigen_thread_kind_tls;
 extern int jvmtigen_vm_has_threads;
 
 /* Called by the VM on the thread that attaches (JAVA or VM kind) or
  * detaches (UNATTACHED), and once when its first thread exists. */
-void jvmtigen_thread_attached(jvmtigen_thread_kind kind);
+void jvmtigen_thread_attached(jvmtirt_thread_kind kind);
 void jvmtigen_vm_threads_started(void);
 
-static inline jvmtigen_thread_kind jvmtigen_current_thread_kind(void)
+static inline jvmtirt_thread_kind jvmtigen_current_thread_kind(void)
 {
     int k = jvmtigen_thread_kind_tls;
-    if (JVMTIGEN_LIKELY(k != JVMTIGEN_THREAD_UNKNOWN))
-        return (jvmtigen_thread_kind)k;
-    return JVMTIGEN_LOAD_RELAXED(&jvmtigen_vm_has_threads) ? JVMTIGEN_UNATTACHED
+    if (JVMTIGEN_LIKELY(k != JVMTIRT_THREAD_UNKNOWN))
+        return (jvmtirt_thread_kind)k;
+    return JVMTIGEN_LOAD_RELAXED(&jvmtigen_vm_has_threads) ? JVMTIRT_UNATTACHED
                                                           : JVMTIGEN_NO_THREADS;
 }
 

@@ -13,7 +13,7 @@
  * of the event, jvmtigen_events[].phase). ClassFileLoadHook goes first to
  * the environments without can_retransform_classes, then to those with it
  * (creation order within each group); only to the latter while the calling
- * thread is retransforming (jvmtigen_post_set_retransforming), and in the
+ * thread is retransforming (jvmtirt_post_set_retransforming), and in the
  * primordial phase only to environments with both
  * can_generate_early_class_hook_events and can_generate_all_class_hook_events.
  * Environments disposed meanwhile are skipped; none is freed while a cursor
@@ -60,12 +60,12 @@ void jvmtigen_post_done(jvmtigen_post_cursor *c);
 
 /* Frees a buffer an agent allocated with Allocate: a ClassFileLoadHook
  * buffer another environment replaced, or the final one the VM got. */
-void jvmtigen_post_deallocate(void *mem);
+void jvmtirt_post_deallocate(void *mem);
 
 /* The VM says whether the calling thread is posting ClassFileLoadHook for
  * RetransformClasses (1) or not (0, the default): a retransformation goes
  * only to environments with can_retransform_classes. */
-void jvmtigen_post_set_retransforming(int on);
+void jvmtirt_post_set_retransforming(int on);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -12,7 +12,7 @@
  *   3. moves the phase on with jvmtirt_set_phase();
  *   4. registers each thread as it starts and ends (jvmtirt_thread_start /
  *      jvmtirt_thread_end, on that thread);
- *   5. sends events with the generated jvmtigen_post_NAME() functions
+ *   5. sends events with the generated jvmtirt_post_NAME() functions
  *      (out/jvmtigen_post.h);
  *   6. defines the jvmti_impl_ functions that need VM knowledge (start
  *      their file with `jvmtigen fill --core`) and registers them in
@@ -117,11 +117,11 @@ typedef struct jvmtirt_config {
     /* What GetJLocationFormat reports (0 means JVMTI_JLOCATION_JVMBCI). */
     jvmtiJlocationFormat jlocation_format;
     /* The VM's implementations of JVM TI functions (the generated
-     * jvmtigen_impls of jvmtigen_impl.h, started with JVMTIGEN_IMPLS_INIT),
+     * jvmtirt_impl_table of jvmtigen_impl.h, started with JVMTIRT_IMPL_TABLE_INIT),
      * or NULL. Registered here, a function is called whatever the symbol
      * visibility of the VM's code; an exported strong jvmti_impl_NAME
      * definition also still replaces the default. */
-    const jvmtigen_impls *impls;
+    const jvmtirt_impl_table *impls;
 
     /* ---- threads ---- */
     /* The identity of a thread object (a jthread that passed check_thread):
@@ -242,7 +242,7 @@ typedef struct jvmtirt_config {
      * JVMTI_ERROR_INVALID_LOCATION: nothing is recorded) and arm it. on = 0:
      * the last environment cleared it (ClearBreakpoint, DisposeEnvironment):
      * disarm it (the result is ignored). While armed, the VM calls
-     * jvmtigen_post_Breakpoint before the instruction runs; the core
+     * jvmtirt_post_Breakpoint before the instruction runs; the core
      * delivers it only to the environments that set that breakpoint. */
     jvmtiError (*breakpoint_arm)(jmethodID method, jlocation location, int on);
     /* The identity of a class, for field watches (a jclass is a reference
@@ -252,7 +252,7 @@ typedef struct jvmtirt_config {
     /* on = 1: the first environment watches the field (of the class with
      * that id) for kind (JVMTI_EVENT_FIELD_ACCESS or
      * JVMTI_EVENT_FIELD_MODIFICATION); on = 0: the last one stopped. While
-     * armed, the VM calls jvmtigen_post_FieldAccess / _FieldModification;
+     * armed, the VM calls jvmtirt_post_FieldAccess / _FieldModification;
      * the core delivers each only to the environments watching the field. */
     jvmtiError (*field_watch_arm)(uintptr_t class_id, jfieldID field, jvmtiEvent kind, int on);
     /* NotifyFramePop: the frame at depth (0: the top) of the thread with
@@ -407,9 +407,9 @@ void jvmtirt_set_phase(jvmtiPhase phase);
 
 /* ---- threads ----
  * Called on the thread itself. id: the VM's identity of the thread (see
- * config.thread_id); kind: JVMTIGEN_JAVA_THREAD or JVMTIGEN_VM_THREAD.
+ * config.thread_id); kind: JVMTIRT_JAVA_THREAD or JVMTIRT_VM_THREAD.
  * The first call also tells the trampolines that the VM now has threads. */
-void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind);
+void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind);
 /* Drops the thread's per-thread event settings and frame-pop requests; it
  * becomes unattached. */
 void jvmtirt_thread_end(void);

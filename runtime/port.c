@@ -69,7 +69,7 @@ static int capability_all_defaults(int b)
 static int reachable(const jvmtigen_function_info *f, const jvmtiCapabilities *potential)
 {
     for (int k = 0; k < f->n_required; k++)
-        if (!jvmtigen_capability_get(potential, f->required[k]))
+        if (!jvmtirt_capability_get(potential, f->required[k]))
             return 0;
     return 1;
 }
@@ -88,10 +88,10 @@ int rt_port_apply(jvmtirt_config *c)
     jvmtigen_set_vm_hooks(&h);
     memset(&withdrawn, 0, sizeof withdrawn);
     if (!c->offer_defaults)
-        for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-            if (jvmtigen_capability_get(&c->potential, b) && capability_all_defaults(b)) {
-                jvmtigen_capability_set(&c->potential, b, 0);
-                jvmtigen_capability_set(&withdrawn, b, 1);
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+            if (jvmtirt_capability_get(&c->potential, b) && capability_all_defaults(b)) {
+                jvmtirt_capability_set(&c->potential, b, 0);
+                jvmtirt_capability_set(&withdrawn, b, 1);
             }
     if (c->strict) {
         int missing = jvmtirt_report_defaults(NULL);
@@ -101,8 +101,8 @@ int rt_port_apply(jvmtirt_config *c)
             if (f->name && f->n_required > 0 && !available(n) && reachable(f, &c->potential))
                 offered_missing++;
         }
-        for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-            offered_missing += jvmtigen_capability_get(&withdrawn, b);
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+            offered_missing += jvmtirt_capability_get(&withdrawn, b);
         if (missing + offered_missing > 0) {
             fprintf(stderr, "jvmtirt: error: jvmtirt_init (strict): %d function(s) that need no "
                             "capability and %d capability or function(s) offered are missing:\n",
@@ -117,8 +117,8 @@ int rt_port_apply(jvmtirt_config *c)
 int jvmtirt_report_defaults(FILE *out)
 {
     int mandatory = 0;
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-        if (out && jvmtigen_capability_get(&withdrawn, b))
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+        if (out && jvmtirt_capability_get(&withdrawn, b))
             fprintf(out, "jvmtirt: capability %s withdrawn: none of its functions is implemented\n",
                     jvmtigen_capabilities[b].name);
     for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++) {

@@ -90,7 +90,7 @@ struct rt_state {
     long n_envs;
     rt_thread *threads;
     long n_threads;
-    rt_env *solo_holder[JVMTIGEN_CAPABILITY_COUNT];
+    rt_env *solo_holder[JVMTIRT_CAPABILITY_COUNT];
     jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;
     jvmtiExtensionFunctionInfo *ext_functions;

@@ -35,7 +35,7 @@ static void unlink_thread(rt_thread *t)
     free(t);
 }
 
-void jvmtirt_thread_start(uintptr_t id, jvmtigen_thread_kind kind)
+void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind)
 {
     rt_thread *t = calloc(1, sizeof *t);
     pthread_mutex_lock(&rt.lock);
@@ -65,7 +65,7 @@ void jvmtirt_thread_end(void)
         rt_events_recompute();
     }
     pthread_mutex_unlock(&rt.lock);
-    jvmtigen_thread_attached(JVMTIGEN_UNATTACHED);
+    jvmtigen_thread_attached(JVMTIRT_UNATTACHED);
 }
 
 uintptr_t jvmtirt_current_thread_id(void) { return rt_self ? rt_self->id : 0; }

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         jvmtirt_get_env((void **)&env2, JVMTI_VERSION) != JNI_OK)
         return 1;
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(1, JVMTIRT_JAVA_THREAD);
     jvmtiEventCallbacks cb = {0};
     cb.ClassPrepare = on_class_prepare;
     (*env2)->SetEventCallbacks(env2, &cb, (jint)sizeof cb);
@@ -79,8 +79,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: the runtime does not behave\n");
         return 1;
     }
-    jvmtigen_post_ClassPrepare(NULL, NULL, NULL);
-    jvmtigen_post_ClassLoad(NULL, NULL, NULL);
+    jvmtirt_post_ClassPrepare(NULL, NULL, NULL);
+    jvmtirt_post_ClassLoad(NULL, NULL, NULL);
     if (delivered != 1) {
         fprintf(stderr, "bench: posting does not behave (%ld deliveries)\n", delivered);
         return 1;
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
                 break;
             case POST_OFF:
                 for (long i = 0; i < m; i++) {
-                    jvmtigen_post_ClassLoad(NULL, NULL, NULL);
+                    jvmtirt_post_ClassLoad(NULL, NULL, NULL);
                     __asm__ volatile("" ::: "memory");
                 }
                 break;
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
                 jint new_len = 0;
                 unsigned char *new_data = NULL;
                 for (long i = 0; i < m; i++) {
-                    jvmtigen_post_ClassFileLoadHook(NULL, NULL, NULL, "C", NULL, 1,
+                    jvmtirt_post_ClassFileLoadHook(NULL, NULL, NULL, "C", NULL, 1,
                                                     (const unsigned char *)"C", &new_len,
                                                     &new_data);
                     __asm__ volatile("" ::: "memory");
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
             }
             case POST_ON:
                 for (long i = 0; i < m; i++)
-                    jvmtigen_post_ClassPrepare(NULL, NULL, NULL);
+                    jvmtirt_post_ClassPrepare(NULL, NULL, NULL);
                 break;
             case SET_TAG:
                 for (long i = 0; i < m; i++)

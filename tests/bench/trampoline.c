@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 
     head.magic = JVMTIGEN_ENV_MAGIC;
     jvmtigen_set_phase(JVMTI_PHASE_LIVE);
-    jvmtigen_thread_attached(JVMTIGEN_JAVA_THREAD);
+    jvmtigen_thread_attached(JVMTIRT_JAVA_THREAD);
 
     /* The trampoline must reach the implementation: one checked call. */
     head.functions = &jvmtigen_functions;

@@ -37,12 +37,12 @@ needs_case reserved-function-slot 67 "function 'reserved2' has the name of the f
     's|<function id="GetStrokes" num="2">|<function id="GetStrokes" num="12">|' 's|"SetStrokes"|"reserved2"|'
 needs_case reserved-event-slot 131 "event 'reserved52' has the name of the event callbacks' empty slot 52" \
     's|id="PaintWatched" label="Paint Watched" const="JVMTI_EVENT_PAINT_WATCHED" num="51"|id="reserved52" label="Paint Watched" const="JVMTI_EVENT_PAINT_WATCHED" num="53"|'
-needs_case event-slow 131 "event 'Painted_slow': the generated C would define 'jvmtigen_post_Painted_slow' for it and for event 'Painted' (line 122)" \
+needs_case event-slow 131 "event 'Painted_slow': the generated C would define 'jvmtirt_post_Painted_slow' for it and for event 'Painted' (line 122)" \
     's|id="PaintWatched"|id="Painted_slow"|'
 needs_case event-filter 131 "event 'filter_Painted': the generated C would define 'jvmtigen_post_filter_Painted' for it and for event 'Painted'" \
     's|id="PaintWatched"|id="filter_Painted"|'
-needs_case event-core-name 131 "event 'first': the generated C would define 'jvmtigen_post_first', a name jvmtigen's own code uses" \
-    's|id="PaintWatched"|id="first"|'
+needs_case event-core-name 131 "event 'deallocate': the generated C would define 'jvmtirt_post_deallocate', a name jvmtigen's own code uses" \
+    's|id="PaintWatched"|id="deallocate"|'
 needs_case event-callbacks 131 "event 'Callbacks': the generated C would define 'jvmtiEventCallbacks', a name jvmtigen's own code uses" \
     's|id="PaintWatched"|id="Callbacks"|'
 needs_case event-type 131 "event 'Point': its callback type 'jvmtiEventPoint' is also the type defined at line" \

@@ -67,10 +67,10 @@ int main(void)
                    JVMTI_ERROR_NONE,
            "VMInit enabled with a callback");
     jvmtirt_set_phase(JVMTI_PHASE_START);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(1, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtigen_post_VMInit(NULL, NULL);
-    expect(vm_inits == 1, "jvmtigen_post_VMInit reaches the callback once");
+    jvmtirt_post_VMInit(NULL, NULL);
+    expect(vm_inits == 1, "jvmtirt_post_VMInit reaches the callback once");
 
     jint threads = 0;
     expect((*env)->GetAllThreads(env, &threads, NULL) == JVMTI_ERROR_NULL_POINTER,

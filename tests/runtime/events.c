@@ -1,5 +1,5 @@
 /* events.c: the semantics of event posting in the runtime core, through the
- * generated jvmtigen_post_NAME functions and environments' function tables:
+ * generated jvmtirt_post_NAME functions and environments' function tables:
  *   - ClassFileLoadHook chains: each environment sees the bytes the one
  *     before it left, environments without can_retransform_classes come
  *     first, a retransformation reaches only those with it, replaced
@@ -87,7 +87,7 @@ static void enable(jvmtiEnv *e, jvmtiEvent ev, jthread t)
 static void live_core(const jvmtirt_config *cfg)
 {
     jvmtirt_init(cfg);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(1, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
 }
 
@@ -149,12 +149,12 @@ static const char *post_hook(const char *name, jclass being_redefined)
     static char got[128];
     jint new_len = 3;
     unsigned char *new_data = NULL;
-    jvmtigen_post_ClassFileLoadHook(NULL, being_redefined, NULL, name, NULL, 3,
+    jvmtirt_post_ClassFileLoadHook(NULL, being_redefined, NULL, name, NULL, 3,
                                     (const unsigned char *)"cls", &new_len, &new_data);
     if (!new_data)
         return "-";
     snprintf(got, sizeof got, "%.*s", (int)new_len, (const char *)new_data);
-    jvmtigen_post_deallocate(new_data);
+    jvmtirt_post_deallocate(new_data);
     return got;
 }
 
@@ -184,9 +184,9 @@ static void section_class_file_load_hook(void)
           got);
     expect_log("A(cls);C(clsA);B(clsAC);", "ClassFileLoadHook for RedefineClasses: same order");
 
-    jvmtigen_post_set_retransforming(1);
+    jvmtirt_post_set_retransforming(1);
     got = post_hook("Retransformed", (jclass)&cfg);
-    jvmtigen_post_set_retransforming(0);
+    jvmtirt_post_set_retransforming(0);
     check(strcmp(got, "clsB") == 0, "ClassFileLoadHook for RetransformClasses: only B's bytes",
           got);
     expect_log("B(cls);", "ClassFileLoadHook for RetransformClasses: only capable environments");
@@ -212,7 +212,7 @@ static void section_class_file_load_hook(void)
     }
 
     /* A VM that passes no pointer for the new bytes: nothing leaks. */
-    jvmtigen_post_ClassFileLoadHook(NULL, NULL, NULL, "Load", NULL, 3,
+    jvmtirt_post_ClassFileLoadHook(NULL, NULL, NULL, "Load", NULL, 3,
                                     (const unsigned char *)"cls", NULL, NULL);
     expect_log("A(cls);C(clsA);B(clsAC);", "ClassFileLoadHook without the VM's pointers still chains");
     jvmtirt_thread_end();
@@ -266,7 +266,7 @@ static void section_native_method_bind(void)
         (*all[i])->AddCapabilities(all[i], &bind);
     listen(all, 3, &cb, JVMTI_EVENT_NATIVE_METHOD_BIND);
     void *orig = (void *)(uintptr_t)native_orig, *bound = orig;
-    jvmtigen_post_NativeMethodBind(NULL, (jthread)1, NULL, orig, &bound);
+    jvmtirt_post_NativeMethodBind(NULL, (jthread)1, NULL, orig, &bound);
     expect_log("A(orig);C(a);B(a);",
                "NativeMethodBind: each environment gets the address the previous one set");
     check(bound == (void *)(uintptr_t)native_b, "NativeMethodBind: the VM binds the last address",
@@ -298,7 +298,7 @@ static void section_phases(void)
     cfg.potential.can_generate_early_class_hook_events = 1;
     cfg.potential.can_generate_all_class_hook_events = 1;
     jvmtirt_init(&cfg);
-    jvmtirt_thread_start(1, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(1, JVMTIRT_JAVA_THREAD);
     jvmtiEnv *A = env_new('A', 0), *E = env_new('E', 0);
     jvmtiCapabilities early;
     memset(&early, 0, sizeof early);
@@ -321,23 +321,23 @@ static void section_phases(void)
     post_hook("Keep", NULL);
     expect_log("", "ClassFileLoadHook (phase any) posted in the OnLoad phase reaches nobody");
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
-    jvmtigen_post_ClassLoad(NULL, (jthread)1, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)1, NULL);
     expect_log("", "ClassLoad posted in the primordial phase reaches nobody");
     post_hook("Keep", NULL);
     expect_log("E(cls);", "ClassFileLoadHook in the primordial phase: only the environment "
                           "with the early and all class hook capabilities");
     jvmtirt_set_phase(JVMTI_PHASE_START);
-    jvmtigen_post_VMInit(NULL, (jthread)1);
+    jvmtirt_post_VMInit(NULL, (jthread)1);
     expect_log("", "VMInit posted in the start phase reaches nobody");
-    jvmtigen_post_ClassLoad(NULL, (jthread)1, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)1, NULL);
     expect_log("Aload@1;Eload@1;", "ClassLoad in the start phase reaches both");
     post_hook("Keep", NULL);
     expect_log("A(cls);E(cls);", "ClassFileLoadHook in the start phase reaches both");
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtigen_post_VMInit(NULL, (jthread)1);
+    jvmtirt_post_VMInit(NULL, (jthread)1);
     expect_log("Ainit;Einit;", "VMInit in the live phase reaches both");
     jvmtirt_set_phase(JVMTI_PHASE_DEAD);
-    jvmtigen_post_ClassLoad(NULL, (jthread)1, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)1, NULL);
     expect_log("", "ClassLoad posted in the dead phase reaches nobody");
     post_hook("Keep", NULL);
     expect_log("", "ClassFileLoadHook (phase any) posted in the dead phase reaches nobody");
@@ -363,7 +363,7 @@ static worker wb = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALI
 static void *worker_main(void *arg)
 {
     (void)arg;
-    jvmtirt_thread_start(ID_B, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(ID_B, JVMTIRT_JAVA_THREAD);
     pthread_mutex_lock(&wb.mu);
     wb.started = 1;
     pthread_cond_broadcast(&wb.cv);
@@ -395,7 +395,7 @@ static void on_b(void (*job)(void))
     pthread_mutex_unlock(&wb.mu);
 }
 
-static void job_load_for_a(void) { jvmtigen_post_ClassLoad(NULL, (jthread)ID_A, NULL); }
+static void job_load_for_a(void) { jvmtirt_post_ClassLoad(NULL, (jthread)ID_A, NULL); }
 
 static int filter_not_a(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass)
 {
@@ -410,7 +410,7 @@ static void section_threads(void)
     jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     cfg.offer_defaults = 1; /* can_retransform_classes: RetransformClasses is the VM's */
     jvmtirt_init(&cfg);
-    jvmtirt_thread_start(ID_A, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(ID_A, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
     pthread_create(&wb.pt, NULL, worker_main, NULL);
     pthread_mutex_lock(&wb.mu);
@@ -428,10 +428,10 @@ static void section_threads(void)
     enable(A, JVMTI_EVENT_CLASS_LOAD, (jthread)ID_B); /* for thread B only */
     enable(B, JVMTI_EVENT_CLASS_LOAD, (jthread)ID_A); /* for thread A only */
 
-    jvmtigen_post_ClassLoad(NULL, (jthread)ID_B, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)ID_B, NULL);
     expect_log("Aload@2;", "ClassLoad for thread B posted from thread A: "
                            "the environment that enabled it for B gets it, not the one for A");
-    jvmtigen_post_ClassLoad(NULL, (jthread)ID_A, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)ID_A, NULL);
     expect_log("Bload@1;", "ClassLoad for thread A posted from thread A: only the one for A");
     on_b(job_load_for_a);
     expect_log("Bload@1;", "ClassLoad for thread A posted from thread B: only the one for A");
@@ -440,10 +440,10 @@ static void section_threads(void)
     enable(A, JVMTI_EVENT_CLASS_LOAD, NULL);
     enable(B, JVMTI_EVENT_CLASS_LOAD, NULL);
     jvmtigen_post_filter_ClassLoad = filter_not_a;
-    jvmtigen_post_ClassLoad(NULL, (jthread)ID_A, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)ID_A, NULL);
     jvmtigen_post_filter_ClassLoad = NULL;
     expect_log("Bload@1;", "jvmtigen_post_filter_ClassLoad skips the environment it refuses");
-    jvmtigen_post_ClassLoad(NULL, (jthread)ID_A, NULL);
+    jvmtirt_post_ClassLoad(NULL, (jthread)ID_A, NULL);
     expect_log("Aload@1;Bload@1;", "without the filter both get it");
 
     pthread_mutex_lock(&wb.mu);

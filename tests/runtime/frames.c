@@ -125,8 +125,8 @@ static void vm_start(int with_ops)
 {
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
     c.offer_defaults = 1; /* every capability, the VM's functions or not */
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++)
-        jvmtigen_capability_set(&c.potential, b, 1);
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+        jvmtirt_capability_set(&c.potential, b, 1);
     if (with_ops) {
         c.breakpoint_arm = breakpoint_arm;
         c.field_watch_arm = field_watch_arm;
@@ -144,7 +144,7 @@ static void vm_start(int with_ops)
 static void vm_live(void)
 {
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
-    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_START);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
 }
@@ -253,17 +253,17 @@ static void section_breakpoints(void)
     EXPECT((*a)->SetBreakpoint(a, M1, 7), JVMTI_ERROR_NONE, "a second breakpoint, in A only");
     EXPECT(log_is("bp 1@7 on;"), 1, "... armed");
 
-    jvmtigen_post_Breakpoint(NULL, MAIN_T, M1, 5);
+    jvmtirt_post_Breakpoint(NULL, MAIN_T, M1, 5);
     EXPECT(got_is("AB"), 1, "Breakpoint at m1@5 reaches both environments that set it");
-    jvmtigen_post_Breakpoint(NULL, MAIN_T, M1, 7);
+    jvmtirt_post_Breakpoint(NULL, MAIN_T, M1, 7);
     EXPECT(got_is("A"), 1, "Breakpoint at m1@7 reaches only A, which set it");
-    jvmtigen_post_Breakpoint(NULL, MAIN_T, M2, 5);
+    jvmtirt_post_Breakpoint(NULL, MAIN_T, M2, 5);
     EXPECT(got_is(""), 1, "Breakpoint at m2@5 (nobody set it) reaches nobody");
 
     EXPECT((*a)->ClearBreakpoint(a, M1, 5), JVMTI_ERROR_NONE, "ClearBreakpoint");
     EXPECT(log_is(""), 1, "... B still has it: not disarmed");
     EXPECT((*a)->ClearBreakpoint(a, M1, 5), JVMTI_ERROR_NOT_FOUND, "ClearBreakpoint again: NOT_FOUND");
-    jvmtigen_post_Breakpoint(NULL, MAIN_T, M1, 5);
+    jvmtirt_post_Breakpoint(NULL, MAIN_T, M1, 5);
     EXPECT(got_is("B"), 1, "after A cleared m1@5, only B gets it");
 
     /* Field watches: per kind, per class and field. */
@@ -276,11 +276,11 @@ static void section_breakpoints(void)
            "SetFieldAccessWatch: the same field ID in another class is another field");
     EXPECT(log_is("access k1 f1 on;modify k1 f1 on;access k2 f1 on;"), 1,
            "... each armed in the VM once");
-    jvmtigen_post_FieldAccess(NULL, MAIN_T, M1, 0, K1, NULL, F1);
+    jvmtirt_post_FieldAccess(NULL, MAIN_T, M1, 0, K1, NULL, F1);
     EXPECT(got_is("A"), 1, "FieldAccess of k1.f1 reaches only A");
-    jvmtigen_post_FieldModification(NULL, MAIN_T, M1, 0, K1, NULL, F1, 'I', no_value);
+    jvmtirt_post_FieldModification(NULL, MAIN_T, M1, 0, K1, NULL, F1, 'I', no_value);
     EXPECT(got_is("B"), 1, "FieldModification of k1.f1 reaches only B");
-    jvmtigen_post_FieldAccess(NULL, MAIN_T, M1, 0, K2, NULL, F1);
+    jvmtirt_post_FieldAccess(NULL, MAIN_T, M1, 0, K2, NULL, F1);
     EXPECT(got_is("B"), 1, "FieldAccess of k2.f1 reaches only B");
     EXPECT((*b)->ClearFieldAccessWatch(b, K1, F1), JVMTI_ERROR_NOT_FOUND,
            "ClearFieldAccessWatch of a watch another environment set: NOT_FOUND");
@@ -288,7 +288,7 @@ static void section_breakpoints(void)
            "ClearFieldModificationWatch where only an access watch is: NOT_FOUND");
     EXPECT((*a)->ClearFieldAccessWatch(a, K1, F1), JVMTI_ERROR_NONE, "ClearFieldAccessWatch");
     EXPECT(log_is("access k1 f1 off;"), 1, "... the last watch of k1.f1 access: disarmed");
-    jvmtigen_post_FieldAccess(NULL, MAIN_T, M1, 0, K1, NULL, F1);
+    jvmtirt_post_FieldAccess(NULL, MAIN_T, M1, 0, K1, NULL, F1);
     EXPECT(got_is(""), 1, "FieldAccess of k1.f1 after the clear reaches nobody");
 
     /* Disposing B drops its breakpoint and watches; what nobody else holds
@@ -301,7 +301,7 @@ static void section_breakpoints(void)
            "a new environment has no breakpoint of a disposed one");
     EXPECT((*c)->ClearFieldModificationWatch(c, K1, F1), JVMTI_ERROR_NOT_FOUND,
            "... nor its field watches");
-    jvmtigen_post_Breakpoint(NULL, MAIN_T, M1, 7);
+    jvmtirt_post_Breakpoint(NULL, MAIN_T, M1, 7);
     EXPECT(got_is("A"), 1, "A's breakpoint outlives B");
     jvmtirt_shutdown(); /* A's breakpoint is still set: freed here (LSan) */
 
@@ -352,7 +352,7 @@ static void section_frame_pops(void)
     EXPECT(got_is("AB"), 1, "FramePop of the top frame reaches A and B (which asked), not C");
     jvmtirt_frame_popped(NULL, MAIN_T, M1, JNI_FALSE, 3);
     EXPECT(got_is(""), 1, "a frame at the same height popping later reaches nobody (requests end)");
-    jvmtigen_post_FramePop(NULL, MAIN_T, M1, JNI_FALSE);
+    jvmtirt_post_FramePop(NULL, MAIN_T, M1, JNI_FALSE);
     EXPECT(got_is(""), 1, "FramePop posted outside jvmtirt_frame_popped reaches nobody");
     EXPECT((*a)->NotifyFramePop(a, NULL, 0), JVMTI_ERROR_NONE,
            "NotifyFramePop of the frame at that height again: a new request");
@@ -364,7 +364,7 @@ static void section_frame_pops(void)
 
     EXPECT((*a)->NotifyFramePop(a, NULL, 0), JVMTI_ERROR_NONE, "A asks for the top frame");
     jvmtirt_thread_end();
-    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIRT_JAVA_THREAD);
     EXPECT(log_is("frame t1#3 on;"), 1, "... armed");
     jvmtirt_frame_popped(NULL, MAIN_T, M1, JNI_FALSE, 3);
     EXPECT(got_is(""), 1,
@@ -500,7 +500,7 @@ static void section_loader_search(void)
     snprintf(want, sizeof want, "boot /no/such/dir onload;system %s onload;", dir);
     EXPECT(log_is(want), 1, "... the VM appends both, told the phase");
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
-    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)MAIN_T, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_START);
     EXPECT((*a)->AddToBootstrapClassLoaderSearch(a, jar), JVMTI_ERROR_WRONG_PHASE,
            "AddToBootstrapClassLoaderSearch in the start phase: WRONG_PHASE");
@@ -537,10 +537,10 @@ static long popped_to; /* deliveries of FramePop, counted on the posting thread 
 static void *poster(void *arg)
 {
     (void)arg;
-    jvmtirt_thread_start((uintptr_t)OTHER_T, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)OTHER_T, JVMTIRT_JAVA_THREAD);
     while (!__atomic_load_n(&posting_done, __ATOMIC_ACQUIRE)) {
-        jvmtigen_post_Breakpoint(NULL, OTHER_T, M1, 5);
-        jvmtigen_post_FieldAccess(NULL, OTHER_T, M1, 0, K1, NULL, F1);
+        jvmtirt_post_Breakpoint(NULL, OTHER_T, M1, 5);
+        jvmtirt_post_FieldAccess(NULL, OTHER_T, M1, 0, K1, NULL, F1);
         size_t before = strlen(got);
         jvmtirt_frame_popped(NULL, OTHER_T, M1, JNI_FALSE, 1);
         popped_to += (long)(strlen(got) - before);

@@ -233,7 +233,7 @@ static void core_up(jvmtirt_config *cfg, int with_heap)
     if (jvmtirt_init(cfg) != JVMTI_ERROR_NONE)
         check(0, "jvmtirt_init");
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIRT_JAVA_THREAD);
 }
 
 static void core_down(void)
@@ -767,7 +767,7 @@ static void section_missing(void)
     if (jvmtirt_init(&old.c) != JVMTI_ERROR_NONE)
         check(0, "jvmtirt_init with the older config size");
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIRT_JAVA_THREAD);
     e = tagging_env();
     CHECK_EQ((*e)->IterateThroughHeap(e, 0, NULL, &cb, NULL), JVMTI_ERROR_NOT_AVAILABLE,
              "a VM built against the older config: the heap fields past its size are not read");
@@ -791,7 +791,7 @@ static char stress_thread_obj[4];
 
 static void *tagger(void *arg)
 {
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
     long n = 0;
     while (!__atomic_load_n(&stop_flag, __ATOMIC_ACQUIRE)) {
         int i = (int)(n++ % G_COUNT);
@@ -805,7 +805,7 @@ static void *tagger(void *arg)
 
 static void *walker(void *arg)
 {
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
     jvmtiHeapCallbacks cb = all_callbacks();
     while (!__atomic_load_n(&stop_flag, __ATOMIC_ACQUIRE)) {
         seen s;
@@ -829,7 +829,7 @@ typedef struct dispose_arg {
 static void *disposable_walker(void *p)
 {
     dispose_arg *a = p;
-    jvmtirt_thread_start(a->id, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(a->id, JVMTIRT_JAVA_THREAD);
     jvmtiHeapCallbacks cb = all_callbacks();
     for (;;) {
         seen s;

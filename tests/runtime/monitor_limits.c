@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
     if (jvmtirt_init(&cfg) != JVMTI_ERROR_NONE)
         return 1;
-    jvmtirt_thread_start((uintptr_t)&main_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_obj, JVMTIRT_JAVA_THREAD);
     void *p = NULL;
     if (jvmtirt_get_env(&p, JVMTI_VERSION) != JNI_OK || !p) {
         line(0, "monitor limits: jvmtirt_get_env gives an environment");

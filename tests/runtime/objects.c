@@ -121,7 +121,7 @@ static void core_up(jvmtirt_config *cfg)
     cfg->object_ref = object_ref;
     jvmtirt_init(cfg);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIRT_JAVA_THREAD);
 }
 
 static void core_down(void)
@@ -143,7 +143,7 @@ static void section_tag_alignments(void)
     cfg.potential.can_tag_objects = 1;
     jvmtirt_init(&cfg);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_thread_obj, JVMTIRT_JAVA_THREAD);
     jvmtiEnv *e = new_env();
     jvmtiCapabilities c = {0};
     c.can_tag_objects = 1;
@@ -381,7 +381,7 @@ static unsigned rnd(unsigned *s)
 static void *tagger(void *arg)
 {
     int me = (int)(intptr_t)arg;
-    jvmtirt_thread_start((uintptr_t)arg + 100, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg + 100, JVMTIRT_JAVA_THREAD);
     unsigned s = (unsigned)me * 7919u + 1;
     int lo = me * (STRESS_OBJECTS / 4), hi = lo + STRESS_OBJECTS / 4;
     while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
@@ -418,7 +418,7 @@ static void *collector(void *arg)
 static void *churner(void *arg)
 {
     (void)arg;
-    jvmtirt_thread_start(999, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(999, JVMTIRT_JAVA_THREAD);
     unsigned s = 77;
     while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
         jvmtiEnv *e = tagging_env();
@@ -497,7 +497,7 @@ typedef struct test_thread {
 static void *test_thread_main(void *arg)
 {
     test_thread *t = arg;
-    jvmtirt_thread_start((uintptr_t)&thread_objs[t->index], JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&thread_objs[t->index], JVMTIRT_JAVA_THREAD);
     t->fn(t);
     jvmtirt_thread_end();
     return NULL;
@@ -1058,7 +1058,7 @@ static long susp_bad; /* atomic */
 static void *controller(void *arg)
 {
     unsigned s = (unsigned)(uintptr_t)arg;
-    jvmtirt_thread_start((uintptr_t)arg + 5000, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg + 5000, JVMTIRT_JAVA_THREAD);
     while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
         int i = 1 + (int)(rnd(&s) % 2);
         jvmtiError err;

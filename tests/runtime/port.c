@@ -66,7 +66,7 @@ static char thread_obj;
 /* A new environment, the calling thread attached as T's. */
 static jvmtiEnv *new_env(void)
 {
-    jvmtirt_thread_start((uintptr_t)T, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)T, JVMTIRT_JAVA_THREAD);
     jvmtiEnv *e = NULL;
     if (jvmtirt_get_env((void **)&e, JVMTI_VERSION) != JNI_OK)
         return NULL;
@@ -182,7 +182,7 @@ static void section_unregistered(void)
 
 static void section_registered(void)
 {
-    jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
+    jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
     impls.GetThreadState = jvmti_impl_GetThreadState;
     impls.InterruptThread = my_interrupt;
     jvmtirt_config c = base_config();
@@ -210,7 +210,7 @@ static void section_registered(void)
     jvmtirt_shutdown();
 
     /* A table from an older VM: members past its size are not used. */
-    impls.size = offsetof(jvmtigen_impls, GetThreadState);
+    impls.size = offsetof(jvmtirt_impl_table, GetThreadState);
     expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "a registered table shorter than today's");
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
     e = new_env();
@@ -335,7 +335,7 @@ static void section_dispose(void)
         jvmtirt_set_phase(JVMTI_PHASE_LIVE);
         vm_death_calls = 0;
         (*b)->SetEventNotificationMode(b, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
-        jvmtigen_post_VMDeath(NULL);
+        jvmtirt_post_VMDeath(NULL);
         expect(vm_death_calls, 0, "... nor its callbacks");
         (*b)->DisposeEnvironment(b);
     }
@@ -388,7 +388,7 @@ static void section_resolve_thread(void)
     expect(jvmtirt_resolve_thread(e, (jthread)(void *)&other_thread, 1, &id),
            JVMTI_ERROR_THREAD_NOT_ALIVE, "resolve_thread(a thread never started): THREAD_NOT_ALIVE");
     jvmtirt_thread_end();
-    jvmtirt_thread_start((uintptr_t)(void *)&ended_thread, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)(void *)&ended_thread, JVMTIRT_JAVA_THREAD);
     jvmtirt_thread_end();
     expect(jvmtirt_resolve_thread(e, (jthread)(void *)&ended_thread, 1, &id),
            JVMTI_ERROR_THREAD_NOT_ALIVE, "resolve_thread(a thread that ended): THREAD_NOT_ALIVE");

@@ -165,7 +165,7 @@ static jvmtiError each_class(jobject loader, int all, int (*visit)(void *, jclas
 
 static void vm_start(int with_ops)
 {
-    static jvmtigen_impls impls = JVMTIGEN_IMPLS_INIT;
+    static jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
     impls.GetAllThreads = vm_GetAllThreads;
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
     c.impls = &impls;
@@ -176,7 +176,7 @@ static void vm_start(int with_ops)
     }
     jvmtirt_init(&c);
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
-    jvmtirt_thread_start((uintptr_t)T(MAIN), JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)T(MAIN), JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_START);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
 }
@@ -190,7 +190,7 @@ static int n_started, stopping;
 
 static void *thread_body(void *arg)
 {
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
     pthread_mutex_lock(&start_lock);
     n_started++;
     pthread_cond_broadcast(&start_cond);
@@ -531,7 +531,7 @@ static int walk_errors; /* atomic */
 
 static void *walker(void *arg)
 {
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
     long rounds = 0;
     while (!__atomic_load_n(&stop_walkers, __ATOMIC_ACQUIRE) || rounds < 50) {
         jvmtiEnv *e = env_new();

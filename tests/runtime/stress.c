@@ -5,7 +5,7 @@
  * Eight threads, all known to the core (jvmtirt_thread_start), run for the
  * given time:
  *   2 posters   send ClassLoad (a per-thread event) in a loop, each on its
- *               own thread, through the generated jvmtigen_post_ClassLoad;
+ *               own thread, through the generated jvmtirt_post_ClassLoad;
  *   2 togglers  enable and disable ClassLoad in two long-lived
  *               environments, globally and for single posters, and add
  *               and relinquish a capability of one of them;
@@ -193,13 +193,13 @@ static pthread_barrier_t start_line;
 static void *poster_main(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    jvmtirt_thread_start(POSTER_ID(i), JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start(POSTER_ID(i), JVMTIRT_JAVA_THREAD);
     my_poster = i;
     pthread_barrier_wait(&start_line);
     long n = 0;
     while (!GET(&stop_posting)) {
         post_started = GET(&dispose_seq);
-        jvmtigen_post_ClassLoad(NULL, POSTER_T(i), NULL);
+        jvmtirt_post_ClassLoad(NULL, POSTER_T(i), NULL);
         n++;
     }
     posters[i].posts = n;
@@ -213,7 +213,7 @@ static void *toggler_main(void *arg)
 {
     int i = (int)(intptr_t)arg;
     static char ids[N_TOGGLERS];
-    jvmtirt_thread_start((uintptr_t)&ids[i], JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&ids[i], JVMTIRT_JAVA_THREAD);
     jvmtiEventCallbacks cb = callbacks();
     jvmtiCapabilities tag_objects;
     memset(&tag_objects, 0, sizeof tag_objects);
@@ -271,7 +271,7 @@ static void *churner_main(void *arg)
 {
     int i = (int)(intptr_t)arg;
     static char ids[N_CHURNERS];
-    jvmtirt_thread_start((uintptr_t)&ids[i], JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&ids[i], JVMTIRT_JAVA_THREAD);
     jvmtiEventCallbacks cb = callbacks();
     pthread_barrier_wait(&start_line);
     long n = 0, mons = 0, stale = 0;
@@ -330,7 +330,7 @@ static char locker_ids[N_LOCKERS];
 static void *locker_main(void *arg)
 {
     int i = (int)(intptr_t)arg;
-    jvmtirt_thread_start((uintptr_t)&locker_ids[i], JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&locker_ids[i], JVMTIRT_JAVA_THREAD);
     jvmtiEnv *e = E0;
     pthread_barrier_wait(&start_line);
     long n = 0, ok = 0, intr = 0, inside = 0;
@@ -385,7 +385,7 @@ int main(int argc, char **argv)
     cfg.potential.can_get_current_thread_cpu_time = 1;
     jvmtirt_init(&cfg);
     static char main_obj;
-    jvmtirt_thread_start((uintptr_t)&main_obj, JVMTIGEN_JAVA_THREAD);
+    jvmtirt_thread_start((uintptr_t)&main_obj, JVMTIRT_JAVA_THREAD);
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
     jvmtirt_stats base;
     jvmtirt_get_stats(&base);

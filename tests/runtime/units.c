@@ -2,7 +2,7 @@
  *
  * Every JVM TI call goes through the function table of an environment from
  * jvmtirt_get_env, so the generated trampolines run in front of the core.
- * Events are sent with the generated jvmtigen_post_NAME functions. Expected
+ * Events are sent with the generated jvmtirt_post_NAME functions. Expected
  * values are the spec's, written by hand. Prints one TAP-like line per
  * check (tests/lib.sh): "ok - runtime: ..." or "not ok - runtime: ...
  * (expected ..., got ...)".
@@ -143,7 +143,7 @@ static char main_obj;
 #define MAIN_T ((jthread)(void *)&main_obj)
 
 /* The main thread is a Java thread in every section. */
-static void main_start(void) { jvmtirt_thread_start(ID_MAIN, JVMTIGEN_JAVA_THREAD); }
+static void main_start(void) { jvmtirt_thread_start(ID_MAIN, JVMTIRT_JAVA_THREAD); }
 
 static jvmtiCapabilities no_caps(void)
 {
@@ -156,8 +156,8 @@ static jvmtiCapabilities no_caps(void)
 static const char *caps_diff(const jvmtiCapabilities *got, const jvmtiCapabilities *want)
 {
     static char buf[128];
-    for (int b = 0; b < JVMTIGEN_CAPABILITY_COUNT; b++) {
-        int g = jvmtigen_capability_get(got, b), w = jvmtigen_capability_get(want, b);
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {
+        int g = jvmtirt_capability_get(got, b), w = jvmtirt_capability_get(want, b);
         if (g != w) {
             snprintf(buf, sizeof buf, "%s: expected %d, got %d", jvmtigen_capabilities[b].name, w, g);
             return buf;
@@ -198,7 +198,7 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     if (w->id)
-        jvmtirt_thread_start(w->id, JVMTIGEN_JAVA_THREAD);
+        jvmtirt_thread_start(w->id, JVMTIRT_JAVA_THREAD);
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->job && !w->quit)
@@ -389,7 +389,7 @@ static jvmtiError set_mode(jvmtiEnv *e, jvmtiEventMode mode, jvmtiEvent ev, jthr
 }
 
 /* Posts ClassLoad on the worker's thread, as the VM would there. */
-static void job_post_class_load(worker *w) { jvmtigen_post_ClassLoad(NULL, w->jt, NULL); }
+static void job_post_class_load(worker *w) { jvmtirt_post_ClassLoad(NULL, w->jt, NULL); }
 
 /* ======================================================================
  * environments: versions, local storage, independence
@@ -816,7 +816,7 @@ static void section_events(void)
                "SetEventNotificationMode(ENABLE, VMInit, NULL)");
     expect_true(!jvmtirt_event_enabled(JVMTI_EVENT_VM_INIT),
                 "jvmtirt_event_enabled: an event enabled without a callback is off");
-    jvmtigen_post_VMInit(NULL, MAIN_T);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
     expect_log("", "no event is delivered before SetEventCallbacks");
     int changed = __atomic_load_n(&events_changed_calls, __ATOMIC_SEQ_CST);
     expect_err(set_callbacks(A, &cbs, (jint)sizeof cbs), JVMTI_ERROR_NONE, "SetEventCallbacks");
@@ -826,26 +826,26 @@ static void section_events(void)
                 "jvmtirt_event_enabled: enabled with a callback is on");
     expect_true(!jvmtirt_event_enabled(JVMTI_EVENT_VM_DEATH),
                 "jvmtirt_event_enabled: a callback without enabling is off");
-    jvmtigen_post_VMInit(NULL, MAIN_T);
-    expect_log("A@m", "jvmtigen_post_VMInit delivers to the enabled environment");
-    jvmtigen_post_VMDeath(NULL);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
+    expect_log("A@m", "jvmtirt_post_VMInit delivers to the enabled environment");
+    jvmtirt_post_VMDeath(NULL);
     expect_log("", "an event with a callback but not enabled is not delivered");
 
     set_callbacks(B, &cbs, (jint)sizeof cbs);
     set_callbacks(C, &cbs, (jint)sizeof cbs);
     set_mode(B, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     set_mode(C, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    jvmtigen_post_VMInit(NULL, MAIN_T);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
     expect_log("A@m B@m C@m", "an event goes to every enabled environment, in creation order");
     changed = __atomic_load_n(&events_changed_calls, __ATOMIC_SEQ_CST);
     expect_err(set_mode(B, JVMTI_DISABLE, JVMTI_EVENT_VM_INIT, NULL), JVMTI_ERROR_NONE,
                "SetEventNotificationMode(DISABLE, VMInit, NULL)");
     expect_true(__atomic_load_n(&events_changed_calls, __ATOMIC_SEQ_CST) > changed,
                 "config.events_changed is called when enabling changes");
-    jvmtigen_post_VMInit(NULL, MAIN_T);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
     expect_log("A@m C@m", "a disabled environment is skipped");
     expect_err(set_callbacks(C, NULL, 0), JVMTI_ERROR_NONE, "SetEventCallbacks(NULL, 0)");
-    jvmtigen_post_VMInit(NULL, MAIN_T);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
     expect_log("A@m", "SetEventCallbacks(NULL) removes every callback");
 
     /* short and long structures */
@@ -853,14 +853,14 @@ static void section_events(void)
     set_mode(C, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     expect_err(set_callbacks(C, &cbs, (jint)offsetof(jvmtiEventCallbacks, ThreadStart)),
                JVMTI_ERROR_NONE, "SetEventCallbacks with a short structure (VMInit, VMDeath only)");
-    jvmtigen_post_VMDeath(NULL);
+    jvmtirt_post_VMDeath(NULL);
     expect_log("C", "a short structure sets the callbacks it covers");
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("", "a callback beyond size_of_callbacks is not set");
     expect_true(!jvmtirt_event_enabled(JVMTI_EVENT_THREAD_START),
                 "jvmtirt_event_enabled: off for the callback beyond the short size");
     set_callbacks(C, &cbs, (jint)(offsetof(jvmtiEventCallbacks, ThreadStart) + sizeof(void *) - 1));
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("", "a callback only partly inside size_of_callbacks is not set");
     struct {
         jvmtiEventCallbacks cb;
@@ -872,10 +872,10 @@ static void section_events(void)
         big.extra[i] = (void *)&big;
     expect_err(set_callbacks(C, &big.cb, (jint)sizeof big), JVMTI_ERROR_NONE,
                "SetEventCallbacks with a longer structure (a newer jvmti.h)");
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("C@m", "a longer structure sets the known callbacks");
     expect_err(set_callbacks(A, &cbs, -1), JVMTI_ERROR_ILLEGAL_ARGUMENT, "SetEventCallbacks(size -1)");
-    jvmtigen_post_VMInit(NULL, MAIN_T);
+    jvmtirt_post_VMInit(NULL, MAIN_T);
     expect_log("A@m C@m", "a refused SetEventCallbacks keeps the old callbacks");
     set_callbacks(C, NULL, 0);
     set_mode(C, JVMTI_DISABLE, JVMTI_EVENT_VM_INIT, NULL);
@@ -971,7 +971,7 @@ static void section_events(void)
     expect_log("A@1 B@1", "ClassLoad on thread 1: the per-thread and the global environment");
     worker_do(&w2, job_post_class_load);
     expect_log("B@2", "ClassLoad on thread 2: only the global environment");
-    jvmtigen_post_ClassLoad(NULL, MAIN_T, NULL);
+    jvmtirt_post_ClassLoad(NULL, MAIN_T, NULL);
     expect_log("B@m", "ClassLoad on the main thread: only the global environment");
     expect_true(jvmtirt_event_enabled_for_thread(JVMTI_EVENT_CLASS_LOAD, w1.id),
                 "jvmtirt_event_enabled_for_thread(ClassLoad, thread 1)");
@@ -1032,7 +1032,7 @@ static void section_events(void)
     set_mode(D, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     set_mode(E, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     jvmtirt_stats before = stats();
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("D@m E@m", "an environment disposing itself in its callback: the next one still gets the event");
     expect_err(self_disp.dispose, JVMTI_ERROR_NONE, "DisposeEnvironment from the environment's own callback");
     expect_err(self_disp.dispose_again, JVMTI_ERROR_INVALID_ENVIRONMENT,
@@ -1047,7 +1047,7 @@ static void section_events(void)
     jvmtirt_stats after = stats();
     expect_int(after.pending_disposal, 0, "jvmtirt_get_stats: pending disposal back to 0 after the post");
     expect_int(after.environments, before.environments - 1, "jvmtirt_get_stats: one environment fewer");
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("E@m", "the disposed environment gets nothing more");
 
     jvmtiEnv *F = tagged_env('F'), *G = tagged_env('G');
@@ -1057,7 +1057,7 @@ static void section_events(void)
     set_callbacks(G, &cbs, (jint)sizeof cbs);
     set_mode(F, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     set_mode(G, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("E@m F@m", "an environment disposed by an earlier one's callback during the post is skipped");
     expect_err(victim_err, JVMTI_ERROR_NONE, "DisposeEnvironment of another environment from a callback");
     expect_int(stats().pending_disposal, 0, "jvmtirt_get_stats: nothing pending after that post");
@@ -1077,7 +1077,7 @@ static void section_events(void)
     set_mode(I, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     set_mode(K, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     set_mode(L, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
-    jvmtigen_post_ThreadStart(NULL, MAIN_T);
+    jvmtirt_post_ThreadStart(NULL, MAIN_T);
     expect_log("I@m L@m",
                "a callback disposing of its environment and the next one: the next one is skipped");
     expect_true(self_disp.dispose == JVMTI_ERROR_NONE && victim_err == JVMTI_ERROR_NONE,
@@ -1157,7 +1157,7 @@ static void section_thread_id_hook(void)
                "config.thread_id: SetEventNotificationMode for thread 2");
     worker_do(&w1, job_post_class_load);
     worker_do(&w2, job_post_class_load);
-    jvmtigen_post_ClassLoad(NULL, MAIN_T, NULL);
+    jvmtirt_post_ClassLoad(NULL, MAIN_T, NULL);
     expect_log("A@2", "config.thread_id: the per-thread enabling follows the VM's thread id");
     expect_true(jvmtirt_event_enabled_for_thread(JVMTI_EVENT_CLASS_LOAD, 5002),
                 "config.thread_id: jvmtirt_event_enabled_for_thread takes the VM's id");

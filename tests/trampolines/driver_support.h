@@ -117,15 +117,15 @@ SUPPORT void set_thread(int ts)
     switch (ts) {
     case TS_NO_THREADS: jvmtigen_thread_attached(JVMTIGEN_NO_THREADS); break;
     case TS_UNATTACHED:
-        jvmtigen_thread_attached(JVMTIGEN_THREAD_UNKNOWN);
+        jvmtigen_thread_attached(JVMTIRT_THREAD_UNKNOWN);
         jvmtigen_vm_has_threads = 1;
         break;
     case TS_UNKNOWN_EARLY:
-        jvmtigen_thread_attached(JVMTIGEN_THREAD_UNKNOWN);
+        jvmtigen_thread_attached(JVMTIRT_THREAD_UNKNOWN);
         jvmtigen_vm_has_threads = 0;
         break;
-    case TS_VM: jvmtigen_thread_attached(JVMTIGEN_VM_THREAD); break;
-    default: jvmtigen_thread_attached(JVMTIGEN_JAVA_THREAD); break;
+    case TS_VM: jvmtigen_thread_attached(JVMTIRT_VM_THREAD); break;
+    default: jvmtigen_thread_attached(JVMTIRT_JAVA_THREAD); break;
     }
 }
 

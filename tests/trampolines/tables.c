@@ -31,18 +31,18 @@ int main(void)
     EXPECT(jvmtigen_error_name((jvmtiError)(JVMTI_ERROR_MAX + 1)) == NULL, "past the end");
 
     /* capabilities, in header order */
-    EXPECT(JVMTIGEN_CAPABILITY_COUNT == NCAPS, "capability count = bit-fields in jvmti.h");
+    EXPECT(JVMTIRT_CAPABILITY_COUNT == NCAPS, "capability count = bit-fields in jvmti.h");
     EXPECT(jvmtigen_capability_bit("can_tag_objects") == 0, "first capability");
     EXPECT(jvmtigen_capability_bit("can_generate_field_modification_events") == 1, "second");
     EXPECT(jvmtigen_capability_bit("can_support_virtual_threads") == NCAPS - 1, "last (jdk25)");
     EXPECT(jvmtigen_capability_bit("can_fly") == -1, "unknown name");
-    for (int i = 0; i < JVMTIGEN_CAPABILITY_COUNT; i++) {
+    for (int i = 0; i < JVMTIRT_CAPABILITY_COUNT; i++) {
         jvmtiCapabilities c;
         memset(&c, 0, sizeof c);
-        jvmtigen_capability_set(&c, i, 1);
+        jvmtirt_capability_set(&c, i, 1);
         int set = 0;
-        for (int k = 0; k < JVMTIGEN_CAPABILITY_COUNT; k++)
-            set += jvmtigen_capability_get(&c, k) ? (k == i ? 1 : 100) : 0;
+        for (int k = 0; k < JVMTIRT_CAPABILITY_COUNT; k++)
+            set += jvmtirt_capability_get(&c, k) ? (k == i ? 1 : 100) : 0;
         EXPECT(set == 1 && jvmtigen_capabilities[i].bit == i, "set/get one bit");
     }
     {
@@ -50,9 +50,9 @@ int main(void)
         memset(&c, 0, sizeof c);
         memset(&want, 0, sizeof want);
         want.can_get_line_numbers = 1;
-        jvmtigen_capability_set(&c, jvmtigen_capability_bit("can_get_line_numbers"), 1);
+        jvmtirt_capability_set(&c, jvmtigen_capability_bit("can_get_line_numbers"), 1);
         EXPECT(memcmp(&c, &want, sizeof c) == 0, "set by name = the named field");
-        jvmtigen_capability_set(&c, jvmtigen_capability_bit("can_get_line_numbers"), 0);
+        jvmtirt_capability_set(&c, jvmtigen_capability_bit("can_get_line_numbers"), 0);
         memset(&want, 0, sizeof want);
         EXPECT(memcmp(&c, &want, sizeof c) == 0, "clear");
     }
