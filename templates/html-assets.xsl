@@ -58,7 +58,8 @@ h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
 .toc > ul { padding-left: 0; }
 .toc li { margin: 0.15rem 0; }
 .toc summary { cursor: pointer; }
-main { padding: 0 2.5rem 4rem; max-width: 72rem; }
+main { padding: 0 2.5rem 4rem; max-width: 72rem; min-width: 0; overflow-wrap: break-word; }
+.toc-box > summary { display: none; }
 .subtitle { color: var(--muted); margin-top: 0.2rem; }
 .para { display: block; height: 0.6em; }
 .prose { margin: 0.4rem 0; }
@@ -71,6 +72,7 @@ main { padding: 0 2.5rem 4rem; max-width: 72rem; }
 .category-list { columns: 3 14rem; padding-left: 1.2rem; }
 .since { display: inline-block; font-size: 0.72rem; font-weight: 600; color: var(--accent);
   background: var(--badge-bg); border-radius: 999px; padding: 0 0.55em; vertical-align: middle; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.6rem 0; }
 table.wide, table.facts { width: 100%; }
 th, td { border: 1px solid var(--line); padding: 0.35rem 0.6rem; text-align: left; vertical-align: top; }
@@ -94,6 +96,15 @@ ul.square { list-style-type: square; }
   .layout { display: block; }
   .toc { position: static; height: auto; border-right: none; border-bottom: 1px solid var(--line); }
   main { padding: 0 1rem 3rem; }
+  .toc { padding: 0.4rem 1rem; }
+  .toc-box > summary { display: list-item; font-weight: 600; padding: 0.3rem 0; }
+}
+@media (max-width: 600px) {
+  html { scroll-padding-top: 7rem; }
+  .top { flex-wrap: wrap; gap: 0.3rem 1rem; padding: 0.4rem 0.8rem; }
+  .search { flex-basis: 100%; max-width: none; }
+  main code, main a { overflow-wrap: anywhere; }
+  h1 { font-size: 1.6rem; }
 }
 @media print {
   .top, .toc, .skip, .self { display: none !important; }
@@ -153,6 +164,18 @@ ul.square { list-style-type: square; }
   list.addEventListener("click", function (e) {
     if (e.target.closest("a")) { list.hidden = true; }
   });
+  // The contents fold on a small screen, and fold again once a link in
+  // them is followed; on a wide one they are always open.
+  var toc = document.querySelector("#toc > details");
+  var small = window.matchMedia("(max-width: 900px)");
+  if (toc) {
+    var fit = function () { toc.open = !small.matches; };
+    fit();
+    small.addEventListener("change", fit);
+    toc.addEventListener("click", function (e) {
+      if (small.matches && e.target.closest("a")) toc.open = false;
+    });
+  }
   document.addEventListener("keydown", function (e) {
     if (e.key === "/" && document.activeElement !== input) { input.focus(); e.preventDefault(); }
   });

@@ -18,6 +18,22 @@ function report(ok, what, detail) {
   }
 }
 
+// In the page: its width against the viewport's, and the outermost
+// elements that stick out past the right edge outside a box of their own
+// that scrolls.
+function overflow() {
+  const width = document.documentElement.clientWidth, culprits = [];
+  const scrolls = (e) => { for (; e; e = e.parentElement) if (/auto|scroll|hidden/.test(getComputedStyle(e).overflowX) && e !== document.documentElement && e !== document.body) return true; return false; };
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.right > width + 0.5 && r.width > 0 && !scrolls(e.parentElement) && !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 0.5)) {
+      culprits.push(`${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}.${e.className} right ${Math.round(r.right)}`);
+      if (culprits.length >= 10) break;
+    }
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, width, culprits };
+}
+
 // Each browser gets a fresh profile directory (playwright passes it as
 // --user-data-dir).
 const profiles = [];
@@ -105,6 +121,40 @@ try {
   // Print: no navigation.
   await page.emulateMedia({ media: "print" });
   report(!(await page.locator("#toc").isVisible()), "the print stylesheet hides the navigation");
+
+  // No sideways scrolling of the page at desktop widths (wide tables
+  // scroll in their own box); what sticks out is named when it fails.
+  await page.emulateMedia({ media: "screen" });
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const m = await page.evaluate(overflow);
+    report(m.scrollWidth <= m.width, `at ${width} px the page does not scroll sideways (${m.scrollWidth} px wide)`,
+      m.culprits.join("\n"));
+    report(await page.locator("#toc").isVisible() && await page.locator("#toc a[href='#FunctionIndex']").isVisible(),
+      `at ${width} px the table of contents is open beside the content`);
+  }
+
+  // A phone: 390 px, touch, the viewport meta honoured.
+  const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
+                               deviceScaleFactor: 3 });
+  contexts.push(phone);
+  const p3 = await phone.newPage();
+  await p3.goto(url, { waitUntil: "load" });
+  const m = await p3.evaluate(overflow);
+  report(m.scrollWidth <= m.width, `at 390 px the page does not scroll sideways (${m.scrollWidth} px wide)`,
+    m.culprits.join("\n"));
+  const box = await p3.locator("#search-box").boundingBox();
+  report(box && box.width >= 250, `at 390 px the search box is usable (${box && Math.round(box.width)} px wide)`);
+  const top = await p3.evaluate(() => document.getElementById("top").getBoundingClientRect().top);
+  report(top < 844 && !(await p3.locator("#toc a[href='#FunctionIndex']").isVisible()),
+    `at 390 px the contents are folded and the content starts on the first screen (${Math.round(top)} px down)`);
+  await p3.locator("#toc summary").first().tap();
+  report(await p3.locator("#toc a[href='#FunctionIndex']").isVisible(), "at 390 px a tap opens the contents");
+  await p3.locator("#toc a[href='#FunctionIndex']").tap();
+  await p3.waitForFunction(() => location.hash === "#FunctionIndex");
+  report(!(await p3.locator("#toc a[href='#FunctionIndex']").isVisible()),
+    "at 390 px following a link in the contents folds them again");
+  await p3.screenshot({ path: join(shots, "jvmti-html-390.png") });
 
   // With JavaScript off: the content and the table of contents are there;
   // the search box (which needs the script) is not.

@@ -71,7 +71,7 @@ for name in "${specs[@]}"; do
     [ -f "$page" ] || continue
     jdk_page=""
     [ "$name" = jdk17 ] && [ -f "$JDK17_HTML" ] && jdk_page=$JDK17_HTML
-    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name"
+    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name" "$root/$name/man/man3"
     [ $? -le 1 ] || not_ok "docs: $name: facts.py ran to the end"
 done
 
