@@ -41,9 +41,9 @@
           <p class="title"><xsl:call-template name="xref"><xsl:with-param name="id" select="'top'"/><xsl:with-param name="text"><xsl:value-of select="$title"/></xsl:with-param></xsl:call-template>
             <span class="version">Version <xsl:value-of select="$version"/></span></p>
           <div id="search" class="search" hidden="hidden" role="search">
-            <label for="search-box" class="visually-hidden">Search functions, events, constants and errors</label>
+            <label for="search-box" class="visually-hidden">Search functions, events, types, constants, errors and sections</label>
             <input id="search-box" type="search" autocomplete="off" spellcheck="false"
-                   placeholder="Search functions, events, constants, errors"/>
+                   placeholder="Search functions, events, types, errors…"/>
             <ul id="search-results" class="search-results" hidden="hidden">
               <xsl:call-template name="search-items"/>
             </ul>
@@ -180,13 +180,44 @@
       <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">event</span> <xsl:value-of select="@label"/></a></li>
     </xsl:for-each>
-    <xsl:for-each select="$constant-groups/constant">
+    <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
+    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
       <li data-kind="constant"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">constant</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/errorsection/errorcategory/errorid">
       <li data-kind="error"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">error</span> <xsl:value-of select="@num"/></a></li>
+    </xsl:for-each>
+    <xsl:for-each select="$constant-groups|/specification/eventsection/event//constants">
+      <li data-kind="constants"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">constants</span> <xsl:value-of select="@label"/></a></li>
+    </xsl:for-each>
+    <!-- Types, their fields (a capability is a field of jvmtiCapabilities),
+         callbacks and base types; sections the script adds from the page. -->
+    <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
+                          /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
+                          /specification/eventsection/event/typedef">
+      <xsl:variable name="kind">
+        <xsl:choose>
+          <xsl:when test="self::capabilitiestypedef">capability</xsl:when>
+          <xsl:otherwise>field</xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <li data-kind="type"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">type</span> <xsl:value-of select="@label"/></a></li>
+      <xsl:for-each select="field|capabilityfield">
+        <li data-kind="{$kind}"><a href="#{../@id}.{@id}"><code><xsl:value-of select="../@id"/>.<xsl:value-of select="@id"/></code>
+          <span class="kind"><xsl:value-of select="$kind"/></span></a></li>
+      </xsl:for-each>
+    </xsl:for-each>
+    <xsl:for-each select="/specification/functionsection/category/callback">
+      <li data-kind="callback"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">callback</span> <xsl:value-of select="synopsis"/></a></li>
+    </xsl:for-each>
+    <xsl:for-each select="/specification/datasection/basetypes/basetype">
+      <li data-kind="type"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">type</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
   </xsl:template>
 
@@ -894,7 +925,8 @@
       <section id="ConstantIndex">
         <h3>Constant index</h3>
         <ul class="index-columns">
-          <xsl:for-each select="$constant-groups/constant">
+          <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
+    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
             <xsl:sort select="@id"/>
             <li><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></li>
           </xsl:for-each>

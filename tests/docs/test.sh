@@ -225,7 +225,8 @@ elif [ ! -d tests/docs/node_modules/playwright-core ]; then skip "docs: browser:
 elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then skip "docs: browser: chromium not installed"
 else
     mkdir -p "$SHOTS"
-    timeout 180 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1
+    "$JVMTIGEN" model spec/jvmti.xml >"$root/own.json"
+    timeout 240 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" "$root/own.json" 2>&1
 fi
 
 # ---- options and discipline ----
