@@ -216,7 +216,9 @@
         <span class="kind">callback</span> <xsl:value-of select="synopsis"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/datasection/basetypes/basetype">
-      <li data-kind="type"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+      <!-- Its anchor as its table row has it (not always its id). -->
+      <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
+      <li data-kind="type"><a href="#{$anchor}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">type</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
   </xsl:template>
