@@ -58,7 +58,8 @@ h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
 .toc > ul { padding-left: 0; }
 .toc li { margin: 0.15rem 0; }
 .toc summary { cursor: pointer; }
-main { padding: 0 2.5rem 4rem; max-width: 72rem; }
+main { padding: 0 2.5rem 4rem; max-width: 72rem; min-width: 0; overflow-wrap: break-word; }
+.toc-box > summary { display: none; }
 .subtitle { color: var(--muted); margin-top: 0.2rem; }
 .para { display: block; height: 0.6em; }
 .prose { margin: 0.4rem 0; }
@@ -71,6 +72,7 @@ main { padding: 0 2.5rem 4rem; max-width: 72rem; }
 .category-list { columns: 3 14rem; padding-left: 1.2rem; }
 .since { display: inline-block; font-size: 0.72rem; font-weight: 600; color: var(--accent);
   background: var(--badge-bg); border-radius: 999px; padding: 0 0.55em; vertical-align: middle; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.6rem 0; }
 table.wide, table.facts { width: 100%; }
 th, td { border: 1px solid var(--line); padding: 0.35rem 0.6rem; text-align: left; vertical-align: top; }
@@ -94,6 +96,15 @@ ul.square { list-style-type: square; }
   .layout { display: block; }
   .toc { position: static; height: auto; border-right: none; border-bottom: 1px solid var(--line); }
   main { padding: 0 1rem 3rem; }
+  .toc { padding: 0.4rem 1rem; }
+  .toc-box > summary { display: list-item; font-weight: 600; padding: 0.3rem 0; }
+}
+@media (max-width: 600px) {
+  html { scroll-padding-top: 7rem; }
+  .top { flex-wrap: wrap; gap: 0.3rem 1rem; padding: 0.4rem 0.8rem; }
+  .search { flex-basis: 100%; max-width: none; }
+  main code, main a { overflow-wrap: anywhere; }
+  h1 { font-size: 1.6rem; }
 }
 @media print {
   .top, .toc, .skip, .self { display: none !important; }
@@ -117,11 +128,42 @@ ul.square { list-style-type: square; }
   if (!box || !input || !list) return;
   box.hidden = false;
   var items = Array.prototype.slice.call(list.querySelectorAll("li"));
+  // Sections are taken from the page itself: each one with an id that the
+  // list does not name yet, under its heading.
+  var named = {};
+  items.forEach(function (li) { named[li.querySelector("a").getAttribute("href").slice(1)] = true; });
+  Array.prototype.forEach.call(document.querySelectorAll("main section[id]"), function (sec) {
+    var h = sec.querySelector("h1, h2, h3, h4");
+    if (named[sec.id] || !h) return;
+    var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
+    li.setAttribute("data-kind", "section");
+    a.href = "#" + sec.id;
+    a.textContent = h.textContent + " ";
+    k.className = "kind";
+    k.textContent = "section";
+    a.appendChild(k);
+    li.appendChild(a);
+    list.appendChild(li);
+    items.push(li);
+  });
+  // What a query is matched against: the whole entry, and apart its name
+  // (the code) and its title, for ranking.
   var keys = items.map(function (li) { return li.textContent.toLowerCase(); });
+  var names = items.map(function (li) {
+    var c = li.querySelector("code");
+    return c ? c.textContent.toLowerCase() : "";
+  });
+  var titles = items.map(function (li) {
+    var c = li.querySelector("code"), t = li.textContent;
+    if (c) t = t.replace(c.textContent, "");
+    return t.replace(/\s+/g, " ").trim().toLowerCase();
+  });
+  var LIMIT = 60;
   var empty = document.createElement("li");
   empty.className = "empty";
   empty.textContent = "No match";
-  list.appendChild(empty);
+  var more = document.createElement("li");
+  more.className = "empty";
   var active = -1, shown = [];
   function setActive(i) {
     if (active >= 0 && shown[active]) shown[active].classList.remove("active");
@@ -131,17 +173,45 @@ ul.square { list-style-type: square; }
       shown[active].scrollIntoView({ block: "nearest" });
     }
   }
+  // Exact names and titles first, then those that start with the query,
+  // then the rest, each in the page's order; only the first LIMIT are put
+  // in the list, so a keystroke costs little however much matches.
+  function rank(i, q) {
+    var n = names[i], t = titles[i];
+    if (n === q || t === q || n.slice(n.lastIndexOf(".") + 1) === q) return 0;
+    if (n.indexOf(q) === 0 || t.indexOf(q) === 0) return 1;
+    return 2;
+  }
   function filter() {
-    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-    shown = [];
-    items.forEach(function (li, i) {
-      var ok = words.length > 0 && words.every(function (w) { return keys[i].indexOf(w) >= 0; });
-      li.hidden = !ok;
-      if (ok) shown.push(li);
-    });
-    empty.hidden = shown.length > 0;
+    var q = input.value.toLowerCase().trim();
+    var words = q.split(/\s+/).filter(Boolean);
+    var hits = [];
+    if (words.length) {
+      for (var i = 0; i < items.length; i++) {
+        var ok = true;
+        for (var w = 0; w < words.length && ok; w++) ok = keys[i].indexOf(words[w]) >= 0;
+        if (ok) hits.push([rank(i, q), i]);
+      }
+      hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    }
+    if (active >= 0 && shown[active]) shown[active].classList.remove("active");
+    active = -1;
+    shown = hits.slice(0, LIMIT).map(function (h) { return items[h[1]]; });
+    var frag = document.createDocumentFragment();
+    shown.forEach(function (li) { li.hidden = false; frag.appendChild(li); });
+    if (!shown.length) frag.appendChild(empty);
+    if (hits.length > LIMIT) {
+      more.textContent = (hits.length - LIMIT) + " more: type on to narrow";
+      frag.appendChild(more);
+    }
+    list.textContent = "";
+    list.appendChild(frag);
     list.hidden = words.length === 0;
-    setActive(shown.length ? 0 : -1);
+    // The first is active; scrolling the list back to the top shows it
+    // without scrollIntoView, which lays out the whole page.
+    list.scrollTop = 0;
+    active = shown.length ? 0 : -1;
+    if (active === 0) shown[0].classList.add("active");
   }
   input.addEventListener("input", filter);
   input.addEventListener("keydown", function (e) {
@@ -153,6 +223,18 @@ ul.square { list-style-type: square; }
   list.addEventListener("click", function (e) {
     if (e.target.closest("a")) { list.hidden = true; }
   });
+  // The contents fold on a small screen, and fold again once a link in
+  // them is followed; on a wide one they are always open.
+  var toc = document.querySelector("#toc > details");
+  var small = window.matchMedia("(max-width: 900px)");
+  if (toc) {
+    var fit = function () { toc.open = !small.matches; };
+    fit();
+    small.addEventListener("change", fit);
+    toc.addEventListener("click", function (e) {
+      if (small.matches && e.target.closest("a")) toc.open = false;
+    });
+  }
   document.addEventListener("keydown", function (e) {
     if (e.key === "/" && document.activeElement !== input) { input.focus(); e.preventDefault(); }
   });

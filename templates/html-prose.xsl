@@ -64,7 +64,7 @@
   <xsl:template match="dl"><dl><xsl:apply-templates/></dl></xsl:template>
   <xsl:template match="dt"><dt><xsl:apply-templates/></dt></xsl:template>
   <xsl:template match="dd"><dd><xsl:apply-templates/></dd></xsl:template>
-  <xsl:template match="table"><table class="prose-table"><xsl:apply-templates/></table></xsl:template>
+  <xsl:template match="table"><div class="scroll"><table class="prose-table"><xsl:apply-templates/></table></div></xsl:template>
   <xsl:template match="tr|td|th">
     <xsl:element name="{local-name()}">
       <xsl:if test="@class"><xsl:attribute name="class"><xsl:value-of select="@class"/></xsl:attribute></xsl:if>

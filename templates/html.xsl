@@ -41,17 +41,20 @@
           <p class="title"><xsl:call-template name="xref"><xsl:with-param name="id" select="'top'"/><xsl:with-param name="text"><xsl:value-of select="$title"/></xsl:with-param></xsl:call-template>
             <span class="version">Version <xsl:value-of select="$version"/></span></p>
           <div id="search" class="search" hidden="hidden" role="search">
-            <label for="search-box" class="visually-hidden">Search functions, events, constants and errors</label>
+            <label for="search-box" class="visually-hidden">Search functions, events, types, constants, errors and sections</label>
             <input id="search-box" type="search" autocomplete="off" spellcheck="false"
-                   placeholder="Search functions, events, constants, errors"/>
+                   placeholder="Search functions, events, types, errors…"/>
             <ul id="search-results" class="search-results" hidden="hidden">
               <xsl:call-template name="search-items"/>
             </ul>
           </div>
         </header>
         <div class="layout">
+          <!-- Folded on a small screen by the script (open without it). -->
           <nav id="toc" class="toc" aria-label="Contents">
-            <xsl:call-template name="toc"/>
+            <details class="toc-box" open="open"><summary>Contents</summary>
+              <xsl:call-template name="toc"/>
+            </details>
           </nav>
           <main id="main">
             <xsl:apply-templates select="specification"/>
@@ -177,13 +180,46 @@
       <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">event</span> <xsl:value-of select="@label"/></a></li>
     </xsl:for-each>
-    <xsl:for-each select="$constant-groups/constant">
+    <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
+    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
       <li data-kind="constant"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">constant</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/errorsection/errorcategory/errorid">
       <li data-kind="error"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
         <span class="kind">error</span> <xsl:value-of select="@num"/></a></li>
+    </xsl:for-each>
+    <xsl:for-each select="$constant-groups|/specification/eventsection/event//constants">
+      <li data-kind="constants"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">constants</span> <xsl:value-of select="@label"/></a></li>
+    </xsl:for-each>
+    <!-- Types, their fields (a capability is a field of jvmtiCapabilities),
+         callbacks and base types; sections the script adds from the page. -->
+    <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
+                          /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
+                          /specification/eventsection/event/typedef">
+      <xsl:variable name="kind">
+        <xsl:choose>
+          <xsl:when test="self::capabilitiestypedef">capability</xsl:when>
+          <xsl:otherwise>field</xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <li data-kind="type"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">type</span> <xsl:value-of select="@label"/></a></li>
+      <xsl:for-each select="field|capabilityfield">
+        <li data-kind="{$kind}"><a href="#{../@id}.{@id}"><code><xsl:value-of select="../@id"/>.<xsl:value-of select="@id"/></code>
+          <span class="kind"><xsl:value-of select="$kind"/></span></a></li>
+      </xsl:for-each>
+    </xsl:for-each>
+    <xsl:for-each select="/specification/functionsection/category/callback">
+      <li data-kind="callback"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">callback</span> <xsl:value-of select="synopsis"/></a></li>
+    </xsl:for-each>
+    <xsl:for-each select="/specification/datasection/basetypes/basetype">
+      <!-- Its anchor as its table row has it (not always its id). -->
+      <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
+      <li data-kind="type"><a href="#{$anchor}"><code><xsl:value-of select="@id"/></code>
+        <span class="kind">type</span> <xsl:value-of select="../@label"/></a></li>
     </xsl:for-each>
   </xsl:template>
 
@@ -243,7 +279,7 @@
         <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
-      <table class="facts">
+      <div class="scroll"><table class="facts">
         <tr>
           <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text">Phase</xsl:with-param></xsl:call-template></th>
           <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'heapCallbacks'"/><xsl:with-param name="text">Callback safe</xsl:with-param></xsl:call-template></th>
@@ -266,7 +302,7 @@
           </td>
           <td><xsl:call-template name="since"/></td>
         </tr>
-      </table>
+      </table></div>
       <xsl:apply-templates select="typedef|uniontypedef"/>
       <xsl:call-template name="capabilities-table">
         <xsl:with-param name="what" select="'function'"/>
@@ -285,7 +321,7 @@
         <xsl:when test="eventcapabilities">
           <p>Depends on the event: an event can only be enabled by an environment that
             has the capabilities the event lists:</p>
-          <table class="wide">
+          <div class="scroll"><table class="wide">
             <tr><th scope="col">Event</th><th scope="col">Capabilities needed to enable it</th></tr>
             <xsl:for-each select="/specification/eventsection/event">
               <xsl:sort select="@id"/>
@@ -300,7 +336,7 @@
                 </td>
               </tr>
             </xsl:for-each>
-          </table>
+          </table></div>
         </xsl:when>
         <xsl:when test="not(capabilities/required)">
           <p><strong>Required functionality</strong>: every implementation provides this
@@ -334,7 +370,7 @@
        would hide the global $caps.) -->
   <xsl:template name="capability-list">
     <xsl:param name="list"/>
-    <table class="wide">
+    <div class="scroll"><table class="wide">
       <tr><th scope="col">Capability</th><th scope="col">Effect</th></tr>
       <xsl:for-each select="$list">
         <tr>
@@ -349,7 +385,7 @@
           </td>
         </tr>
       </xsl:for-each>
-    </table>
+    </table></div>
   </xsl:template>
 
   <!-- The parameters of a function, event or callback. -->
@@ -360,7 +396,7 @@
       <xsl:choose>
         <xsl:when test="not(parameters/param[not(jclass/@method)])"><p>None.</p></xsl:when>
         <xsl:otherwise>
-          <table class="wide">
+          <div class="scroll"><table class="wide">
             <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Description</th></tr>
             <!-- A <jclass method=""/> parameter names a method's class for
                  the spec's own purposes; C has no such parameter. -->
@@ -376,7 +412,7 @@
                 </td>
               </tr>
             </xsl:for-each>
-          </table>
+          </table></div>
         </xsl:otherwise>
       </xsl:choose>
     </div>
@@ -427,6 +463,11 @@
            callback point to storage the VM provides, which the agent may
            change. -->
       <xsl:when test="(ancestor::event or ancestor::callback) and struct = 'JNIEnv'"/>
+      <!-- void and the environments are passed as plain pointers (void*,
+           jvmtiEnv*): the callback is given them, it stores nothing. -->
+      <xsl:when test="(ancestor::event or ancestor::callback) and (void or struct)">
+        <xsl:text>A pointer the VM passes in.</xsl:text>
+      </xsl:when>
       <xsl:when test="ancestor::event or ancestor::callback">
         <xsl:text>Points to storage the VM provides; the callback may store a new value there.</xsl:text>
       </xsl:when>
@@ -437,13 +478,17 @@
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="inptr" mode="type-note">
-    <xsl:text>Points to a value the agent passes in.</xsl:text>
+    <xsl:text>Points to a value the </xsl:text>
+    <xsl:call-template name="passer"/>
+    <xsl:text> passes in.</xsl:text>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="inbuf" mode="type-note">
     <xsl:text>An array</xsl:text>
     <xsl:call-template name="count-words"><xsl:with-param name="count" select="@incount"/></xsl:call-template>
-    <xsl:text> that the agent passes in.</xsl:text>
+    <xsl:text> that the </xsl:text>
+    <xsl:call-template name="passer"/>
+    <xsl:text> passes in.</xsl:text>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="outbuf" mode="type-note">
@@ -463,11 +508,31 @@
     <xsl:text> that belongs to the VM: do not modify or free it.</xsl:text>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
+  <!-- A callback's way to hand something back: with a count, a buffer the
+       agent allocates and the VM takes over (ClassFileLoadHook's
+       new_class_data); without, a pointer of the agent's own. -->
   <xsl:template match="agentbuf" mode="type-note">
-    <xsl:text>An array</xsl:text>
-    <xsl:call-template name="count-words"><xsl:with-param name="count" select="@incount|@outcount"/></xsl:call-template>
-    <xsl:text> that belongs to the agent.</xsl:text>
+    <xsl:choose>
+      <xsl:when test="@incount|@outcount">
+        <xsl:text>Where the callback may store a pointer to a new array</xsl:text>
+        <xsl:call-template name="count-words"><xsl:with-param name="count" select="@incount|@outcount"/></xsl:call-template>
+        <xsl:text>, which the agent allocates with </xsl:text>
+        <xsl:call-template name="xref"><xsl:with-param name="id" select="'Allocate'"/><xsl:with-param name="text"><code>Allocate</code></xsl:with-param></xsl:call-template>
+        <xsl:text>; the VM takes it over and frees it with </xsl:text>
+        <xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template>
+        <xsl:text>.</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>Points to storage the VM provides; the callback may store a pointer of its own there, which the VM does not free.</xsl:text>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:call-template name="nullok-note"/>
+  </xsl:template>
+  <xsl:template name="passer">
+    <xsl:choose>
+      <xsl:when test="ancestor::event or ancestor::callback">VM</xsl:when>
+      <xsl:otherwise>agent</xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
   <xsl:template match="allocbuf|allocallocbuf" mode="type-note">
     <xsl:text>On return, points to a newly allocated array</xsl:text>
@@ -528,7 +593,7 @@
       <xsl:choose>
         <xsl:when test="not($errors)"><p>No other error.</p></xsl:when>
         <xsl:otherwise>
-          <table class="wide">
+          <div class="scroll"><table class="wide">
             <tr><th scope="col">Error</th><th scope="col">When</th><th scope="col">Checked</th></tr>
             <xsl:for-each select="$errors[@origin != 'own']">
               <xsl:call-template name="error-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
@@ -540,7 +605,7 @@
                 <td>by the implementation</td>
               </tr>
             </xsl:for-each>
-          </table>
+          </table></div>
           <p>Checked <em>on entry</em>: the function table returns the error before
             the VM's implementation runs. Checked <em>by the implementation</em>: the VM returns it.</p>
         </xsl:otherwise>
@@ -621,7 +686,7 @@
         <xsl:text>&#10;} </xsl:text><xsl:value-of select="@id"/><xsl:text>;</xsl:text>
       </code></pre>
       <xsl:apply-templates select="description"/>
-      <table class="wide">
+      <div class="scroll"><table class="wide">
         <tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Description</th></tr>
         <xsl:for-each select="field">
           <tr>
@@ -633,7 +698,7 @@
               <xsl:call-template name="type-notes"/></td>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 
@@ -652,7 +717,7 @@
         <xsl:text>;&#10;    ...&#10;} </xsl:text><xsl:value-of select="@id"/><xsl:text>;</xsl:text>
       </code></pre>
       <xsl:apply-templates select="description"/>
-      <table class="wide">
+      <div class="scroll"><table class="wide">
         <tr><th scope="col">Capability</th><th scope="col">Description</th><th scope="col">Needed by</th></tr>
         <xsl:for-each select="capabilityfield">
           <tr>
@@ -662,7 +727,7 @@
             <td><xsl:call-template name="capability-users"/></td>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 
@@ -689,7 +754,7 @@
   </xsl:template>
 
   <xsl:template match="constants">
-    <table id="{@id}" class="wide constants">
+    <div class="scroll"><table id="{@id}" class="wide constants">
       <caption><xsl:value-of select="@label"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
@@ -707,7 +772,7 @@
           <td><xsl:apply-templates/></td>
         </tr>
       </xsl:for-each>
-    </table>
+    </table></div>
   </xsl:template>
 
   <!-- ================================================================ -->
@@ -783,7 +848,7 @@
         <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
-      <table class="facts">
+      <div class="scroll"><table class="facts">
         <tr>
           <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text">Phase</xsl:with-param></xsl:call-template></th>
           <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiEvent'"/><xsl:with-param name="text">Event type</xsl:with-param></xsl:call-template></th>
@@ -805,7 +870,7 @@
           </td>
           <td><xsl:call-template name="since"/></td>
         </tr>
-      </table>
+      </table></div>
       <xsl:apply-templates select="typedef"/>
       <xsl:call-template name="capabilities-table">
         <xsl:with-param name="what" select="'event'"/>
@@ -825,7 +890,7 @@
       <xsl:apply-templates select="basetypes"/>
       <section id="StructureTypeDefinitions">
         <h3>Structure types</h3>
-        <table class="wide">
+        <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
                                 /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
@@ -834,35 +899,36 @@
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
               <td><xsl:value-of select="@label"/><xsl:call-template name="since-badge"/></td></tr>
           </xsl:for-each>
-        </table>
+        </table></div>
       </section>
       <section id="FunctionTypeDefinitions">
         <h3>Function types</h3>
-        <table class="wide">
+        <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/callback">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
               <td><xsl:value-of select="synopsis"/><xsl:call-template name="since-badge"/></td></tr>
           </xsl:for-each>
-        </table>
+        </table></div>
       </section>
       <section id="EnumerationDefinitions">
         <h3>Enumerations</h3>
-        <table class="wide">
+        <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="$constant-groups[@kind = 'enum']">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
               <td><xsl:value-of select="@label"/><xsl:call-template name="since-badge"/></td></tr>
           </xsl:for-each>
-        </table>
+        </table></div>
       </section>
       <xsl:call-template name="function-table"/>
       <section id="ConstantIndex">
         <h3>Constant index</h3>
         <ul class="index-columns">
-          <xsl:for-each select="$constant-groups/constant">
+          <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
+    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
             <xsl:sort select="@id"/>
             <li><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></li>
           </xsl:for-each>
@@ -875,7 +941,7 @@
     <section id="{@id}" class="basetypes">
       <h3><xsl:value-of select="@label"/></h3>
       <xsl:apply-templates select="intro"/>
-      <table class="wide">
+      <div class="scroll"><table class="wide">
         <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
         <xsl:for-each select="basetype">
           <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
@@ -889,7 +955,7 @@
             </td>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 
@@ -899,7 +965,7 @@
     <section id="FunctionTable">
       <h3>Function table</h3>
       <p>The layout of <code>jvmtiInterface_1</code>, the table an environment points to.</p>
-      <table class="wide">
+      <div class="scroll"><table class="wide">
         <tr><th scope="col">Position</th><th scope="col">Function</th><th scope="col">Since</th></tr>
         <xsl:for-each select="jg:table-slots()">
           <tr>
@@ -913,7 +979,7 @@
             </xsl:choose>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 
@@ -926,7 +992,7 @@
       <h2>Capability index</h2>
       <p>For each capability, the functions and events that need it and those whose
         behaviour it extends.</p>
-      <table class="wide">
+      <div class="scroll"><table class="wide">
         <tr><th scope="col">Capability</th><th scope="col">Functions and events</th></tr>
         <xsl:for-each select="/specification/functionsection/category/capabilitiestypedef/capabilityfield">
           <tr>
@@ -934,7 +1000,7 @@
             <td><xsl:call-template name="capability-users"/></td>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 
@@ -943,7 +1009,7 @@
       <h2>Change history</h2>
       <p>Last update: <xsl:value-of select="@update"/></p>
       <xsl:apply-templates select="intro"/>
-      <table class="wide changes">
+      <div class="scroll"><table class="wide changes">
         <tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Changes</th></tr>
         <xsl:for-each select="change">
           <tr>
@@ -952,7 +1018,7 @@
             <td><xsl:apply-templates/></td>
           </tr>
         </xsl:for-each>
-      </table>
+      </table></div>
     </section>
   </xsl:template>
 </xsl:stylesheet>

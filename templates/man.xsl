@@ -138,6 +138,9 @@
       <xsl:when test="$t/self::outbuf"> An array the agent allocates, which the function fills in.</xsl:when>
       <xsl:when test="$t/self::vmbuf"> An array that belongs to the VM: do not modify or free it.</xsl:when>
       <xsl:when test="$t/self::outptr and ancestor::event and $t/struct = 'JNIEnv'"/>
+      <xsl:when test="$t/self::outptr and ancestor::event and ($t/void or $t/struct)"> A pointer the VM passes in.</xsl:when>
+      <xsl:when test="$t/self::agentbuf and ($t/@incount or $t/@outcount)"> Where the callback may store a pointer to a new array, which the agent allocates with \fBAllocate\fP(3); the VM takes it over and frees it with \fBDeallocate\fP(3).</xsl:when>
+      <xsl:when test="$t/self::agentbuf"> Points to storage the VM provides; the callback may store a pointer of its own there, which the VM does not free.</xsl:when>
       <xsl:when test="$t/self::outptr and ancestor::event"> Points to storage the VM provides; the callback may store a new value there.</xsl:when>
       <xsl:when test="$t/self::outptr"> The function stores its result there.</xsl:when>
       <xsl:when test="$t/self::jthread[@null = 'current']"> NULL stands for the current thread.</xsl:when>

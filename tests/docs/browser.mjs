@@ -1,13 +1,14 @@
 // jvmti.html in a real browser: headless Chromium driven by playwright-core.
-// usage: node browser.mjs PAGE.html SCREENSHOT_DIR
+// usage: node browser.mjs PAGE.html SCREENSHOT_DIR [MODEL.json]
+// (MODEL.json: `jvmtigen model` of the page's spec, for what search covers)
 // Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [page_path, shots] = process.argv.slice(2);
+const [page_path, shots, model_path] = process.argv.slice(2);
 const url = pathToFileURL(resolve(page_path)).href;
 let failed = 0;
 function report(ok, what, detail) {
@@ -16,6 +17,22 @@ function report(ok, what, detail) {
     failed++;
     if (detail) console.log(String(detail).split("\n").map((l) => "    " + l).join("\n"));
   }
+}
+
+// In the page: its width against the viewport's, and the outermost
+// elements that stick out past the right edge outside a box of their own
+// that scrolls.
+function overflow() {
+  const width = document.documentElement.clientWidth, culprits = [];
+  const scrolls = (e) => { for (; e; e = e.parentElement) if (/auto|scroll|hidden/.test(getComputedStyle(e).overflowX) && e !== document.documentElement && e !== document.body) return true; return false; };
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.right > width + 0.5 && r.width > 0 && !scrolls(e.parentElement) && !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 0.5)) {
+      culprits.push(`${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}.${e.className} right ${Math.round(r.right)}`);
+      if (culprits.length >= 10) break;
+    }
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, width, culprits };
 }
 
 // Each browser gets a fresh profile directory (playwright passes it as
@@ -48,6 +65,27 @@ try {
   const search = page.locator("#search-box");
   report(await search.isVisible(), "the search box is shown when JavaScript runs");
 
+  // Search covers everything with an id: what the model names (functions,
+  // events, constants, errors, types and their fields, capabilities,
+  // callbacks, base types) and every section of the page.
+  if (model_path) {
+    const m = JSON.parse(readFileSync(model_path, "utf-8"));
+    const want = [];
+    for (const f of m.functions) want.push(f.id);
+    for (const e of m.events) want.push(e.id);
+    for (const c of m.callbacks) want.push(c.id);
+    for (const t of m.typedefs) { want.push(t.id); for (const f of t.fields) want.push(`${t.id}.${f.name}`); }
+    if (m.capabilities) for (const f of m.capabilities.fields) want.push(`${m.capabilities.id}.${f.id}`);
+    for (const g of m.constant_groups) { want.push(g.id); for (const c of g.constants) want.push(c.id); }
+    for (const e of m.errors) want.push(e.id);
+    for (const b of m.basetypes) want.push(b.id);
+    const listed = new Set(await page.$$eval("#search-results li[data-kind] a", (as) => as.map((a) => a.getAttribute("href").slice(1))));
+    const sections = await page.$$eval("main section[id]", (ss) => ss.map((s) => s.id));
+    const missing = [...want, ...sections].filter((id) => !listed.has(id));
+    report(missing.length === 0 && want.length > 500,
+      `search covers every id of the model (${want.length}) and every section (${sections.length})`,
+      missing.slice(0, 20).join("\n"));
+  }
   const visible = () => page.$$eval("#search-results li[data-kind]",
     (lis) => lis.filter((li) => !li.hidden).map((li) => li.textContent.replace(/\s+/g, " ").trim()));
   const total = await page.$$eval("#search-results li[data-kind]", (l) => l.length);
@@ -78,6 +116,57 @@ try {
   report(true, "Enter follows the first match (#VMInit)");
   await search.fill("");
 
+  // Exact names or titles first, then those that start with the query,
+  // then the rest; Enter opens the first.
+  const ranks = (q) => page.$$eval("#search-results li[data-kind]", (lis, q) => lis.filter((li) => !li.hidden).map((li) => {
+    const c = li.querySelector("code"), n = c ? c.textContent.toLowerCase() : "";
+    const t = li.textContent.replace(c ? c.textContent : "", "").replace(/\s+/g, " ").trim().toLowerCase();
+    return n === q || t === q || n.split(".").pop() === q ? 0 : n.startsWith(q) || t.startsWith(q) ? 1 : 2;
+  }), q);
+  for (const [q, exact] of [["breakpoint", true], ["thread", true], ["suspend", false],
+                            ["can_tag_objects", true], ["jint", true]]) {
+    await search.fill("");
+    await search.pressSequentially(q, { delay: 5 });
+    const r = await ranks(q);
+    report(r.length > 0 && (!exact || r[0] === 0) && r.every((x, i) => i === 0 || r[i - 1] <= x),
+      `searching "${q}": the exact match first, then prefixes, then the rest`, JSON.stringify(r.slice(0, 30)));
+  }
+  await search.fill("");
+  await search.pressSequentially("breakpoint", { delay: 5 });
+  await search.press("Enter");
+  await page.waitForFunction(() => location.hash === "#Breakpoint");
+  report(true, "Enter on \"breakpoint\" opens the Breakpoint event");
+  await search.fill("");
+
+  // A keystroke on a CPU 4 times slower (Chromium's throttling): from the
+  // key to the next frame painted, for each letter of a query. The goal is
+  // 100 ms; on a machine shared by many builds the frame alone can take
+  // that, so the bound here is generous (a median of 500 ms, 2 s at most)
+  // and the figures are printed.
+  {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    const times = [];
+    for (const q of ["getthreadstate", "jvmti_error", "e"]) {
+      await search.fill("");
+      for (const ch of q) {
+        times.push(await page.evaluate((ch) => new Promise((done) => {
+          const input = document.getElementById("search-box");
+          const t0 = performance.now();
+          input.value += ch;
+          input.dispatchEvent(new Event("input"));
+          requestAnimationFrame(() => setTimeout(() => done(performance.now() - t0), 0));
+        }), ch));
+      }
+    }
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+    await search.fill("");
+    times.sort((a, b) => a - b);
+    const median = times[times.length >> 1], max = times[times.length - 1];
+    report(median <= 500 && max <= 2000,
+      `with the CPU throttled 4x a keystroke shows results in ${median.toFixed(1)} ms (median of ${times.length}), ${max.toFixed(1)} ms at most`);
+  }
+
   // A deep link of the JDK's page: a parameter of a function.
   await page.goto(url + "#GetThreadState.thread_state_ptr", { waitUntil: "load" });
   const target = await page.evaluate(() => {
@@ -105,6 +194,40 @@ try {
   // Print: no navigation.
   await page.emulateMedia({ media: "print" });
   report(!(await page.locator("#toc").isVisible()), "the print stylesheet hides the navigation");
+
+  // No sideways scrolling of the page at desktop widths (wide tables
+  // scroll in their own box); what sticks out is named when it fails.
+  await page.emulateMedia({ media: "screen" });
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const m = await page.evaluate(overflow);
+    report(m.scrollWidth <= m.width, `at ${width} px the page does not scroll sideways (${m.scrollWidth} px wide)`,
+      m.culprits.join("\n"));
+    report(await page.locator("#toc").isVisible() && await page.locator("#toc a[href='#FunctionIndex']").isVisible(),
+      `at ${width} px the table of contents is open beside the content`);
+  }
+
+  // A phone: 390 px, touch, the viewport meta honoured.
+  const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
+                               deviceScaleFactor: 3 });
+  contexts.push(phone);
+  const p3 = await phone.newPage();
+  await p3.goto(url, { waitUntil: "load" });
+  const m = await p3.evaluate(overflow);
+  report(m.scrollWidth <= m.width, `at 390 px the page does not scroll sideways (${m.scrollWidth} px wide)`,
+    m.culprits.join("\n"));
+  const box = await p3.locator("#search-box").boundingBox();
+  report(box && box.width >= 250, `at 390 px the search box is usable (${box && Math.round(box.width)} px wide)`);
+  const top = await p3.evaluate(() => document.getElementById("top").getBoundingClientRect().top);
+  report(top < 844 && !(await p3.locator("#toc a[href='#FunctionIndex']").isVisible()),
+    `at 390 px the contents are folded and the content starts on the first screen (${Math.round(top)} px down)`);
+  await p3.locator("#toc summary").first().tap();
+  report(await p3.locator("#toc a[href='#FunctionIndex']").isVisible(), "at 390 px a tap opens the contents");
+  await p3.locator("#toc a[href='#FunctionIndex']").tap();
+  await p3.waitForFunction(() => location.hash === "#FunctionIndex");
+  report(!(await p3.locator("#toc a[href='#FunctionIndex']").isVisible()),
+    "at 390 px following a link in the contents folds them again");
+  await p3.screenshot({ path: join(shots, "jvmti-html-390.png") });
 
   // With JavaScript off: the content and the table of contents are there;
   // the search box (which needs the script) is not.

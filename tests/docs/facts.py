@@ -3,7 +3,7 @@
 independently of jvmtigen's model (ElementTree), and, where given, against
 the JDK's own rendering of the same spec.
 
-  facts.py SPEC PAGE [JDK_PAGE [LABEL]]
+  facts.py SPEC PAGE [JDK_PAGE [LABEL [MANDIR]]]
 
 Prints one 'ok - ' or 'not ok - ' line per fact, with the first
 differences under a failed one."""
@@ -98,6 +98,54 @@ def expected_errors(fn):
         errs |= implied_errors(p)
     errs |= {e.get('id') for e in fn.iterfind('errors/error')}
     return errs
+
+
+def passed_pointer(t):
+    """An event's or callback's pointer that C passes by value: an outptr of
+    void (`void*`) or of an environment struct. Nothing is stored through it."""
+    return t.tag == 'outptr' and (t.find('void') is not None or t.find('struct') is not None)
+
+
+def ownership_problems(owner, param, note):
+    """What a callback parameter's note must and must not say, from its type:
+    the ownership jvmtigen's model gives it (agentbuf, vmbuf, inptr, outptr)."""
+    t, name, out = param_type(param), '%s.%s' % (owner, param.get('id')), []
+    if t is None:
+        return out
+    if t.tag == 'agentbuf' and (t.get('incount') or t.get('outcount')):
+        # The agent allocates the replacement with Allocate; the VM takes it
+        # over and frees it with Deallocate.
+        if not ('Allocate' in note and 'Deallocate' in note and 'VM' in note) \
+                or 'belongs to the agent' in note or 'free it' in note:
+            out.append('%s (agentbuf with a count): %r' % (name, note))
+    elif t.tag == 'agentbuf' and ('Allocate' in note or 'belongs to the agent' in note):
+        out.append('%s (agentbuf, a pointer the callback may store): %r' % (name, note))
+    if passed_pointer(t) and 'store' in note:
+        out.append('%s (a pointer passed in): %r' % (name, note))
+    if t.tag in ('inptr', 'inbuf') and 'agent passes in' in note:
+        out.append('%s (the VM passes it in): %r' % (name, note))
+    if t.tag == 'vmbuf' and 'belongs to the VM' not in note:
+        out.append('%s (vmbuf): %r' % (name, note))
+    if t.tag == 'outptr' and not passed_pointer(t) and 'may store' not in note:
+        out.append('%s (storage the VM provides): %r' % (name, note))
+    return out
+
+
+def type_note(page, key):
+    """The type note of the parameter row whose code has id KEY."""
+    m = re.search(r'<code id="%s">.*?<span class="type-note">(.*?)</span></td></tr>' % re.escape(key),
+                  page, re.S)
+    return re.sub(r'<[^>]+>', '', m.group(1)) if m else None
+
+
+def man_note(mandir, owner, name):
+    """The text of a parameter's paragraph in OWNER.3 (fonts dropped)."""
+    try:
+        roff = open('%s/%s.3' % (mandir, owner), encoding='utf-8').read()
+    except OSError:
+        return None
+    m = re.search(r'^\.IR "%s" .*?\n(.*?)(?=^\.(TP|SH)\b)' % re.escape(name), roff, re.S | re.M)
+    return re.sub(r'\\f[BIRP]', '', m.group(1)).replace('\n', ' ') if m else None
 
 
 def sections(page, kind):
@@ -203,6 +251,35 @@ def main():
     probs = [ev.get('id') for ev in events
              if 'storage the agent provides' in esec.get(ev.get('id'), '')]
     r.fact('%s: no event parameter is described as an output' % label, probs)
+
+    # Who owns the memory an event's or callback's pointer parameter points
+    # to, as its type says (ClassFileLoadHook's new_class_data: the agent
+    # allocates it, the VM frees it).
+    probs = []
+    for item in events + visible(root, './/callback'):
+        for p in item.iterfind('parameters/param'):
+            if param_type(p) is None or param_type(p).tag not in POINTERS or not in_table(p):
+                continue
+            note = type_note(page, '%s.%s' % (item.get('id'), p.get('id')))
+            if note is None:
+                probs.append('%s.%s: no row' % (item.get('id'), p.get('id')))
+            else:
+                probs += ownership_problems(item.get('id'), p, note)
+    r.fact('%s: each event and callback pointer says who owns its memory' % label, probs)
+
+    # The same on the events' man pages.
+    if len(sys.argv) > 5:
+        probs = []
+        for ev in events:
+            for p in ev.iterfind('parameters/param'):
+                if param_type(p) is None or param_type(p).tag not in POINTERS or not in_table(p):
+                    continue
+                note = man_note(sys.argv[5], ev.get('id'), p.get('id'))
+                if note is None:
+                    probs.append('%s.3: no paragraph for %s' % (ev.get('id'), p.get('id')))
+                else:
+                    probs += ownership_problems(ev.get('id'), p, note)
+        r.fact('%s: each event\'s man page says who owns its pointers\' memory' % label, probs)
 
     # Events the spec sends in any phase are sent in the primordial, start
     # and live phases: never "in any phase".

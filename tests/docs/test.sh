@@ -71,7 +71,7 @@ for name in "${specs[@]}"; do
     [ -f "$page" ] || continue
     jdk_page=""
     [ "$name" = jdk17 ] && [ -f "$JDK17_HTML" ] && jdk_page=$JDK17_HTML
-    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name"
+    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name" "$root/$name/man/man3"
     [ $? -le 1 ] || not_ok "docs: $name: facts.py ran to the end"
 done
 
@@ -225,7 +225,8 @@ elif [ ! -d tests/docs/node_modules/playwright-core ]; then skip "docs: browser:
 elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then skip "docs: browser: chromium not installed"
 else
     mkdir -p "$SHOTS"
-    timeout 180 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1
+    "$JVMTIGEN" model spec/jvmti.xml >"$root/own.json"
+    timeout 240 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" "$root/own.json" 2>&1
 fi
 
 # ---- options and discipline ----
