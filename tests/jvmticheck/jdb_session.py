@@ -79,7 +79,9 @@ def main():
         vm.kill()
         status = 1
     for line in got.decode(errors="replace").splitlines():
-        line = re.sub(r"^((main\[\d+\]|>) ?)+", "", line).strip()
+        # jdb's prompts, also one printed in the middle of an event's line
+        # ("VM Started: > No frames..."): where it lands is timing.
+        line = re.sub(r"(^|(?<=: ))((main\[\d+\]|>) ?)+", "", line).strip()
         if line:
             print(line)
     return status
