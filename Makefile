@@ -26,7 +26,7 @@ CFLAGS ?= -O2 -g
 # clang build): clang's debug information is DWARF 4.
 IS_CLANG = $(call once,IS_CLANG,$(CC) --version 2>/dev/null | grep -q clang && echo yes)
 DEBUG_FORMAT = $(if $(IS_CLANG),$(if $(filter -g%,$(CFLAGS)),-gdwarf-4))
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS) -Igen
 
 comma := ,
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
@@ -51,7 +51,7 @@ ifneq ($(file <$(LINKED_BY)),$(VARIANT))
 .PHONY: $(LINKED_BY)
 endif
 
-GEN_SRCS := $(wildcard gen/*.c)
+GEN_SRCS := $(wildcard gen/*.c gen/*/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
 .PHONY: all objs generate runtime check conformance coverage bench fuzz fuzz-build fuzz-coverage clean distclean install uninstall
@@ -60,6 +60,7 @@ GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 all: $(JVMTIGEN) generate runtime
 
 $(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 objs: $(GEN_OBJS)
@@ -86,8 +87,8 @@ ifneq ($(file <$(DATADIR_STAMP)),$(PREFIX)/share/jvmtigen)
 $(shell mkdir -p $(OBJDIR))
 $(file >$(DATADIR_STAMP),$(PREFIX)/share/jvmtigen)
 endif
-$(OBJDIR)/docs.o: $(DATADIR_STAMP)
-$(OBJDIR)/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
+$(OBJDIR)/docs/docs.o: $(DATADIR_STAMP)
+$(OBJDIR)/docs/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 
 -include $(GEN_OBJS:.o=.d)
 
@@ -324,6 +325,7 @@ FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GE
 FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz $(FUZZ_DIR)/docs_fuzz
 
 $(FUZZ_DIR)/obj/%.o: gen/%.c | $(FUZZ_DIR)/obj
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 $(FUZZ_DIR)/%_fuzz: tests/fuzz/%_fuzz.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(XML_LIBS)

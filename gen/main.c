@@ -10,17 +10,17 @@
 #include <libxml/parser.h>
 #include <libxslt/xslt.h>
 
-#include "build.h"
-#include "diag.h"
-#include "check.h"
-#include "diff.h"
-#include "docs.h"
-#include "emit.h"
-#include "fill.h"
-#include "load.h"
-#include "model_json.h"
-#include "output.h"
-#include "verify.h"
+#include "spec/build.h"
+#include "base/diag.h"
+#include "spec/check.h"
+#include "tools/diff.h"
+#include "docs/docs.h"
+#include "c/emit.h"
+#include "tools/fill.h"
+#include "spec/load.h"
+#include "tools/model_json.h"
+#include "base/output.h"
+#include "tools/verify.h"
 
 #define JVMTIGEN_VERSION "0.1.0"
 

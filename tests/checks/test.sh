@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Negative tests for the model checks (gen/check.c, gen/build.c) and for the
+# Negative tests for the model checks (gen/spec/check.c, gen/spec/build.c) and for the
 # loader's XML errors.
 #
 #   tests/checks/fixtures/valid.xml     a small spec that must pass and whose

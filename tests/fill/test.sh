@@ -395,9 +395,9 @@ check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEn
 check "fill --core: a stub for what the VM must do (GetThreadState, GetClassSignature)" \
     bash -c "grep -q 'jvmti_impl_GetThreadState(' '$x' && grep -q 'jvmti_impl_GetClassSignature(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
-# The core's functions (gen/core.c) that BASE has get no stub.
+# The core's functions (gen/c/core.c) that BASE has get no stub.
 want=0
-for fn in $(sed -n '/core_functions\[\] = {/,/};/p' gen/core.c | grep -o '"[A-Za-z]*"' | tr -d '"'); do
+for fn in $(sed -n '/core_functions\[\] = {/,/};/p' gen/c/core.c | grep -o '"[A-Za-z]*"' | tr -d '"'); do
     grep -q "<function id=\"$fn\"" "$BASE" && want=$((want + 1))
 done
 all=$(grep -c '^/\* jvmtigen stub: ' "$d/skeleton.c")

@@ -1,7 +1,7 @@
 /* libFuzzer target: the documentation. A buffer is loaded, built and
  * checked as by `jvmtigen generate`; a spec without errors is rendered with
  * the project's templates (templates/, libxslt, the jg: extension functions
- * of gen/docs.c) in this process (JVMTIGEN_JOBS=1: no helper is forked).
+ * of gen/docs/docs.c) in this process (JVMTIGEN_JOBS=1: no helper is forked).
  * It is here for what the other targets do not reach: docs.c's C code, and
  * whether spec text can get out of its place on a page.
  *
@@ -19,7 +19,7 @@
 
 #include <libxml/HTMLparser.h>
 
-#include "docs.h"
+#include "docs/docs.h"
 #include "fuzz_common.h"
 
 #ifndef FUZZ_TEMPLATES

@@ -17,11 +17,11 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
-#include "build.h"
-#include "check.h"
-#include "diag.h"
-#include "emit.h"
-#include "load.h"
+#include "spec/build.h"
+#include "spec/check.h"
+#include "base/diag.h"
+#include "c/emit.h"
+#include "spec/load.h"
 
 #ifndef FUZZ_SPEC_NAME
 #error "FUZZ_SPEC_NAME: the path an input is read as (the Makefile sets it)"

@@ -7,11 +7,11 @@
  * parses: hostile text in a spec must not break out of the comment or
  * string it is put in. tests/fuzz/compile-corpus goes further and compiles
  * what the corpus generates. */
-#include "cscan.h"
-#include "emit.h"
+#include "base/cscan.h"
+#include "c/emit.h"
 #include "fuzz_common.h"
 #include "json_check.h"
-#include "model_json.h"
+#include "tools/model_json.h"
 
 static void check_c(const char *name, const Buf *b)
 {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The runtime core (runtime/*.c with the generated code, as libjvmtirt):
 #   - runtime/README.md lists the functions a VM writes: the spec's less
-#     gen/core.c's, with their counts;
-#   - the functions gen/core.c says the core implements are exactly the
+#     gen/c/core.c's, with their counts;
+#   - the functions gen/c/core.c says the core implements are exactly the
 #     strong jvmti_impl_ symbols of the library's own objects, and every
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
 #   - units.c drives the core through environments' function tables, linked
@@ -47,9 +47,9 @@ CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -O1 -pthread
 export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export TSAN_OPTIONS="allocator_may_return_null=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
-# ---- gen/core.c against the library's symbols ----
+# ---- gen/c/core.c against the library's symbols ----
 
-core=$(sed -n 's/^ *"\([A-Za-z0-9_]*\)",$/\1/p' gen/core.c | sort)
+core=$(sed -n 's/^ *"\([A-Za-z0-9_]*\)",$/\1/p' gen/c/core.c | sort)
 # member type name, for every jvmti_impl_ symbol the archive defines (not
 # the compiler's local pieces of them: jvmti_impl_X.cold, .part.0, ...)
 syms=$(nm -A --defined-only "$RT_LIB" 2>"$d/nm.log" |
@@ -58,13 +58,13 @@ if [ -z "$syms" ]; then
     not_ok "runtime: nm finds no jvmti_impl_ symbols in $RT_LIB"; head -5 "$d/nm.log"
 else
     n_core=$(grep -c . <<<"$core")
-    [ "$n_core" -ge 30 ] && ok "runtime: gen/core.c lists $n_core functions" ||
-        not_ok "runtime: gen/core.c lists only $n_core functions (did its format change?)"
+    [ "$n_core" -ge 30 ] && ok "runtime: gen/c/core.c lists $n_core functions" ||
+        not_ok "runtime: gen/c/core.c lists only $n_core functions (did its format change?)"
     strong=$(awk '$1 != "jvmtigen_defaults.o" && $2 == "T" { print $3 }' <<<"$syms" | sort)
     if [ "$strong" = "$core" ]; then
-        ok "runtime: the core's strong jvmti_impl_ symbols are exactly gen/core.c's list"
+        ok "runtime: the core's strong jvmti_impl_ symbols are exactly gen/c/core.c's list"
     else
-        not_ok "runtime: the core's strong jvmti_impl_ symbols differ from gen/core.c's list (< list only, > library only)"
+        not_ok "runtime: the core's strong jvmti_impl_ symbols differ from gen/c/core.c's list (< list only, > library only)"
         diff <(echo "$core") <(echo "$strong") | grep '^[<>]' | head -20
     fi
     odd=$(awk '$1 != "jvmtigen_defaults.o" && $2 != "T" { print $1 ": " $2 " " $3 }' <<<"$syms")
@@ -88,21 +88,21 @@ else
 fi
 
 # runtime/README.md lists the functions a VM still writes: exactly the
-# spec's functions that gen/core.c does not list, and says how many of each.
+# spec's functions that gen/c/core.c does not list, and says how many of each.
 readme_vm=$(sed -n '/^<!-- vm-functions/,/^<!-- end of vm-functions/p' runtime/README.md |
     grep '^- ' | sed 's/^- \*\*[^*]*\*\* ([^)]*): //' | grep -o '`[A-Za-z0-9]*`' | tr -d '`' | sort)
 spec_fns=$(grep -o '<function id="[A-Za-z0-9]*"' spec/jvmti.xml | sed 's/.*id="//; s/"$//' | sort)
 want_vm=$(comm -23 <(echo "$spec_fns") <(echo "$core"))
 if [ -n "$readme_vm" ] && [ "$readme_vm" = "$want_vm" ]; then
-    ok "runtime: runtime/README.md lists the $(grep -c . <<<"$want_vm") functions a VM writes: the spec's less gen/core.c's"
+    ok "runtime: runtime/README.md lists the $(grep -c . <<<"$want_vm") functions a VM writes: the spec's less gen/c/core.c's"
 else
-    not_ok "runtime: runtime/README.md's list of the VM's functions differs from the spec less gen/core.c (< README only, > missing from it)"
+    not_ok "runtime: runtime/README.md's list of the VM's functions differs from the spec less gen/c/core.c (< README only, > missing from it)"
     diff <(echo "$readme_vm") <(echo "$want_vm") | grep '^[<>]' | head -20
 fi
 n_spec=$(grep -c . <<<"$spec_fns")
 n_core_spec=$(comm -12 <(echo "$spec_fns") <(echo "$core") | grep -c .)
 n_vm=$(grep -c . <<<"$want_vm")
-said="With the core's $n_core_spec functions (\`gen/core.c\`), these $n_vm of JDK 25's $n_spec"
+said="With the core's $n_core_spec functions (\`gen/c/core.c\`), these $n_vm of JDK 25's $n_spec"
 if grep -qF "$said" runtime/README.md; then
     ok "runtime: runtime/README.md gives the counts ($n_core_spec in the core, $n_vm for the VM, of $n_spec)"
 else

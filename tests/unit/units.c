@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../gen/cscan.h"
-#include "../../gen/ctype.h"
-#include "../../gen/errors.h"
-#include "../../gen/facts.h"
-#include "../../gen/model_json.h"
-#include "../../gen/udiff.h"
-#include "../../gen/util.h"
+#include "base/cscan.h"
+#include "c/ctype.h"
+#include "spec/errors.h"
+#include "spec/facts.h"
+#include "tools/model_json.h"
+#include "tools/udiff.h"
+#include "base/util.h"
 
 static int failures;
 

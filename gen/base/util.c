@@ -1,0 +1,476 @@
+#include "base/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlstring.h>
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
+}
+
+/* ---- arena ---- */
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t used, size;
+    max_align_t data[];
+} Chunk;
+
+struct Arena {
+    Chunk *head;
+};
+
+enum { CHUNK_SIZE = 64 * 1024 };
+
+Arena *arena_new(void)
+{
+    Arena *a = xmalloc(sizeof *a);
+    a->head = NULL;
+    return a;
+}
+
+void arena_free(Arena *a)
+{
+    if (!a)
+        return;
+    for (Chunk *c = a->head, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    Chunk *c = a->head;
+    if (!c || c->size - c->used < size) {
+        size_t cap = size > CHUNK_SIZE ? size : CHUNK_SIZE;
+        c = xmalloc(sizeof *c + cap);
+        c->used = 0;
+        c->size = cap;
+        /* A big block goes behind the current chunk so its free space stays usable. */
+        if (a->head && size > CHUNK_SIZE) {
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+    if (!s)
+        return NULL;
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+    return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+/* ---- buffer ---- */
+
+void buf_init(Buf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void buf_free(Buf *b)
+{
+    free(b->data);
+    buf_init(b);
+}
+
+void buf_reset(Buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+static void buf_reserve(Buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void buf_put(Buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void buf_puts(Buf *b, const char *s)
+{
+    buf_put(b, s, strlen(s));
+}
+
+void buf_putc(Buf *b, char c)
+{
+    buf_put(b, &c, 1);
+}
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- vector ---- */
+
+void vec_push(Vec *v, void *item)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 8;
+        v->items = xrealloc(v->items, v->cap * sizeof *v->items);
+    }
+    v->items[v->n++] = item;
+}
+
+void **vec_freeze(Vec *v, Arena *a, size_t *n_out)
+{
+    void **out = arena_alloc(a, (v->n + 1) * sizeof *out);
+    if (v->n)
+        memcpy(out, v->items, v->n * sizeof *out);
+    *n_out = v->n;
+    vec_free(v);
+    return out;
+}
+
+void vec_free(Vec *v)
+{
+    free(v->items);
+    v->items = NULL;
+    v->n = v->cap = 0;
+}
+
+/* ---- string map ---- */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+void strmap_init(StrMap *m)
+{
+    m->keys = NULL;
+    m->vals = NULL;
+    m->n = m->cap = 0;
+}
+
+void strmap_free(StrMap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    strmap_init(m);
+}
+
+static size_t strmap_slot(const char **keys, size_t cap, const char *key)
+{
+    size_t i = hash_str(key) & (cap - 1);
+    while (keys[i] && strcmp(keys[i], key) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+void *strmap_get(const StrMap *m, const char *key)
+{
+    if (!m->cap || !key)
+        return NULL;
+    size_t i = strmap_slot(m->keys, m->cap, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+void *strmap_put(StrMap *m, const char *key, void *val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        const char **keys = calloc(cap, sizeof *keys);
+        void **vals = calloc(cap, sizeof *vals);
+        if (!keys || !vals) {
+            fputs("jvmtigen: error: out of memory\n", stderr);
+            exit(3);
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (m->keys[i]) {
+                size_t j = strmap_slot(keys, cap, m->keys[i]);
+                keys[j] = m->keys[i];
+                vals[j] = m->vals[i];
+            }
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    size_t i = strmap_slot(m->keys, m->cap, key);
+    if (m->keys[i])
+        return m->vals[i];
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return NULL;
+}
+
+/* ---- misc ---- */
+
+int read_file(const char *path, Buf *out)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer would wait forever. What is
+     * not a regular file (a FIFO, a device such as /dev/zero, a socket) is
+     * refused before a byte is read, and so is a file above the limit. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = READ_NOT_REGULAR;
+    else if (st.st_size > READ_MAX_BYTES)
+        err = READ_TOO_BIG;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    char tmp[65536];
+    for (;;) {
+        ssize_t n = read(fd, tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            err = errno;
+            break;
+        }
+        if (n == 0)
+            break;
+        if ((long long)(out->len + (size_t)n) > READ_MAX_BYTES) {
+            err = READ_TOO_BIG; /* it grew while read */
+            break;
+        }
+        buf_put(out, tmp, (size_t)n);
+    }
+    close(fd);
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    if (!out->data)
+        buf_put(out, "", 0);
+    return 0;
+}
+
+const char *read_file_error(int err)
+{
+    if (err == READ_NOT_REGULAR)
+        return "not a regular file (a FIFO, a device or a socket)";
+    if (err == READ_TOO_BIG)
+        return "larger than 64 MiB";
+    return strerror(err);
+}
+
+/* Words that cannot name anything in the header: C11 keywords, and C++
+ * keywords, since the header's C++ wrappers use parameter names too. */
+static const char *const keywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept",
+    "const", "const_cast", "consteval", "constexpr", "constinit", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
+    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+    "_Thread_local", NULL,
+};
+
+bool is_c_keyword(const char *s)
+{
+    for (const char *const *k = keywords; *k; k++)
+        if (strcmp(s, *k) == 0)
+            return true;
+    return false;
+}
+
+bool is_c_identifier(const char *s)
+{
+    if (!s || !(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+        return false;
+    for (s++; *s; s++)
+        if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+const char *integer_hint(const char *s)
+{
+    if (s && *s == '-')
+        s++;
+    return s && s[0] == '0' && s[1] >= '0' && s[1] <= '9'
+               ? " (a leading 0 would make C read it as octal)"
+               : "";
+}
+
+bool parse_c_integer(const char *s, long long *out)
+{
+    if (!s)
+        return false;
+    bool neg = false;
+    if (*s == '-') {
+        neg = true;
+        s++;
+    }
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    } else if (s[0] == '0' && s[1] != '\0') {
+        return false; /* C would read 010 as octal 8: not what a reader of 010 sees */
+    }
+    if (!*s)
+        return false;
+    unsigned long long v = 0;
+    for (; *s; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9')
+            d = *s - '0';
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = *s - 'a' + 10;
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = *s - 'A' + 10;
+        else
+            return false;
+        if (v > (ULLONG_MAX - (unsigned)d) / (unsigned)base)
+            return false;
+        v = v * (unsigned)base + (unsigned)d;
+    }
+    if (v > (unsigned long long)LLONG_MAX + (neg ? 1u : 0u))
+        return false;
+    *out = neg ? (long long)(0 - v) : (long long)v;
+    return true;
+}
+
+void **sorted_copy(void *const *items, size_t n, int (*cmp)(const void *, const void *))
+{
+    void **copy = malloc((n + 1) * sizeof *copy);
+    if (!copy) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    if (n)
+        memcpy(copy, items, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp);
+    return copy;
+}
+
+const char *path_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void buf_put_utf8(Buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t left = strlen((const char *)p);
+        int len = left < 4 ? (int)left : 4;
+        int c = xmlGetUTF8Char(p, &len);
+        /* libxml2 decodes; the rules it leaves to us: a lead byte of the
+         * length (it takes 0x80..0xBF for one of two), no overlong form, no
+         * surrogate, nothing above U+10FFFF. */
+        static const unsigned char lead_mask[5] = {0, 0x80, 0xE0, 0xF0, 0xF8};
+        static const unsigned char lead[5] = {0, 0x00, 0xC0, 0xE0, 0xF0};
+        bool ok = c >= 0 && len >= 1 && len <= 4 && (*p & lead_mask[len]) == lead[len] &&
+                  !(len == 2 && c < 0x80) && !(len == 3 && c < 0x800) &&
+                  !(len == 4 && c < 0x10000) && !(c >= 0xD800 && c <= 0xDFFF) && c <= 0x10FFFF;
+        if (ok) {
+            buf_put(b, (const char *)p, (size_t)len);
+            p += len;
+        } else {
+            buf_puts(b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
+}

@@ -1,0 +1,50 @@
+/* The outputs jvmtigen writes. Each emitter is a pure function of the model
+ * and the options: it appends the file's bytes to a buffer and touches no
+ * file; output.c decides what reaches the disk. */
+#ifndef JVMTIGEN_EMIT_H
+#define JVMTIGEN_EMIT_H
+
+#include "spec/facts.h"
+#include "spec/model.h"
+
+typedef struct GenContext {
+    const Spec *spec;
+    JvmtiVersion version;
+    const char *spec_name;  /* the spec's file name, for banners */
+    const char *banner;     /* replacement banner text (--banner), or NULL */
+} GenContext;
+
+typedef struct Output {
+    const char *name;       /* path below the output directory */
+    void (*emit)(const GenContext *ctx, Buf *out);
+} Output;
+
+extern const Output outputs[];
+extern const int n_outputs;
+
+/* Every output, outputs[i] into bufs[i] (n_outputs initialized buffers):
+ * the whole generation, in memory. */
+void emit_all(const GenContext *ctx, Buf *bufs);
+
+void emit_header(const GenContext *ctx, Buf *out);
+void emit_impl_header(const GenContext *ctx, Buf *out);
+void emit_tables_header(const GenContext *ctx, Buf *out);
+void emit_tables_source(const GenContext *ctx, Buf *out);
+void emit_entry(const GenContext *ctx, Buf *out);
+void emit_post_header(const GenContext *ctx, Buf *out);
+void emit_post_source(const GenContext *ctx, Buf *out);
+void emit_defaults(const GenContext *ctx, Buf *out);
+void emit_check(const GenContext *ctx, Buf *out);
+
+/* Shared by the trampolines and libjvmticheck's entries (ns is the names'
+ * prefix, "jvmtigen" or "jvmticheck"): per category, each function's code
+ * (which defines NS_entry_NAME), then the tables NS_functions and
+ * NS_traced_functions with the tracing wrappers NS_trace_NAME between. */
+void emit_entries_and_tables(Buf *o, const Spec *s, const char *ns,
+                             void (*code)(Buf *o, const Spec *s, const Function *f));
+
+/* The opening comment of a generated C file: the spec's copyright lines and
+ * what generated it, or the user's --banner. Ends with a newline. */
+void emit_banner(const GenContext *ctx, Buf *out, const char *what);
+
+#endif

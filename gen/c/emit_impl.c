@@ -1,0 +1,83 @@
+/* jvmtigen_impl.h: the functions a VM implements, one per JVM TI function.
+ * The trampolines call them only after every check has passed; the comment
+ * above each declaration says what the implementation may rely on. */
+#include "c/emit.h"
+#include "c/impl.h"
+
+#include "c/ctype.h"
+
+#include <stdlib.h>
+
+/* The table a VM registers its implementations with (jvmtirt_config.impls):
+ * explicit, so that symbol visibility cannot make a VM's function silently
+ * lose to its weak default. Every function of the table, in slot order (slots
+ * never move, so the struct only grows); `size` first, so that a VM compiled
+ * against an older, shorter table still works. */
+static void impls_table_append(const Spec *s, Buf *o)
+{
+    buf_puts(o, "\n/* ---- registering implementations ----\n"
+                " * A VM fills one with its functions (members it leaves NULL keep the\n"
+                " * NOT_AVAILABLE default; those of functions the runtime core implements\n"
+                " * are not used) and passes it to the core at init. Start from\n"
+                " * JVMTIRT_IMPL_TABLE_INIT: `size` tells a newer core where the VM's table ends. */\n"
+                "typedef struct jvmtirt_impl_table {\n    size_t size;\n");
+    int max = max_table_num(s);
+    const Function **slot = table_slots(s);
+    for (int n = 1; n <= max; n++) {
+        if (!slot[n])
+            continue;
+        buf_printf(o, "    jvmtiError (*%s)", slot[n]->id);
+        impl_params_append(o, slot[n]);
+        buf_printf(o, "; /* %d */\n", n);
+    }
+    free(slot);
+    buf_puts(o, "} jvmtirt_impl_table;\n\n"
+                "#define JVMTIRT_IMPL_TABLE_INIT {.size = sizeof(jvmtirt_impl_table)}\n\n"
+                "/* Makes the defaults (jvmtigen_defaults.c) call the table's members;\n"
+                " * copies the first impls->size bytes (NULL: none). Before any call. */\n"
+                "void jvmtigen_impls_register(const jvmtirt_impl_table *impls);\n"
+                "/* The table `jvmtigen fill --core` keeps at the end of a VM's file. */\n"
+                "extern const jvmtirt_impl_table jvmtirt_impls;\n"
+                "/* For the function in slot num: 1 if the VM supplies it (registered, or\n"
+                " * its own exported jvmti_impl_ definition), 0 if it is at its default,\n"
+                " * -1 if there is no default (the runtime core implements it, or no such\n"
+                " * slot). */\n"
+                "int jvmtigen_impl_supplied(int num);\n");
+}
+
+void emit_impl_header(const GenContext *ctx, Buf *o)
+{
+    const Spec *s = ctx->spec;
+    emit_banner(ctx, o, "JVM TI implementation interface");
+    buf_puts(o, "\n#ifndef JVMTIGEN_IMPL_H\n#define JVMTIGEN_IMPL_H\n\n#include <stddef.h>\n\n#include \"jvmti.h\"\n\n"
+                "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+    for (size_t c = 0; c < s->n_categories; c++) {
+        const Category *cat = s->categories[c];
+        if (!category_in_table(cat))
+            continue;
+        category_banner_append(o, cat);
+        for (size_t i = 0; i < cat->n_functions; i++) {
+            const Function *f = cat->functions[i];
+            if (!function_in_table(f))
+                continue;
+            buf_printf(o, "\n/* %s (slot %d, since %s). Checked before the call:\n", f->id, f->num,
+                       f->since);
+            Buf g;
+            buf_init(&g);
+            impl_guarantees_append(&g, f, " *   ");
+            comment_text_append(o, g.data);
+            buf_reset(&g);
+            if (impl_unchecked_append(&g, f, " *   ") > 0) {
+                buf_puts(o, " * NOT checked (the implementation must, e.g. with\n"
+                            " * jvmtirt_resolve_thread): each may be\n");
+                comment_text_append(o, g.data);
+            }
+            buf_free(&g);
+            buf_puts(o, " */\n");
+            impl_signature_append(o, f, " ");
+            buf_puts(o, ";\n");
+        }
+    }
+    impls_table_append(s, o);
+    buf_puts(o, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_IMPL_H */\n");
+}

@@ -1,0 +1,151 @@
+#include "c/impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "c/ctype.h"
+#include "c/guard.h"
+
+bool function_in_table(const Function *f) { return !f->hide; }
+
+bool category_in_table(const Category *c)
+{
+    for (size_t i = 0; i < c->n_functions; i++)
+        if (function_in_table(c->functions[i]))
+            return true;
+    return false;
+}
+
+int max_table_num(const Spec *s)
+{
+    int max = 0;
+    for (size_t i = 0; i < s->n_functions; i++)
+        if (function_in_table(s->functions[i]) && s->functions[i]->num > max)
+            max = s->functions[i]->num;
+    return max;
+}
+
+const Function **table_slots(const Spec *s)
+{
+    const Function **slot = calloc((size_t)max_table_num(s) + 2, sizeof *slot);
+    if (!slot) {
+        fputs("jvmtigen: error: out of memory\n", stderr);
+        exit(3);
+    }
+    for (size_t i = 0; i < s->n_functions; i++)
+        if (function_in_table(s->functions[i]))
+            slot[s->functions[i]->num] = s->functions[i];
+    return slot;
+}
+
+void category_banner_append(Buf *b, const Category *c)
+{
+    buf_puts(b, "\n/* ---- ");
+    comment_text_append(b, c->label);
+    buf_puts(b, " ---- */\n");
+}
+
+bool function_traceable(const Function *f) { return !attr_has_word(f->impl, "notrace"); }
+
+void impl_params_append(Buf *b, const Function *f)
+{
+    buf_puts(b, "(jvmtiEnv *env");
+    for (size_t i = 0; i < f->n_params; i++) {
+        if (!param_in_signature(f->params[i]))
+            continue;
+        buf_puts(b, ", ");
+        cparam_append(b, f->params[i]);
+    }
+    buf_putc(b, ')');
+}
+
+void call_args_append(Buf *b, const Function *f)
+{
+    buf_puts(b, "(env");
+    for (size_t i = 0; i < f->n_params; i++)
+        if (param_in_call(f->params[i]))
+            buf_printf(b, ", %s", f->params[i]->name);
+    buf_putc(b, ')');
+}
+
+void impl_signature_append(Buf *b, const Function *f, const char *sep)
+{
+    buf_printf(b, "jvmtiError%s" IMPL_PREFIX "%s", sep, f->id);
+    impl_params_append(b, f);
+}
+
+static const char *const rule_text[] = {
+    [RULE_LIVE] = "live phase",
+    [RULE_START] = "start or live phase",
+    [RULE_ONLOAD] = "OnLoad or live phase",
+    [RULE_ONLOAD_ONLY] = "OnLoad phase",
+    [RULE_ANY] = "any phase",
+};
+
+static const char *const attach_text[] = {
+    [ATTACH_JAVA] = "the calling thread is an attached Java thread",
+    [ATTACH_JAVA_OR_VM] = "the calling thread is a Java thread or one of the VM's own",
+    [ATTACH_JAVA_IF_THREADS] = "the calling thread is a Java thread, once the VM has threads",
+};
+
+void impl_guarantees_append(Buf *b, const Function *f, const char *indent)
+{
+    size_t n;
+    Guard *gs = guards_of(f, &n);
+    if (phase_rule(f) == RULE_ANY)
+        buf_printf(b, "%scalled in any phase\n", indent);
+    for (size_t i = 0; i < n; i++) {
+        const Guard *g = &gs[i];
+        const char *p = g->param ? g->param->name : "";
+        buf_puts(b, indent);
+        switch (g->kind) {
+        case G_PHASE: buf_printf(b, "called in the %s", rule_text[g->phase]); break;
+        case G_ATTACHED: buf_puts(b, attach_text[g->attach]); break;
+        case G_ENV: buf_puts(b, "env is a valid environment"); break;
+        case G_CAPABILITY: buf_printf(b, "env possesses %s", g->cap); break;
+        case G_NULL: buf_printf(b, "%s is not NULL", p); break;
+        case G_MONITOR: buf_printf(b, "%s is a raw monitor", p); break;
+        case G_THREAD:
+            buf_printf(b, g->null_is_current ? "%s is NULL (the calling thread) or a live thread"
+                                             : "%s is a live thread", p);
+            break;
+        case G_DEPTH: buf_printf(b, "%s >= 0", p); break;
+        case G_CLASS:
+            buf_printf(b, g->class_of_member ? "%s is a class, not a primitive one"
+                                             : "%s is a class", p);
+            break;
+        case G_METHOD: buf_printf(b, "%s is a method", p); break;
+        case G_NATIVE: buf_printf(b, "%s is not native", p); break;
+        case G_FIELD:
+            if (g->klass)
+                buf_printf(b, "%s is a field of %s", p, g->klass->name);
+            else
+                buf_printf(b, "%s is a field", p);
+            break;
+        case G_MIN: buf_printf(b, "%s >= %lld", p, g->min); break;
+        }
+        buf_putc(b, '\n');
+    }
+    free(gs);
+}
+
+size_t impl_unchecked_append(Buf *b, const Function *f, const char *indent)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_params; i++) {
+        const Param *p = f->params[i];
+        const Type *t = p->type;
+        /* a jthread, or one behind a pointer type (SetEventNotificationMode's) */
+        bool nullok = t->kind == TK_PTRTYPE && t->nullok;
+        if (t->kind == TK_PTRTYPE && t->elem)
+            t = t->elem;
+        if (!param_in_signature(p) || t->kind != TK_JTHREAD || !attr_has_word(t->impl, "noconvert"))
+            continue;
+        buf_printf(b, t->null ? "%s%s: NULL (the calling thread), a non-thread or a thread not alive\n"
+                   : nullok  ? "%s%s: NULL (allowed), a non-thread or a thread not alive\n"
+                             : "%s%s: NULL, a non-thread or a thread not alive\n",
+                   indent, p->name);
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,30 @@
+/* What the documentation's templates may read (docs.c): files below the
+ * templates directory and the spec's own files (the spec and its DTD),
+ * nothing else, and nothing over the network. One gate for every way a
+ * template names another resource: libxml2's external entity loader (the
+ * stylesheets themselves, xsl:include and xsl:import, document(), DTDs and
+ * external entities) and libxslt's security preferences (read rights,
+ * checked before anything is opened; no writes). Every file read is added
+ * to the run's dependencies. */
+#ifndef JVMTIGEN_SANDBOX_H
+#define JVMTIGEN_SANDBOX_H
+
+#include <libxslt/security.h>
+
+#include "base/util.h"
+
+/* Told of each refusal: where the template named the resource (file NULL
+ * and line 0 when the library does not say) and the message. */
+typedef void (*SandboxRefused)(const char *file, int line, const char *message);
+
+/* From here on reading is limited to below templates and to the files
+ * already in deps (what reading the spec read); files read are appended
+ * to deps (malloc'd), each once. */
+void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused);
+/* The preferences to give each transformation context (document()'s read
+ * rights; no writes). Compiling needs none: the loader gates it. */
+xsltSecurityPrefsPtr sandbox_prefs(void);
+/* Back to libxml2's and libxslt's defaults. */
+void sandbox_close(void);
+
+#endif

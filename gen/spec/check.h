@@ -1,0 +1,12 @@
+/* Semantic checks of a built model, beyond what any DTD can say: unique ids
+ * and numbers, references that resolve, C-valid names, numbers in range.
+ * Every problem is queued as "FILE:LINE: error: ..."; all are reported. */
+#ifndef JVMTIGEN_CHECK_H
+#define JVMTIGEN_CHECK_H
+
+#include "spec/model.h"
+
+/* Returns the number of errors found. */
+int check_spec(const Spec *spec);
+
+#endif
