@@ -113,17 +113,28 @@ static const char *reference_of(const Type *t, Owner owner, bool out)
     return out ? "local" : "caller";
 }
 
+/* In a callback, an outptr nothing can be written through is a value the
+ * VM passes in: an environment (JNIEnv*, jvmtiEnv*) or a void* (a
+ * NativeMethodBind address, a callback's user_data). */
+static bool passed_in_value(const Type *t, Owner owner)
+{
+    if (owner != OWNER_CALLBACK || t->kind != TK_OUTPTR || !t->elem)
+        return false;
+    if (t->elem->kind == TK_VOID)
+        return true;
+    return t->elem->name &&
+           (strcmp(t->elem->name, "JNIEnv") == 0 || strcmp(t->elem->name, "jvmtiEnv") == 0);
+}
+
 /* Parameters and fields: {"name", "type", "ownership", "direction",
- * "reference"}. A callback's JNIEnv (an outptr in the spec) is the VM's,
- * passed in: a value. */
+ * "reference"}. */
 static void kparams(Json *j, const char *k, Param *const *ps, size_t n, Owner owner)
 {
     json_key(j, k);
     json_begin(j, '[');
     for (size_t i = 0; i < n; i++) {
         const Type *t = ps[i]->type;
-        bool env = owner == OWNER_CALLBACK && t->kind == TK_OUTPTR && t->elem &&
-                   t->elem->name && strcmp(t->elem->name, "JNIEnv") == 0;
+        bool env = passed_in_value(t, owner);
         bool out = !env && writes_through(t->kind);
         json_begin(j, '{');
         json_kstr(j, "name", ps[i]->name);
