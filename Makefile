@@ -194,6 +194,11 @@ $(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
 $(CHECKDIR):
 	mkdir -p $@
 -include $(CHECK_OBJS:.o=.d)
+
+# Every object of the runtime, the host and the checker, linked into nothing
+# (tests/build compiles them with each compiler).
+.PHONY: rt-objs
+rt-objs: $(RT_OBJS) $(HOST_OBJS) $(CHECK_OBJS)
 # Installed beside libjvmtirt, with its man page (docs/jvmticheck.7).
 .PHONY: install-jvmticheck uninstall-jvmticheck
 install: install-jvmticheck

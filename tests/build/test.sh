@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The generator builds warning-free (-Wall -Wextra -Werror) with both gcc
-# and clang, whichever one `make check` itself used; bin/ and lib/ follow
+# The generator, the runtime, the host and the checker build warning-free
+# (-Wall -Wextra -Werror) with both gcc and clang, whichever one `make check` itself used; bin/ and lib/ follow
 # the compiler that built last.
 . tests/lib.sh
 for cc in gcc clang; do
     if ! command -v $cc >/dev/null; then not_ok "build: $cc is not installed"; continue; fi
     check "build: gen/ compiles with $cc -Wall -Wextra -Werror" make -s CC=$cc objs
+    check "build: runtime/, host/ and check/ compile with $cc -Wall -Wextra -Werror" make -s CC=$cc rt-objs
 done
 
 # bin/ and lib/ are shared by the compilers' builds: one linked by another
