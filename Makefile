@@ -15,7 +15,9 @@ DESTDIR ?=
 # while the Makefile is read; files are read with $(file <).
 # once VAR,COMMAND: VAR is COMMAND's output, run at most once.
 once = $(eval $1 := $$(shell $2))$($1)
-VERSION = $(call once,VERSION,sed -n 's/^.define JVMTIGEN_VERSION "\(.*\)"$$$$/\1/p' gen/main.c)
+# The release, one line in the file VERSION (jvmtigen --version, the
+# pkg-config files).
+VERSION := $(strip $(file <VERSION))
 
 XML_CFLAGS = $(call once,XML_CFLAGS,$(PKG_CONFIG) --cflags libxml-2.0 libxslt)
 XML_LIBS = $(call once,XML_LIBS,$(PKG_CONFIG) --libs libxml-2.0 libxslt)
@@ -87,6 +89,8 @@ ifneq ($(file <$(DATADIR_STAMP)),$(PREFIX)/share/jvmtigen)
 $(shell mkdir -p $(OBJDIR))
 $(file >$(DATADIR_STAMP),$(PREFIX)/share/jvmtigen)
 endif
+$(OBJDIR)/main.o: VERSION
+$(OBJDIR)/main.o: ALL_CFLAGS += -DJVMTIGEN_VERSION='"$(VERSION)"'
 $(OBJDIR)/docs/docs.o: $(DATADIR_STAMP)
 $(OBJDIR)/docs/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
 

@@ -22,7 +22,9 @@
 #include "base/output.h"
 #include "tools/verify.h"
 
-#define JVMTIGEN_VERSION "0.1.0"
+#ifndef JVMTIGEN_VERSION /* the Makefile passes the file VERSION's line */
+#error "JVMTIGEN_VERSION is not defined: build with make (it reads the file VERSION)"
+#endif
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_STALE = 4 };
 /* Internal: the docs helper process has done its part (see docs.h). */
