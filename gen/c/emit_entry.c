@@ -291,8 +291,8 @@ static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const
     buf_reset(&pre);
     buf_printf(&pre, "%s_trace_", ns);
     signature(o, f, pre.data);
-    buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d]))\n        return "
-                  "%s_traced_%s", f->num, ns, f->id);
+    buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d /* %s */]))\n        return "
+                  "%s_traced_%s", f->num, f->id, ns, f->id);
     call_args_append(o, f);
     buf_printf(o, ";\n    return %s_entry_%s", ns, f->id);
     call_args_append(o, f);

@@ -123,7 +123,7 @@ for name in own jdk17 jdk25 mainline; do
     mutate "argument swapped on the way to the implementation" \
         "s.replace('return jvmti_impl_GetTag(env, object, tag_ptr)', 'return jvmti_impl_GetTag(env, NULL, tag_ptr)', 1)"
     mutate "trace switch ignored" \
-        "s.replace('if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[17]))', 'if (0)', 1)"
+        "s.replace('if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[17 /* GetThreadState */]))', 'if (0)', 1)"
 done
 
 # hide: a function the JDK leaves out of the table (no real spec uses it yet).
