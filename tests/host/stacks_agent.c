@@ -15,7 +15,7 @@ static jthread main_thread, worker; /* the host's references are stable */
 
 static const char *err(jvmtiError e)
 {
-    static char buf[16];
+    static _Thread_local char buf[16];
     switch (e) {
     case JVMTI_ERROR_NONE: return "NONE";
     case JVMTI_ERROR_NO_MORE_FRAMES: return "NO_MORE_FRAMES";
@@ -36,7 +36,7 @@ static void say(const char *what, const char *answer)
 /* "getName@1 run@2", or the error. */
 static const char *frames_text(jvmtiError e, const jvmtiFrameInfo *f, jint n)
 {
-    static char buf[256];
+    static _Thread_local char buf[256];
     if (e != JVMTI_ERROR_NONE)
         return err(e);
     snprintf(buf, sizeof buf, "%d:", (int)n);
@@ -144,7 +144,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 static void JNICALL on_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jlocation at)
 {
     (void)env, (void)jni, (void)m, (void)at;
-    worker = t;
+    __atomic_store_n(&worker, t, __ATOMIC_RELAXED); /* four workers may race here */
     count(NULL, "Breakpoint: GetFrameCount(current)");
     count(main_thread, "Breakpoint: GetFrameCount(main)");
     trace(NULL, 0, 5, "Breakpoint: GetStackTrace(current, 0, 5)");
@@ -171,9 +171,10 @@ static void JNICALL on_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethod
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
     (void)env, (void)jni;
-    count(worker, "VMDeath: GetFrameCount(ended worker)");
-    trace(worker, 0, 5, "VMDeath: GetStackTrace(ended worker, 0, 5)");
-    jthread list[] = {worker, main_thread};
+    jthread worker_seen = __atomic_load_n(&worker, __ATOMIC_RELAXED);
+    count(worker_seen, "VMDeath: GetFrameCount(ended worker)");
+    trace(worker_seen, 0, 5, "VMDeath: GetStackTrace(ended worker, 0, 5)");
+    jthread list[] = {worker_seen, main_thread};
     jvmtiStackInfo *info = NULL;
     jvmtiError e = (*jvmti)->GetThreadListStackTraces(jvmti, 2, list, 5, &info);
     infos(e, info, 2, "VMDeath: GetThreadListStackTraces(ended worker, main)");
