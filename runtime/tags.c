@@ -5,12 +5,12 @@
  * the VM gives through config.object_id, or the reference's own value) to
  * its tag. The map is split into RT_TAG_SHARDS shards by the identity's
  * hash, each an open-addressing table (linear probing, deletion by
- * shifting back, no tombstones) under its own mutex: calls on different
+ * shifting back, no tombstones) under its own lock: calls on different
  * objects from many threads rarely meet, and one call costs one
- * uncontended lock (a spin lock: it is held for a probe and a store, and
- * an uncontended one costs one atomic exchange and a plain store, where a
- * mutex costs two atomic operations and two library calls). A shard holds nothing but keys and tags, so a lookup
- * touches one or two cache lines.
+ * uncontended lock. It is a spin lock (held for a probe and a store; an
+ * uncontended one is one atomic exchange and a plain store, where a mutex
+ * is two atomic operations and two library calls). A shard holds nothing
+ * but keys and tags, so a lookup touches one or two cache lines.
  *
  * Placement keeps neighbours together: the identity's 1 KiB block chooses
  * the shard and a hashed offset in its table, and the offset within the
@@ -24,7 +24,7 @@
  *
  * Lifetime: the map is created by the environment's first SetTag (by
  * compare-and-swap, so two first calls race safely) and freed with the
- * environment (rt_tags_env_freed, from env.c), which happens only once no
+ * environment (rt_objects_env_freed, from env.c), which happens only once no
  * posting cursor can see it: the GC notification walks environments with
  * a cursor, so it never touches a freed map. */
 #include <sched.h>
@@ -185,9 +185,8 @@ static struct rt_tag_map *map_new(void)
 
 static void map_free(struct rt_tag_map *m)
 {
-    for (int i = 0; i < RT_TAG_SHARDS; i++) {
+    for (int i = 0; i < RT_TAG_SHARDS; i++)
         free(m->shards[i].slots);
-    }
     free(m);
 }
 
