@@ -8,24 +8,9 @@
 if ! command -v python3 >/dev/null; then not_ok "security: templates: python3 is needed for the listener"; return 0; fi
 hostile_setup || { not_ok "security: templates: cannot generate the base outputs"; return 0; }
 td=$(scratch sec-tpl)
-python3 - "$td/port" "$td/connections" <<'PY' &
-import socket, sys, os
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", 0))
-s.listen(16)
-open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
-os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-while True:
-    c, a = s.accept()
-    with open(sys.argv[2], "a") as f:
-        f.write("connection from %s:%d\n" % a)
-    c.close()
-PY
-tpl_listener=$!
-for _ in $(seq 100); do [ -s "$td/port" ] && break; sleep 0.1; done
-tport=$(cat "$td/port" 2>/dev/null)
-if [ -z "$tport" ]; then not_ok "security: templates: the listener did not start"; kill $tpl_listener; return 0; fi
+listen "$td"
+tport=$port
+if [ -z "$tport" ]; then not_ok "security: templates: the listener did not start"; kill $listener; return 0; fi
 thttp=http://127.0.0.1:$tport
 tcanary="CANARY-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 printf '<c>%s</c>\n' "$tcanary" >"$td/canary.xml"
@@ -82,17 +67,7 @@ for t in include-http include-outside document-file document-file-url document-d
     if [ -z "$why" ]; then ok "security: templates: $t refused, nothing read"
     else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
 done
-sleep 0.2
-if [ -s "$td/connections" ]; then
-    not_ok "security: templates: the listener on 127.0.0.1:$tport was contacted"; cat "$td/connections"
-else
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $tport)).close()"
-    sleep 0.3
-    [ -s "$td/connections" ] && ok "security: templates: no template made a network connection (the listener sees one of ours)" ||
-        not_ok "security: templates: the listener saw no connection at all, not even ours"
-fi
-kill $tpl_listener 2>/dev/null
-wait $tpl_listener 2>/dev/null
+listener_verdict "$td" "security: templates" template
 
 # Below the templates directory a template reads what it likes (in the
 # helper that renders jvmti.html too), and each file read is in the depfile,

@@ -53,24 +53,47 @@ check "security: internal entities still work and expand into the output" \
 if ! command -v python3 >/dev/null; then not_ok "security: python3 is needed for the listener"; exit 0; fi
 hostile_setup || { not_ok "security: cannot generate the base outputs"; exit 0; }
 d=$(scratch sec-net)
-python3 - "$d/port" "$d/connections" <<'PY' &
-import socket, sys
+# listen DIR: a listener on 127.0.0.1 that writes each connection it
+# accepts to DIR/connections; sets listener (its pid) and port (empty if
+# it did not start).
+listen() {
+    python3 - "$1/port" "$1/connections" <<'PY' &
+import socket, sys, os
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", 0))
 s.listen(16)
 open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
-__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 while True:
     c, a = s.accept()
     with open(sys.argv[2], "a") as f:
         f.write("connection from %s:%d\n" % a)
     c.close()
 PY
-listener=$!
+    listener=$!
+    for _ in $(seq 100); do [ -s "$1/port" ] && break; sleep 0.1; done
+    port=$(cat "$1/port" 2>/dev/null)
+}
+
+# listener_verdict DIR PREFIX NOUN: the listener saw none of the runs (a
+# NOUN each), and does see a connection of our own; then it is stopped.
+listener_verdict() {
+    sleep 0.2
+    if [ -s "$1/connections" ]; then
+        not_ok "$2: the listener on 127.0.0.1:$port was contacted"; cat "$1/connections"
+    else
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $port)).close()"
+        sleep 0.3
+        [ -s "$1/connections" ] && ok "$2: no $3 made a network connection (the listener sees one of ours)" ||
+            not_ok "$2: the listener saw no connection at all, not even ours"
+    fi
+    kill $listener 2>/dev/null
+    wait $listener 2>/dev/null
+}
+
+listen "$d"
 trap 'kill $listener 2>/dev/null' EXIT
-for _ in $(seq 100); do [ -s "$d/port" ] && break; sleep 0.1; done
-port=$(cat "$d/port" 2>/dev/null)
 if [ -z "$port" ]; then not_ok "security: the listener did not start"; kill $listener; exit 0; fi
 canary="CANARY-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 printf '%s\n' "$canary" >"$d/canary.txt"
@@ -124,18 +147,7 @@ for f in "$d"/net-*.xml "$d"/file-*.xml; do
     if [ -z "$why" ]; then ok "security: $name: nothing fetched or shown (exit $H_STATUS)"
     else not_ok "security: $name: $why"; printf '%s\n' "$H_ERR" | head -5; fi
 done
-sleep 0.2
-if [ -s "$d/connections" ]; then
-    not_ok "security: the listener on 127.0.0.1:$port was contacted"; cat "$d/connections"
-else
-    # The listener works: a connection of our own is seen.
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port)).close()"
-    sleep 0.3
-    [ -s "$d/connections" ] && ok "security: no spec made a network connection (the listener sees one of ours)" ||
-        not_ok "security: the listener saw no connection at all, not even ours"
-fi
-kill $listener 2>/dev/null
-wait $listener 2>/dev/null
+listener_verdict "$d" security spec
 
 # ---- more expansion bombs: in an attribute, through parameter entities, a loop ----
 bomb="<!ENTITY a0 \"lollollollollollollollollollol\">"
