@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <ffi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +27,21 @@ void jvmticheck_write(const char *line, size_t len)
     }
 }
 
-/* The first frame outside this library: the agent's code that called. */
+/* The first frame outside this library and libffi (whose closures are
+ * the entries of extension functions, extensions.c): the agent's code
+ * that called. */
 static void caller(char *out, size_t n)
 {
     void *frames[32];
-    Dl_info self, info;
+    Dl_info self, ffi, info;
     int depth = backtrace(frames, 32);
     snprintf(out, n, "?");
     if (!dladdr((void *)caller, &self))
         return;
+    if (!dladdr((void *)ffi_call, &ffi))
+        ffi.dli_fbase = self.dli_fbase;
     for (int i = 1; i < depth; i++) {
-        if (!dladdr(frames[i], &info) || info.dli_fbase == self.dli_fbase)
+        if (!dladdr(frames[i], &info) || info.dli_fbase == self.dli_fbase || info.dli_fbase == ffi.dli_fbase)
             continue;
         const char *obj = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
         obj = obj ? obj + 1 : (info.dli_fname ? info.dli_fname : "?");

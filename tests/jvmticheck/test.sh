@@ -27,6 +27,36 @@ finds() {
     check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
 }
 
+# Extension functions and events (check/extensions.c) in one VM: the
+# agent calls the VM's extension function through the checker and gets the
+# VM's answer, exactly as without the checker; a NULL out-pointer is a
+# finding; the extension event reaches the agent with its own environment;
+# the info arrays are buffers the agent must deallocate.
+# extensions VM FUNCTION_ID PARAM EVENT_ID RUNNER...: RUNNER NAME
+# CHECKER_OPTIONS AGENT_OPTIONS runs buggy (with the checker when
+# CHECKER_OPTIONS is not "-") into $d/NAME.{out,err,status}.
+extensions() {
+    local vm=$1 fn=$2 param=$3 ev=$4
+    shift 4
+    "$@" "$vm-ext-plain" - ext-call
+    "$@" "$vm-ext-call" "" ext-call
+    check "jvmticheck: $vm: an extension function answers through the checker ($fn)" \
+        grep -qx "buggy: $fn returned 0, value [0-9]*" "$d/$vm-ext-plain.out"
+    check "jvmticheck: $vm: ... the same answer as without the checker, no finding" \
+        bash -c 'diff "$1" "$2" && test ! -s "$3"' _ "$d/$vm-ext-plain.out" "$d/$vm-ext-call.out" "$d/$vm-ext-call.err"
+    "$@" "$vm-ext-null" "" ext-null
+    finds "$vm-ext-null" "jvmticheck: $fn: $param must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_ext_null (libbuggy.so)"
+    check "jvmticheck: $vm: the extension function's NULL out-pointer: warn mode forwards it (the VM's 100)" \
+        grep -qx "buggy: $fn(NULL) returned 100" "$d/$vm-ext-null.out"
+    "$@" "$vm-ext-event" "" ext-event
+    check "jvmticheck: $vm: the extension event $ev reaches the agent with its own environment" \
+        bash -c 'grep -qx "buggy: SetExtensionEventCallback($2) returned 0" "$1" &&
+                 grep -qx "buggy: $2 came with its own environment" "$1"' _ "$d/$vm-ext-event.out" "$ev"
+    finds "$vm-ext-event" ""
+    "$@" "$vm-ext-leak" "leaks=results," ext-leak
+    finds "$vm-ext-leak" "jvmticheck: GetExtensionFunctions: 5 buffers never deallocated (memory leak)"
+}
+
 # Each misuse: a name, the checker's options, buggy's option (the misuse
 # it commits) and the one line found. The same in HotSpot and in the host.
 misuses=(
@@ -63,6 +93,17 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
         check "jvmticheck: host-$name: the agent ran to its end" \
             bash -c 'grep -qx "buggy: VMInit done" "$1" && grep -qx "buggy: unloaded" "$1"' _ "$d/host-$name.out"
     done
+    host_run() {
+        local name=$1 copts=$2 aopts=$3
+        if [ "$copts" = - ]; then
+            "$JVMTI_HOST" -agentpath:"$d/libbuggy.so=$aopts" Hello
+        else
+            "$JVMTI_HOST" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" Hello
+        fi >"$d/$name.out" 2>"$d/$name.err"
+        echo $? >"$d/$name.status"
+    }
+    extensions host jvmtigen.host.functions.GetEnvironmentVersion version_ptr \
+        jvmtigen.host.events.MainReturned host_run
 else
     skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
 fi
@@ -78,7 +119,7 @@ if [ -n "${SANITIZE:-}" ]; then
     skip "jvmticheck: in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java, which is not built with it"
     exit 0
 fi
-"$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
+"$JAVAC" -d "$d" $here/Hello.java $here/Unload.java $here/Premain.java &&
     (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
     { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
 
@@ -96,6 +137,20 @@ for m in "${misuses[@]}"; do
     run "$name" "$copts" "$aopts"
     finds "$name" "$want"
 done
+# HotSpot 17's extensions: IsClassUnloadingEnabled (its one parameter is
+# named after the function) and the ClassUnload event, which Unload.java
+# makes the VM post.
+java_unload() {
+    local name=$1 copts=$2 aopts=$3
+    if [ "$copts" = - ]; then
+        "$JAVA" -agentpath:"$d/libbuggy.so=$aopts" -cp "$d" Unload "$d"
+    else
+        "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Unload "$d"
+    fi >"$d/$name.out" 2>"$d/$name.err"
+    echo $? >"$d/$name.status"
+}
+extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnloadingEnabled \
+    com.sun.hotspot.events.ClassUnload java_unload
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
