@@ -12,14 +12,19 @@
 #include "jvmticheck.h"
 #include "jvmtigen_tables.h"
 
-int jvmticheck_fatal;
 int jvmticheck_log_fd = 2;
+int jvmticheck_n_agents;
 
 void jvmticheck_write(const char *line, size_t len)
 {
+    jvmticheck_write_fd(jvmticheck_log_fd, line, len);
+}
+
+void jvmticheck_write_fd(int fd, const char *line, size_t len)
+{
     /* One write per line: lines from several threads do not mix. */
     while (len > 0) {
-        ssize_t w = write(jvmticheck_log_fd, line, len);
+        ssize_t w = write(fd, line, len);
         if (w <= 0)
             return;
         line += w;
@@ -50,14 +55,27 @@ static void caller(char *out, size_t n)
     }
 }
 
-static void finish(const char *line)
+/* text: what follows `jvmticheck: `, with its newline. With several
+ * agents in one checker, the agent's name comes first. */
+void jvmticheck_say(jvmticheck_agent *a, const char *text)
 {
-    jvmticheck_write(line, strlen(line));
-    if (!jvmticheck_fatal)
+    char line[1200];
+    int fd = a ? a->log_fd : 2;
+    if (a && __atomic_load_n(&jvmticheck_n_agents, __ATOMIC_ACQUIRE) > 1)
+        snprintf(line, sizeof line, "jvmticheck: [%s] %s", a->name, text);
+    else
+        snprintf(line, sizeof line, "jvmticheck: %s", text);
+    jvmticheck_write_fd(fd, line, strlen(line));
+}
+
+static void finish(jvmticheck_agent *a, const char *text)
+{
+    jvmticheck_say(a, text);
+    if (!a || !a->fatal)
         return;
     void *frames[64];
     int depth = backtrace(frames, 64);
-    backtrace_symbols_fd(frames, depth, jvmticheck_log_fd);
+    backtrace_symbols_fd(frames, depth, a->log_fd);
     abort();
 }
 
@@ -88,16 +106,16 @@ void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, co
                                                          : " (not one GetEnv returned)");
     }
     const char *name = jvmtigen_error_name(error);
-    snprintf(line, sizeof line, "jvmticheck: %s: %s%s%s%s (%s), called from %s\n", function,
+    snprintf(line, sizeof line, "%s: %s%s%s%s (%s), called from %s\n", function,
              param ? param : "", param ? " " : "", rule, detail, name ? name : "?", who);
-    finish(line);
+    finish(jvmticheck_agent_of(env), line);
 }
 
-void jvmticheck_report(const char *function, const char *param, const char *text)
+void jvmticheck_report(jvmtiEnv *env, const char *function, const char *param, const char *text)
 {
     char line[1024], who[512];
     caller(who, sizeof who);
-    snprintf(line, sizeof line, "jvmticheck: %s: %s%s%s, called from %s\n", function,
+    snprintf(line, sizeof line, "%s: %s%s%s, called from %s\n", function,
              param ? param : "", param ? " " : "", text, who);
-    finish(line);
+    finish(jvmticheck_agent_of(env), line);
 }

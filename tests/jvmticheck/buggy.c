@@ -9,6 +9,11 @@
 #include <jvmti.h>
 
 #define BUG __attribute__((noinline, visibility("default")))
+/* What its lines start with: built a second time as another agent
+ * (-DAGENT='"other"'), for two agents in one checker. */
+#ifndef AGENT
+#define AGENT "buggy"
+#endif
 
 static jvmtiEnv *jvmti;
 static char what[64];
@@ -21,7 +26,7 @@ BUG void buggy_null(JNIEnv *jni, jthread thread)
 {
     (void)jni;
     jvmtiError err = (*jvmti)->GetThreadState(jvmti, thread, NULL);
-    printf("buggy: GetThreadState returned %d\n", (int)err);
+    printf(AGENT ": GetThreadState returned %d\n", (int)err);
     fflush(stdout);
 }
 
@@ -153,11 +158,11 @@ static void ext_call(void)
     jvmtiExtensionFunction f = ext_function(0);
     jint value = 0;
     if (!f) {
-        printf("buggy: no extension function\n");
+        printf(AGENT ": no extension function\n");
         return;
     }
     jvmtiError err = f(jvmti, &value);
-    printf("buggy: %s returned %d, value %d\n", ext_id, (int)err, (int)value);
+    printf(AGENT ": %s returned %d, value %d\n", ext_id, (int)err, (int)value);
 }
 
 BUG void buggy_ext_null(void);
@@ -166,7 +171,7 @@ BUG void buggy_ext_null(void)
     jvmtiExtensionFunction f = ext_function(0);
     if (f) {
         jvmtiError err = f(jvmti, NULL);
-        printf("buggy: %s(NULL) returned %d\n", ext_id, (int)err);
+        printf(AGENT ": %s(NULL) returned %d\n", ext_id, (int)err);
     }
 }
 
@@ -182,7 +187,7 @@ static void JNICALL ext_event(jvmtiEnv *env, ...)
 {
     if (__atomic_exchange_n(&ext_event_seen, 1, __ATOMIC_SEQ_CST))
         return;
-    printf("buggy: %s came with %s\n", ext_id, env == jvmti ? "its own environment" : "another environment");
+    printf(AGENT ": %s came with %s\n", ext_id, env == jvmti ? "its own environment" : "another environment");
     fflush(stdout);
 }
 
@@ -196,7 +201,7 @@ static void ext_event_enable(void)
         if (known(ei[i].id, ext_event_ids)) {
             snprintf(ext_id, sizeof ext_id, "%s", ei[i].id);
             jvmtiError err = (*jvmti)->SetExtensionEventCallback(jvmti, ei[i].extension_event_index, ext_event);
-            printf("buggy: SetExtensionEventCallback(%s) returned %d\n", ext_id, (int)err);
+            printf(AGENT ": SetExtensionEventCallback(%s) returned %d\n", ext_id, (int)err);
         }
         (*jvmti)->Deallocate(jvmti, (unsigned char *)ei[i].id);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)ei[i].short_description);
@@ -301,7 +306,7 @@ static void clean(JNIEnv *jni, jthread thread)
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
     if (env != jvmti)
-        printf("buggy: VMInit got another environment\n");
+        printf(AGENT ": VMInit got another environment\n");
     if (is("null"))
         buggy_null(jni, thread);
     else if (is("dispose"))
@@ -335,7 +340,7 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         buggy_ext_leak();
     else if (is("ext-event"))
         ext_event_enable();
-    printf("buggy: VMInit done\n");
+    printf(AGENT ": VMInit done\n");
     fflush(stdout);
 }
 
@@ -343,7 +348,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
-    printf("buggy: options \"%s\"\n", what);
+    printf(AGENT ": options \"%s\"\n", what);
     the_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
@@ -365,7 +370,7 @@ static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
     (void)env;
     (void)jni;
-    printf("buggy: VMDeath\n");
+    printf(AGENT ": VMDeath\n");
     fflush(stdout);
 }
 
@@ -376,7 +381,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     JNIEnv *jni = NULL;
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
-    printf("buggy: attached, options \"%s\"\n", what);
+    printf(AGENT ": attached, options \"%s\"\n", what);
     the_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
         (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_2) != JNI_OK)
@@ -395,7 +400,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
         return JNI_ERR;
     }
-    printf("buggy: attach done\n");
+    printf(AGENT ": attach done\n");
     fflush(stdout);
     return JNI_OK;
 }
@@ -405,6 +410,6 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     (void)vm;
     if (is("after-death"))
         buggy_after_death();
-    printf("buggy: unloaded\n");
+    printf(AGENT ": unloaded\n");
     fflush(stdout);
 }

@@ -19,6 +19,11 @@ d=$(scratch jvmticheck)
 "${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
     -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
     { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
+# The same agent as another library, whose lines start "other:": two
+# agents in one checker.
+"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -DAGENT='"other"' -Wall -Wextra -Werror -O2 -g -shared \
+    -fPIC -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libother.so" $here/buggy.c -pthread ||
+    { not_ok "jvmticheck: buggy.c does not build as libother.so"; exit 0; }
 
 # finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
 finds() {
@@ -55,6 +60,24 @@ extensions() {
     finds "$vm-ext-event" ""
     "$@" "$vm-ext-leak" "leaks=results," ext-leak
     finds "$vm-ext-leak" "jvmticheck: GetExtensionFunctions: 5 buffers never deallocated (memory leak)"
+}
+
+# Two agents, each through its own -agentpath of the checker (one copy of
+# the library): each has its own options (leaks=results for the first
+# only), environments and callbacks (its VMInit, its own environment), its
+# own Agent_OnUnload once, and each finding names its agent.
+# two_agents VM LAUNCHER...: LAUNCHER runs the VM with the arguments given.
+two_agents() {
+    local vm=$1
+    shift
+    "$@" -agentpath:"$CHECK_SO=leaks=results,agent=$d/libbuggy.so=leak" \
+        -agentpath:"$CHECK_SO=agent=$d/libother.so=null" >"$d/$vm-two.out" 2>"$d/$vm-two.err"
+    echo $? >"$d/$vm-two.status"
+    finds "$vm-two" "jvmticheck: [libother.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libother.so)
+jvmticheck: [libbuggy.so] GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    check "jvmticheck: $vm: two agents in one checker: each gets its VMInit, with its own environment, and unloads once" \
+        diff <(printf '%s\n' 'buggy: VMInit done' 'other: GetThreadState returned 100' 'other: VMInit done' \
+            'buggy: unloaded' 'other: unloaded') <(grep -v -e '^buggy: options' -e '^other: options' -e '^hello' "$d/$vm-two.out")
 }
 
 # Each misuse: a name, the checker's options, buggy's option (the misuse
@@ -104,6 +127,8 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
     }
     extensions host jvmtigen.host.functions.GetEnvironmentVersion version_ptr \
         jvmtigen.host.events.MainReturned host_run
+    host_launch() { "$JVMTI_HOST" "$@" Hello; }
+    two_agents host host_launch
 else
     skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
 fi
@@ -151,6 +176,8 @@ java_unload() {
 }
 extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnloadingEnabled \
     com.sun.hotspot.events.ClassUnload java_unload
+java_launch() { "$JAVA" "$@" -cp "$d" Hello; }
+two_agents hotspot java_launch
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
