@@ -174,18 +174,16 @@ static void stay_loaded(void)
         dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
-/* Parses options, loads the agent, finds entry; *agent_options gets the
- * wrapped agent's options (NULL when its path has no '='), *out the new
- * agent. Each call (each -agentpath of the checker) is an agent of its own. */
+/* Parses options into a (a new agent: each call, each -agentpath of the
+ * checker, is one of its own), loads the agent, finds entry, and adds a to
+ * the list; *agent_options gets the wrapped agent's options (NULL when its
+ * path has no '='). NULL: a is not added, and is the caller's to free. */
 static void *start(JavaVM *vm, char *options, const char *entry, char **agent_options,
-                   jvmticheck_agent **out)
+                   jvmticheck_agent *a)
 {
     static char none[] = "";
     jvmticheck_vm = vm;
     stay_loaded();
-    jvmticheck_agent *a = calloc(1, sizeof *a);
-    if (!a)
-        return NULL;
     a->log_fd = 2;
     a->table = &jvmticheck_functions;
     char *opts = options ? options : none;
@@ -264,20 +262,21 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     *at = a;
     __atomic_store_n(&jvmticheck_latest, a, __ATOMIC_RELEASE);
     __atomic_add_fetch(&jvmticheck_n_agents, 1, __ATOMIC_ACQ_REL);
-    *out = a;
     return fn;
 }
 
 EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     char *agent_options = NULL;
-    jvmticheck_agent *a = NULL;
+    jvmticheck_agent *a = calloc(1, sizeof *a);
     /* A second agent's OnLoad: the phase is OnLoad again (the first one's
      * end moved it on). */
     jvmticheck_phase_set(JVMTI_PHASE_ONLOAD);
-    void *fn = start(vm, options, "Agent_OnLoad", &agent_options, &a);
-    if (!fn)
+    void *fn = a ? start(vm, options, "Agent_OnLoad", &agent_options, a) : NULL;
+    if (!fn) {
+        free(a);
         return JNI_ERR;
+    }
     jint r = ((agent_entry)fn)(WRAPPED_VM(a), agent_options, reserved);
     /* OnLoad ends when the agents' Agent_OnLoad return; no event says so. */
     jvmticheck_phase_set(JVMTI_PHASE_PRIMORDIAL);
@@ -287,10 +286,12 @@ EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 EXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     char *agent_options = NULL;
-    jvmticheck_agent *a = NULL;
-    void *fn = start(vm, options, "Agent_OnAttach", &agent_options, &a);
-    if (!fn)
+    jvmticheck_agent *a = calloc(1, sizeof *a);
+    void *fn = a ? start(vm, options, "Agent_OnAttach", &agent_options, a) : NULL;
+    if (!fn) {
+        free(a);
         return JNI_ERR;
+    }
     return ((agent_entry)fn)(WRAPPED_VM(a), agent_options, reserved);
 }
 

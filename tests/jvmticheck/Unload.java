@@ -4,7 +4,8 @@ import java.net.URLClassLoader;
 
 /* Loads Hello again through a class loader of its own, drops both and
  * collects until the class is gone: the VM unloads it (HotSpot's
- * ClassUnload extension event). args[0]: the directory of Hello.class. */
+ * ClassUnload extension event). args[0]: the directory of Hello.class;
+ * args[1]: a file to wait for (at most 10 s), made when the event came. */
 public class Unload {
     public static void main(String[] args) throws Exception {
         URL dir = new java.io.File(args[0]).toURI().toURL();
@@ -19,6 +20,9 @@ public class Unload {
             Thread.sleep(20);
         }
         System.out.println(gone.get() == null ? "unloaded" : "still loaded");
-        Thread.sleep(500); /* the VM posts the event from its service thread */
+        /* The VM posts the event from its service thread: args[1], if
+         * given, is the file the agent makes when the event came. */
+        for (int i = 0; i < 200 && args.length > 1 && !new java.io.File(args[1]).exists(); i++)
+            Thread.sleep(50);
     }
 }

@@ -167,10 +167,12 @@ done
 # makes the VM post.
 java_unload() {
     local name=$1 copts=$2 aopts=$3
+    local seen=
+    [ "$aopts" = ext-event ] && seen=$d/$name.seen
     if [ "$copts" = - ]; then
-        "$JAVA" -agentpath:"$d/libbuggy.so=$aopts" -cp "$d" Unload "$d"
+        BUGGY_SEEN=$seen "$JAVA" -agentpath:"$d/libbuggy.so=$aopts" -cp "$d" Unload "$d" $seen
     else
-        "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Unload "$d"
+        BUGGY_SEEN=$seen "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Unload "$d" $seen
     fi >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
