@@ -21,6 +21,9 @@ VERSION := $(strip $(file <VERSION))
 
 XML_CFLAGS = $(call once,XML_CFLAGS,$(PKG_CONFIG) --cflags libxml-2.0 libxslt)
 XML_LIBS = $(call once,XML_LIBS,$(PKG_CONFIG) --libs libxml-2.0 libxslt)
+# libjvmticheck's extension entries and variadic calls (check/extensions.c).
+FFI_CFLAGS = $(call once,FFI_CFLAGS,$(PKG_CONFIG) --cflags libffi)
+FFI_LIBS = $(call once,FFI_LIBS,$(PKG_CONFIG) --libs libffi)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
@@ -183,7 +186,7 @@ CHECK_SO := $(LIBDIR)/libjvmticheck.so
 CHECKDIR := build/$(VARIANT)/check
 CHECK_OBJS := $(patsubst check/%.c,$(CHECKDIR)/%.o,$(wildcard check/*.c)) \
     $(CHECKDIR)/jvmticheck_forward.o $(CHECKDIR)/jvmtigen_tables.o $(CHECKDIR)/trace.o
-CHECK_CFLAGS = $(RT_CFLAGS) -Icheck -fvisibility=hidden
+CHECK_CFLAGS = $(RT_CFLAGS) $(FFI_CFLAGS) -Icheck -fvisibility=hidden
 ifneq ($(wildcard $(SPEC)),)
 runtime: $(CHECK_SO)
 endif
@@ -194,7 +197,7 @@ $(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)
 $(CHECKDIR)/trace.o: runtime/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
-	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -o $@ $(CHECK_OBJS) -ldl -pthread
+	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -o $@ $(CHECK_OBJS) $(FFI_LIBS) -ldl -pthread
 $(CHECKDIR):
 	mkdir -p $@
 -include $(CHECK_OBJS:.o=.d)

@@ -22,12 +22,12 @@
 typedef jint(JNICALL *agent_entry)(JavaVM *vm, char *options, void *reserved);
 typedef void(JNICALL *agent_unload)(JavaVM *vm);
 
-static void *agent_handle;
-static agent_unload agent_on_unload;
-static struct JNIInvokeInterface_ vm_table;
-static const struct JNIInvokeInterface_ *vm_table_ptr = &vm_table;
-/* What the wrapped agent gets as its JavaVM. */
-#define WRAPPED_VM ((JavaVM *)(void *)&vm_table_ptr)
+/* The wrapped agents, in load order; appended to, never freed (their
+ * environments and JavaVMs live as long as the process). */
+static jvmticheck_agent *agents;
+jvmticheck_agent *jvmticheck_latest;
+#define WRAPPED_VM(a) ((JavaVM *)(void *)&(a)->vm)
+#define AGENT_OF(vm) ((jvmticheck_agent *)(void *)(vm))
 
 static void say(const char *fmt, const char *a, const char *b)
 {
@@ -61,20 +61,20 @@ static jint JNICALL vm_AttachCurrentThreadAsDaemon(JavaVM *vm, void **penv, void
     (void)vm;
     return (*jvmticheck_vm)->AttachCurrentThreadAsDaemon(jvmticheck_vm, penv, args);
 }
+/* vm is the agent's own JavaVM: its environments are the agent's. */
 static jint JNICALL vm_GetEnv(JavaVM *vm, void **penv, jint version)
 {
-    (void)vm;
     jint r = (*jvmticheck_vm)->GetEnv(jvmticheck_vm, penv, version);
     if (r != JNI_OK || (version & JVMTI_VERSION_MASK_INTERFACE_TYPE) != JVMTI_VERSION_INTERFACE_JVMTI)
         return r;
-    jvmtiEnv *checking = jvmticheck_env_new((jvmtiEnv *)*penv);
+    jvmtiEnv *checking = jvmticheck_env_new((jvmtiEnv *)*penv, AGENT_OF(vm));
     if (checking)
         *penv = checking;
     return r;
 }
 
 /* "key=value" options before agent=; returns 0 after saying what is wrong. */
-static int option(const char *opt, size_t n)
+static int option(jvmticheck_agent *a, const char *opt, size_t n)
 {
     char buf[1024];
     if (n >= sizeof buf) {
@@ -88,13 +88,13 @@ static int option(const char *opt, size_t n)
     if (eq)
         *eq = '\0';
     if (strcmp(buf, "mode") == 0 && strcmp(value, "warn") == 0) {
-        jvmticheck_fatal = 0;
+        a->fatal = 0;
     } else if (strcmp(buf, "mode") == 0 && strcmp(value, "fatal") == 0) {
-        jvmticheck_fatal = 1;
+        a->fatal = 1;
     } else if (strcmp(buf, "leaks") == 0 && (strcmp(value, "none") == 0 ||
                                              strcmp(value, "results") == 0 ||
                                              strcmp(value, "all") == 0)) {
-        jvmticheck_leaks = *value == 'n' ? JVMTICHECK_LEAKS_NONE
+        a->leaks = *value == 'n' ? JVMTICHECK_LEAKS_NONE
                            : *value == 'r' ? JVMTICHECK_LEAKS_RESULTS : JVMTICHECK_LEAKS_ALL;
     } else if (strcmp(buf, "log") == 0 && *value) {
         int fd = open(value, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -102,7 +102,7 @@ static int option(const char *opt, size_t n)
             say("jvmticheck: cannot open log file %s%s", value, "");
             return 0;
         }
-        jvmticheck_log_fd = fd;
+        a->log_fd = jvmticheck_log_fd = fd;
     } else if (strcmp(buf, "trace") == 0) {
         /* Patterns are separated by ':' here (',' separates options). */
         for (char *p = (char *)value; *p; p++)
@@ -110,7 +110,7 @@ static int option(const char *opt, size_t n)
                 *p = ',';
         jvmtigen_trace_configure(value);
         jvmticheck_trace_events(value);
-        jvmticheck_table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
+        a->table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
     } else {
         say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, leaks=none|results|all, "
             "log=FILE, then agent=PATH[=OPTIONS])%s", buf, "");
@@ -174,20 +174,25 @@ static void stay_loaded(void)
         dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
-/* Parses options, loads the agent, finds entry; *agent_options gets the
- * wrapped agent's options (NULL when its path has no '='). */
-static void *start(JavaVM *vm, char *options, const char *entry, char **agent_options)
+/* Parses options into a (a new agent: each call, each -agentpath of the
+ * checker, is one of its own), loads the agent, finds entry, and adds a to
+ * the list; *agent_options gets the wrapped agent's options (NULL when its
+ * path has no '='). NULL: a is not added, and is the caller's to free. */
+static void *start(JavaVM *vm, char *options, const char *entry, char **agent_options,
+                   jvmticheck_agent *a)
 {
     static char none[] = "";
     jvmticheck_vm = vm;
     stay_loaded();
+    a->log_fd = 2;
+    a->table = &jvmticheck_functions;
     char *opts = options ? options : none;
     /* Tracing from the environment first; trace= overrides it. */
     const char *env_trace = getenv("JVMTI_TRACE");
     if (env_trace && *env_trace) {
         jvmtigen_trace_configure(env_trace);
         jvmticheck_trace_events(env_trace);
-        jvmticheck_table = &jvmticheck_traced_functions;
+        a->table = &jvmticheck_traced_functions;
     }
     jvmtigen_trace_set_sink(trace_sink);
     char *agent = NULL;
@@ -198,7 +203,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
         }
         char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (!option(p, n))
+        if (!option(a, p, n))
             return NULL;
         p += n + (comma ? 1 : 0);
     }
@@ -212,46 +217,67 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     char *path = strndup(agent, plen);
     if (!path)
         return NULL;
-    if ((*vm)->GetEnv(vm, (void **)&jvmticheck_self, JVMTI_VERSION_1_2) != JNI_OK) {
-        say("jvmticheck: the VM gives no JVM TI environment%s%s", "", "");
-        free(path);
-        return NULL;
+    const char *base = strrchr(path, '/');
+    snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    /* The checker's own environment, once for all its agents. */
+    if (!jvmticheck_self) {
+        if ((*vm)->GetEnv(vm, (void **)&jvmticheck_self, JVMTI_VERSION_1_2) != JNI_OK) {
+            jvmticheck_self = NULL;
+            say("jvmticheck: the VM gives no JVM TI environment%s%s", "", "");
+            free(path);
+            return NULL;
+        }
+        if (!watch_phases()) {
+            say("jvmticheck: cannot follow the VM's phases%s%s", "", "");
+            free(path);
+            return NULL;
+        }
     }
-    if (!watch_phases()) {
-        say("jvmticheck: cannot follow the VM's phases%s%s", "", "");
-        free(path);
-        return NULL;
-    }
-    agent_handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!agent_handle) {
+    a->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!a->handle) {
         say("jvmticheck: cannot load agent %s: %s", path, dlerror());
         free(path);
         return NULL;
     }
-    void *fn = dlsym(agent_handle, entry);
+    void *fn = dlsym(a->handle, entry);
     if (!fn) {
         say("jvmticheck: agent %s has no %s", path, entry);
         free(path);
         return NULL;
     }
     free(path);
-    agent_on_unload = (agent_unload)dlsym(agent_handle, "Agent_OnUnload");
-    vm_table = **vm;
-    vm_table.DestroyJavaVM = vm_DestroyJavaVM;
-    vm_table.AttachCurrentThread = vm_AttachCurrentThread;
-    vm_table.DetachCurrentThread = vm_DetachCurrentThread;
-    vm_table.GetEnv = vm_GetEnv;
-    vm_table.AttachCurrentThreadAsDaemon = vm_AttachCurrentThreadAsDaemon;
+    a->on_unload = (agent_unload)dlsym(a->handle, "Agent_OnUnload");
+    a->vm_table = **vm;
+    a->vm_table.DestroyJavaVM = vm_DestroyJavaVM;
+    a->vm_table.AttachCurrentThread = vm_AttachCurrentThread;
+    a->vm_table.DetachCurrentThread = vm_DetachCurrentThread;
+    a->vm_table.GetEnv = vm_GetEnv;
+    a->vm_table.AttachCurrentThreadAsDaemon = vm_AttachCurrentThreadAsDaemon;
+    a->vm = &a->vm_table;
+    /* Agents are loaded one at a time (the VM's OnLoad, or its attach
+     * thread): appended without a lock, published for readers. */
+    jvmticheck_agent **at = &agents;
+    while (*at)
+        at = &(*at)->next;
+    *at = a;
+    __atomic_store_n(&jvmticheck_latest, a, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&jvmticheck_n_agents, 1, __ATOMIC_ACQ_REL);
     return fn;
 }
 
 EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     char *agent_options = NULL;
-    void *fn = start(vm, options, "Agent_OnLoad", &agent_options);
-    if (!fn)
+    jvmticheck_agent *a = calloc(1, sizeof *a);
+    /* A second agent's OnLoad: the phase is OnLoad again (the first one's
+     * end moved it on). */
+    jvmticheck_phase_set(JVMTI_PHASE_ONLOAD);
+    void *fn = a ? start(vm, options, "Agent_OnLoad", &agent_options, a) : NULL;
+    if (!fn) {
+        free(a);
         return JNI_ERR;
-    jint r = ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+    }
+    jint r = ((agent_entry)fn)(WRAPPED_VM(a), agent_options, reserved);
     /* OnLoad ends when the agents' Agent_OnLoad return; no event says so. */
     jvmticheck_phase_set(JVMTI_PHASE_PRIMORDIAL);
     return r;
@@ -260,16 +286,27 @@ EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 EXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     char *agent_options = NULL;
-    void *fn = start(vm, options, "Agent_OnAttach", &agent_options);
-    if (!fn)
+    jvmticheck_agent *a = calloc(1, sizeof *a);
+    void *fn = a ? start(vm, options, "Agent_OnAttach", &agent_options, a) : NULL;
+    if (!fn) {
+        free(a);
         return JNI_ERR;
-    return ((agent_entry)fn)(WRAPPED_VM, agent_options, reserved);
+    }
+    return ((agent_entry)fn)(WRAPPED_VM(a), agent_options, reserved);
 }
 
+/* The VM calls this once per -agentpath of the checker, and cannot say
+ * which: each call unloads the next agent, in load order. */
 EXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
-    if (agent_on_unload)
-        agent_on_unload(WRAPPED_VM);
-    jvmticheck_report_leaks();
+    jvmticheck_agent *a = agents;
+    while (a && a->unloaded)
+        a = a->next;
+    if (!a)
+        return;
+    a->unloaded = 1;
+    if (a->on_unload)
+        a->on_unload(WRAPPED_VM(a));
+    jvmticheck_report_leaks(a);
 }

@@ -14,7 +14,6 @@ static jvmticheck_env *envs[MAX_ENVS];
 static int n_envs; /* atomic */
 static pthread_mutex_t envs_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const struct jvmtiInterface_1_ *jvmticheck_table = &jvmticheck_functions;
 JavaVM *jvmticheck_vm;
 jvmtiEnv *jvmticheck_self;
 
@@ -39,6 +38,12 @@ int jvmticheck_env_disposed(jvmtiEnv *env)
     return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_DISPOSED;
 }
 
+jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env)
+{
+    jvmticheck_env *e = find(env);
+    return e ? e->agent : __atomic_load_n(&jvmticheck_latest, __ATOMIC_ACQUIRE);
+}
+
 jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real)
 {
     int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
@@ -50,12 +55,13 @@ jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real)
 
 /* NULL when the table is full (the agent then gets the VM's environment
  * itself, unchecked, rather than none). */
-jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real)
+jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent)
 {
     jvmticheck_env *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    e->functions = jvmticheck_table;
+    e->functions = agent->table;
+    e->agent = agent;
     e->real = real;
     e->magic = JVMTICHECK_MAGIC;
     jvmticheck_caps_refresh(e);

@@ -16,6 +16,23 @@
 #define JVMTICHECK_MAGIC 0x4A43484B    /* "JCHK": a live checking environment */
 #define JVMTICHECK_DISPOSED 0x44495350 /* "DISP": after DisposeEnvironment */
 
+/* One wrapped agent. The library is loaded once however many times the
+ * command line names it (dlopen shares it), so each -agentpath of it is
+ * one of these: its options, its library, its JavaVM. */
+typedef struct jvmticheck_agent {
+    const struct JNIInvokeInterface_ *vm;   /* the agent's JavaVM points here (first member) */
+    struct JNIInvokeInterface_ vm_table;    /* the VM's, with GetEnv and the rest wrapped */
+    void *handle;                           /* the agent's library */
+    void(JNICALL *on_unload)(JavaVM *vm);   /* its Agent_OnUnload, or NULL */
+    char name[64];                          /* its file name, in findings once there are two */
+    int fatal;                              /* mode=fatal */
+    int leaks;                              /* leaks=none|results|all */
+    int log_fd;                             /* findings; 2 by default */
+    const struct jvmtiInterface_1_ *table;  /* checked, or checked and traced */
+    int unloaded;
+    struct jvmticheck_agent *next;
+} jvmticheck_agent;
+
 /* A checking environment: what the wrapped agent holds as its jvmtiEnv.
  * Never freed, so a use after DisposeEnvironment is seen, not a crash. */
 typedef struct jvmticheck_env {
@@ -24,6 +41,7 @@ typedef struct jvmticheck_env {
     jvmtiEnv *real;                            /* the VM's environment */
     jvmtiCapabilities caps;                    /* mirror of the real one's, word by word atomic */
     jvmtiEventCallbacks callbacks;             /* the agent's own; each member atomic */
+    jvmticheck_agent *agent;                   /* whose */
 } jvmticheck_env;
 
 #define JVMTICHECK_REAL(env) (((jvmticheck_env *)(void *)(env))->real)
@@ -63,8 +81,11 @@ static inline int jvmticheck_has_capability(jvmtiEnv *env, const jvmtiCapabiliti
 
 /* The checking environment of a real one (NULL: not ours). */
 jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real);
-/* A new checking environment around a real one. */
-jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real);
+/* A new checking environment of the agent's around a real one. */
+jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent);
+/* The agent of a checking environment (live or disposed); for anything
+ * else the agent loaded last. */
+jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env);
 /* After the real capabilities changed. */
 void jvmticheck_caps_refresh(jvmticheck_env *e);
 
@@ -74,18 +95,21 @@ void jvmticheck_caps_refresh(jvmticheck_env *e);
 void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, const char *rule,
                       jvmtiError error);
 /* A finding that is not a broken parameter rule (memory, monitors). */
-void jvmticheck_report(const char *function, const char *param, const char *text);
-void jvmticheck_write(const char *line, size_t len);
-extern int jvmticheck_fatal;
-extern int jvmticheck_log_fd; /* findings and trace lines; 2 by default */
+void jvmticheck_report(jvmtiEnv *env, const char *function, const char *param, const char *text);
+/* A line of the agent's: `jvmticheck: [NAME] ` once two agents are wrapped. */
+void jvmticheck_say(jvmticheck_agent *a, const char *text);
+void jvmticheck_write_fd(int fd, const char *line, size_t len);
+void jvmticheck_write(const char *line, size_t len); /* trace lines */
+extern int jvmticheck_log_fd; /* trace lines: the last log= given; 2 by default */
+extern int jvmticheck_n_agents; /* atomic */
 
 /* ---- memory (memory.c) ---- */
 void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem);
 /* 1 if mem was handed out and not deallocated yet (it is then forgotten). */
 int jvmticheck_disown(const void *mem);
-void jvmticheck_report_leaks(void);
+/* What is left of the agent's, as its leaks= option says. */
+void jvmticheck_report_leaks(jvmticheck_agent *a);
 enum { JVMTICHECK_LEAKS_NONE, JVMTICHECK_LEAKS_RESULTS, JVMTICHECK_LEAKS_ALL };
-extern int jvmticheck_leaks; /* leaks=none|results|all */
 
 /* ---- events (events.c) ---- */
 typedef struct jvmticheck_event_call {
@@ -101,11 +125,11 @@ void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallb
 /* ---- the tables (generated) ---- */
 extern const struct jvmtiInterface_1_ jvmticheck_functions;
 extern const struct jvmtiInterface_1_ jvmticheck_traced_functions;
-extern const struct jvmtiInterface_1_ *jvmticheck_table; /* the one new environments get */
 
 /* ---- the VM ---- */
 extern JavaVM *jvmticheck_vm;      /* the real one */
 extern jvmtiEnv *jvmticheck_self;  /* the checker's own environment */
+extern jvmticheck_agent *jvmticheck_latest; /* the agent loaded last; atomic */
 long long jvmticheck_now_ns(void);
 
 #endif

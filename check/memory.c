@@ -13,6 +13,7 @@
 typedef struct slot {
     const void *mem;          /* NULL: empty; TOMB: removed */
     const char *function;     /* static string of the generated code */
+    jvmticheck_agent *agent;  /* whose environment it was handed to */
 } slot;
 
 static const char tomb_mark;
@@ -55,9 +56,9 @@ static int grow(void)
 
 void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem)
 {
-    (void)env;
     if (!mem)
         return;
+    jvmticheck_agent *agent = jvmticheck_agent_of(env);
     pthread_mutex_lock(&lock);
     if ((used + 1) * 2 > cap && !grow()) {
         pthread_mutex_unlock(&lock);
@@ -67,6 +68,7 @@ void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem)
     for (; table[i].mem; i = (i + 1) & (cap - 1)) {
         if (table[i].mem == mem) { /* the VM reused it: the newest owner counts */
             table[i].function = function;
+            table[i].agent = agent;
             pthread_mutex_unlock(&lock);
             return;
         }
@@ -79,6 +81,7 @@ void jvmticheck_owned(jvmtiEnv *env, const char *function, const void *mem)
         used++;
     table[i].mem = mem;
     table[i].function = function;
+    table[i].agent = agent;
     live++;
     pthread_mutex_unlock(&lock);
 }
@@ -103,22 +106,20 @@ static int by_function(const void *a, const void *b)
     return strcmp(((const slot *)a)->function, ((const slot *)b)->function);
 }
 
-int jvmticheck_leaks = JVMTICHECK_LEAKS_NONE; /* see README.md: retention is not a leak */
-
 /* One line per allocating function, in name order: how many of its buffers
  * were never deallocated. What an agent Allocates for itself it may keep
  * until the end (libinstrument keeps its agent's state so): those count
  * only with leaks=all. */
-void jvmticheck_report_leaks(void)
+void jvmticheck_report_leaks(jvmticheck_agent *a)
 {
-    if (jvmticheck_leaks == JVMTICHECK_LEAKS_NONE)
+    if (a->leaks == JVMTICHECK_LEAKS_NONE)
         return;
     pthread_mutex_lock(&lock);
     slot *left = live ? malloc(live * sizeof *left) : NULL;
     size_t n = 0;
     for (size_t i = 0; left && i < cap; i++)
-        if (table[i].mem && table[i].mem != TOMB &&
-            (jvmticheck_leaks == JVMTICHECK_LEAKS_ALL || strcmp(table[i].function, "Allocate") != 0))
+        if (table[i].mem && table[i].mem != TOMB && table[i].agent == a &&
+            (a->leaks == JVMTICHECK_LEAKS_ALL || strcmp(table[i].function, "Allocate") != 0))
             left[n++] = table[i];
     pthread_mutex_unlock(&lock);
     if (!left)
@@ -129,9 +130,9 @@ void jvmticheck_report_leaks(void)
         while (j < n && strcmp(left[j].function, left[i].function) == 0)
             j++;
         char line[256];
-        snprintf(line, sizeof line, "jvmticheck: %s: %zu buffer%s never deallocated (memory leak)\n",
+        snprintf(line, sizeof line, "%s: %zu buffer%s never deallocated (memory leak)\n",
                  left[i].function, j - i, j - i == 1 ? "" : "s");
-        jvmticheck_write(line, strlen(line));
+        jvmticheck_say(a, line);
         i = j;
     }
     free(left);

@@ -25,7 +25,7 @@ jvmtiError jvmticheck_forward_Deallocate(jvmtiEnv *env, unsigned char *mem)
     /* Not forwarded: the VM would free memory it does not own (a heap
      * corruption, not an error code). */
     if (mem && !jvmticheck_disown(mem)) {
-        jvmticheck_report("Deallocate", "mem",
+        jvmticheck_report(env, "Deallocate", "mem",
                           "was not allocated by JVM TI, or was already deallocated");
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     }
@@ -148,7 +148,7 @@ jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID mon
     int other = *at && (*at)->count > 0 && !pthread_equal((*at)->owner, pthread_self());
     pthread_mutex_unlock(&mon_lock);
     if (other)
-        jvmticheck_report("DestroyRawMonitor", "monitor", "must not be destroyed while another thread holds it");
+        jvmticheck_report(env, "DestroyRawMonitor", "monitor", "must not be destroyed while another thread holds it");
     jvmtiError err = (*REAL(env))->DestroyRawMonitor(REAL(env), monitor);
     if (err == JVMTI_ERROR_NONE) {
         pthread_mutex_lock(&mon_lock);
@@ -180,16 +180,16 @@ jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monit
     return err;
 }
 
-static void must_hold(const char *function, jrawMonitorID monitor)
+static void must_hold(jvmtiEnv *env, const char *function, jrawMonitorID monitor)
 {
     if (held_by_me(monitor) == 0)
-        jvmticheck_report(function, "monitor", "must be held by the calling thread (RawMonitorEnter)");
+        jvmticheck_report(env, function, "monitor", "must be held by the calling thread (RawMonitorEnter)");
 }
 
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    must_hold("RawMonitorExit", monitor);
+    must_hold(env, "RawMonitorExit", monitor);
     /* The record changes only while its thread holds the VM's monitor:
      * here before the VM's exit (once it is free, a waiter returning from
      * RawMonitorWait writes its own count, which a later decrement would
@@ -213,7 +213,7 @@ jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis);
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis)
 {
-    must_hold("RawMonitorWait", monitor);
+    must_hold(env, "RawMonitorWait", monitor);
     /* While waiting the monitor is free for others; it comes back to us,
      * entered as often as before, when the wait ends. */
     int saved = 0;
@@ -239,13 +239,13 @@ jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    must_hold("RawMonitorNotify", monitor);
+    must_hold(env, "RawMonitorNotify", monitor);
     return (*REAL(env))->RawMonitorNotify(REAL(env), monitor);
 }
 
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    must_hold("RawMonitorNotifyAll", monitor);
+    must_hold(env, "RawMonitorNotifyAll", monitor);
     return (*REAL(env))->RawMonitorNotifyAll(REAL(env), monitor);
 }

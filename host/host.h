@@ -79,6 +79,11 @@ host_thread *host_thread_of_env(JNIEnv *jni);
 void host_thread_begin(host_thread *t, const char *name, int post);
 void host_thread_finish(host_thread *t, int post);
 
+/* The extension function and event every run has (extensions.c):
+ * registered before agents load; the event posted when Main.main returns. */
+void host_extensions_setup(void);
+void host_extensions_post_main_returned(JNIEnv *jni, jthread thread);
+
 /* -soak:SECONDS (soak.c): extension functions registered before agents
  * load; the baseline taken once the VM is live; each worker posting until
  * the time is up; the main thread sampling while workers run; the checks

@@ -403,6 +403,7 @@ int main(int argc, char **argv)
     }
     if (jvmtirt_init(&config) != JVMTI_ERROR_NONE)
         return 1;
+    host_extensions_setup();
     if (soak_seconds > 0)
         host_soak_setup(soak_seconds);
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
@@ -437,6 +438,7 @@ int main(int argc, char **argv)
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
         host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
+        host_extensions_post_main_returned(jni, jthread_of(&main_thread));
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);
         if (soak_seconds > 0)

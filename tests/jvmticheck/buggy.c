@@ -9,6 +9,11 @@
 #include <jvmti.h>
 
 #define BUG __attribute__((noinline, visibility("default")))
+/* What its lines start with: built a second time as another agent
+ * (-DAGENT='"other"'), for two agents in one checker. */
+#ifndef AGENT
+#define AGENT "buggy"
+#endif
 
 static jvmtiEnv *jvmti;
 static char what[64];
@@ -21,7 +26,7 @@ BUG void buggy_null(JNIEnv *jni, jthread thread)
 {
     (void)jni;
     jvmtiError err = (*jvmti)->GetThreadState(jvmti, thread, NULL);
-    printf("buggy: GetThreadState returned %d\n", (int)err);
+    printf(AGENT ": GetThreadState returned %d\n", (int)err);
     fflush(stdout);
 }
 
@@ -97,6 +102,117 @@ BUG void buggy_refused_callbacks(void);
 BUG void buggy_refused_callbacks(void)
 {
     sink = (*jvmti)->SetEventCallbacks(jvmti, NULL, 0);
+}
+
+/* Extension functions and events: HotSpot's or the host's (whichever
+ * the VM has), each with an out-pointer that must not be NULL. */
+static const char *const ext_function_ids[] = {"com.sun.hotspot.functions.IsClassUnloadingEnabled",
+                                               "jvmtigen.host.functions.GetEnvironmentVersion"};
+static const char *const ext_event_ids[] = {"com.sun.hotspot.events.ClassUnload",
+                                            "jvmtigen.host.events.MainReturned"};
+static char ext_id[128];
+
+static int known(const char *id, const char *const *ids)
+{
+    return id && (strcmp(id, ids[0]) == 0 || strcmp(id, ids[1]) == 0);
+}
+
+static void free_params(jvmtiParamInfo *params, jint n)
+{
+    for (jint j = 0; params && j < n; j++)
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)params[j].name);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)params);
+}
+
+/* The VM's extension function of ext_function_ids (its id in ext_id), or
+ * NULL; every buffer deallocated, unless keep (a leak on purpose). */
+static jvmtiExtensionFunction ext_function(int keep)
+{
+    jint n = 0;
+    jvmtiExtensionFunctionInfo *fi = NULL;
+    jvmtiExtensionFunction f = NULL;
+    if ((*jvmti)->GetExtensionFunctions(jvmti, &n, &fi) != JVMTI_ERROR_NONE)
+        return NULL;
+    for (jint i = 0; i < n; i++) {
+        if (known(fi[i].id, ext_function_ids)) {
+            f = fi[i].func;
+            snprintf(ext_id, sizeof ext_id, "%s", fi[i].id);
+        }
+        if (keep)
+            continue;
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)fi[i].id);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)fi[i].short_description);
+        free_params(fi[i].params, fi[i].param_count);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)fi[i].errors);
+    }
+    if (!keep)
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)fi);
+    return f;
+}
+
+/* Correct use: the answer is the VM's (compared with a run without the
+ * checker). The out-parameter is a jboolean in HotSpot, a jint in the
+ * host: a zeroed jint holds either. */
+static void ext_call(void)
+{
+    jvmtiExtensionFunction f = ext_function(0);
+    jint value = 0;
+    if (!f) {
+        printf(AGENT ": no extension function\n");
+        return;
+    }
+    jvmtiError err = f(jvmti, &value);
+    printf(AGENT ": %s returned %d, value %d\n", ext_id, (int)err, (int)value);
+}
+
+BUG void buggy_ext_null(void);
+BUG void buggy_ext_null(void)
+{
+    jvmtiExtensionFunction f = ext_function(0);
+    if (f) {
+        jvmtiError err = f(jvmti, NULL);
+        printf(AGENT ": %s(NULL) returned %d\n", ext_id, (int)err);
+    }
+}
+
+BUG void buggy_ext_leak(void);
+BUG void buggy_ext_leak(void)
+{
+    sink = ext_function(1) != NULL;
+}
+
+/* The extension event's callback: the environment must be the agent's own. */
+static int ext_event_seen; /* atomic */
+static void JNICALL ext_event(jvmtiEnv *env, ...)
+{
+    if (__atomic_exchange_n(&ext_event_seen, 1, __ATOMIC_SEQ_CST))
+        return;
+    printf(AGENT ": %s came with %s\n", ext_id, env == jvmti ? "its own environment" : "another environment");
+    fflush(stdout);
+    /* Tells a program waiting for the event (Unload.java) that it came. */
+    const char *seen = getenv("BUGGY_SEEN");
+    FILE *f = seen && *seen ? fopen(seen, "w") : NULL;
+    if (f)
+        fclose(f);
+}
+
+static void ext_event_enable(void)
+{
+    jint n = 0;
+    jvmtiExtensionEventInfo *ei = NULL;
+    if ((*jvmti)->GetExtensionEvents(jvmti, &n, &ei) != JVMTI_ERROR_NONE)
+        return;
+    for (jint i = 0; i < n; i++) {
+        if (known(ei[i].id, ext_event_ids)) {
+            snprintf(ext_id, sizeof ext_id, "%s", ei[i].id);
+            jvmtiError err = (*jvmti)->SetExtensionEventCallback(jvmti, ei[i].extension_event_index, ext_event);
+            printf(AGENT ": SetExtensionEventCallback(%s) returned %d\n", ext_id, (int)err);
+        }
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)ei[i].id);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)ei[i].short_description);
+        free_params(ei[i].params, ei[i].param_count);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)ei);
 }
 
 static void JNICALL vm_start(jvmtiEnv *env, JNIEnv *jni)
@@ -195,7 +311,7 @@ static void clean(JNIEnv *jni, jthread thread)
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
     if (env != jvmti)
-        printf("buggy: VMInit got another environment\n");
+        printf(AGENT ": VMInit got another environment\n");
     if (is("null"))
         buggy_null(jni, thread);
     else if (is("dispose"))
@@ -221,7 +337,15 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         monitor_pingpong();
     else if (is("clean"))
         clean(jni, thread);
-    printf("buggy: VMInit done\n");
+    else if (is("ext-call"))
+        ext_call();
+    else if (is("ext-null"))
+        buggy_ext_null();
+    else if (is("ext-leak"))
+        buggy_ext_leak();
+    else if (is("ext-event"))
+        ext_event_enable();
+    printf(AGENT ": VMInit done\n");
     fflush(stdout);
 }
 
@@ -229,7 +353,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
-    printf("buggy: options \"%s\"\n", what);
+    printf(AGENT ": options \"%s\"\n", what);
     the_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
@@ -251,7 +375,7 @@ static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
     (void)env;
     (void)jni;
-    printf("buggy: VMDeath\n");
+    printf(AGENT ": VMDeath\n");
     fflush(stdout);
 }
 
@@ -262,7 +386,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     JNIEnv *jni = NULL;
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
-    printf("buggy: attached, options \"%s\"\n", what);
+    printf(AGENT ": attached, options \"%s\"\n", what);
     the_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
         (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_2) != JNI_OK)
@@ -281,7 +405,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
         return JNI_ERR;
     }
-    printf("buggy: attach done\n");
+    printf(AGENT ": attach done\n");
     fflush(stdout);
     return JNI_OK;
 }
@@ -291,6 +415,6 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     (void)vm;
     if (is("after-death"))
         buggy_after_death();
-    printf("buggy: unloaded\n");
+    printf(AGENT ": unloaded\n");
     fflush(stdout);
 }

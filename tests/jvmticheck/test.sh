@@ -19,12 +19,65 @@ d=$(scratch jvmticheck)
 "${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -shared -fPIC \
     -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libbuggy.so" $here/buggy.c -pthread ||
     { not_ok "jvmticheck: buggy.c does not build"; exit 0; }
+# The same agent as another library, whose lines start "other:": two
+# agents in one checker.
+"${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L -DAGENT='"other"' -Wall -Wextra -Werror -O2 -g -shared \
+    -fPIC -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libother.so" $here/buggy.c -pthread ||
+    { not_ok "jvmticheck: buggy.c does not build as libother.so"; exit 0; }
 
 # finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
 finds() {
     local name=$1 want=$2
     check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
     check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
+}
+
+# Extension functions and events (check/extensions.c) in one VM: the
+# agent calls the VM's extension function through the checker and gets the
+# VM's answer, exactly as without the checker; a NULL out-pointer is a
+# finding; the extension event reaches the agent with its own environment;
+# the info arrays are buffers the agent must deallocate.
+# extensions VM FUNCTION_ID PARAM EVENT_ID RUNNER...: RUNNER NAME
+# CHECKER_OPTIONS AGENT_OPTIONS runs buggy (with the checker when
+# CHECKER_OPTIONS is not "-") into $d/NAME.{out,err,status}.
+extensions() {
+    local vm=$1 fn=$2 param=$3 ev=$4
+    shift 4
+    "$@" "$vm-ext-plain" - ext-call
+    "$@" "$vm-ext-call" "" ext-call
+    check "jvmticheck: $vm: an extension function answers through the checker ($fn)" \
+        grep -qx "buggy: $fn returned 0, value [0-9]*" "$d/$vm-ext-plain.out"
+    check "jvmticheck: $vm: ... the same answer as without the checker, no finding" \
+        bash -c 'diff "$1" "$2" && test ! -s "$3"' _ "$d/$vm-ext-plain.out" "$d/$vm-ext-call.out" "$d/$vm-ext-call.err"
+    "$@" "$vm-ext-null" "" ext-null
+    finds "$vm-ext-null" "jvmticheck: $fn: $param must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_ext_null (libbuggy.so)"
+    check "jvmticheck: $vm: the extension function's NULL out-pointer: warn mode forwards it (the VM's 100)" \
+        grep -qx "buggy: $fn(NULL) returned 100" "$d/$vm-ext-null.out"
+    "$@" "$vm-ext-event" "" ext-event
+    check "jvmticheck: $vm: the extension event $ev reaches the agent with its own environment" \
+        bash -c 'grep -qx "buggy: SetExtensionEventCallback($2) returned 0" "$1" &&
+                 grep -qx "buggy: $2 came with its own environment" "$1"' _ "$d/$vm-ext-event.out" "$ev"
+    finds "$vm-ext-event" ""
+    "$@" "$vm-ext-leak" "leaks=results," ext-leak
+    finds "$vm-ext-leak" "jvmticheck: GetExtensionFunctions: 5 buffers never deallocated (memory leak)"
+}
+
+# Two agents, each through its own -agentpath of the checker (one copy of
+# the library): each has its own options (leaks=results for the first
+# only), environments and callbacks (its VMInit, its own environment), its
+# own Agent_OnUnload once, and each finding names its agent.
+# two_agents VM LAUNCHER...: LAUNCHER runs the VM with the arguments given.
+two_agents() {
+    local vm=$1
+    shift
+    "$@" -agentpath:"$CHECK_SO=leaks=results,agent=$d/libbuggy.so=leak" \
+        -agentpath:"$CHECK_SO=agent=$d/libother.so=null" >"$d/$vm-two.out" 2>"$d/$vm-two.err"
+    echo $? >"$d/$vm-two.status"
+    finds "$vm-two" "jvmticheck: [libother.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libother.so)
+jvmticheck: [libbuggy.so] GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    check "jvmticheck: $vm: two agents in one checker: each gets its VMInit, with its own environment, and unloads once" \
+        diff <(printf '%s\n' 'buggy: VMInit done' 'other: GetThreadState returned 100' 'other: VMInit done' \
+            'buggy: unloaded' 'other: unloaded') <(grep -v -e '^buggy: options' -e '^other: options' -e '^hello' "$d/$vm-two.out")
 }
 
 # Each misuse: a name, the checker's options, buggy's option (the misuse
@@ -63,6 +116,19 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
         check "jvmticheck: host-$name: the agent ran to its end" \
             bash -c 'grep -qx "buggy: VMInit done" "$1" && grep -qx "buggy: unloaded" "$1"' _ "$d/host-$name.out"
     done
+    host_run() {
+        local name=$1 copts=$2 aopts=$3
+        if [ "$copts" = - ]; then
+            "$JVMTI_HOST" -agentpath:"$d/libbuggy.so=$aopts" Hello
+        else
+            "$JVMTI_HOST" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" Hello
+        fi >"$d/$name.out" 2>"$d/$name.err"
+        echo $? >"$d/$name.status"
+    }
+    extensions host jvmtigen.host.functions.GetEnvironmentVersion version_ptr \
+        jvmtigen.host.events.MainReturned host_run
+    host_launch() { "$JVMTI_HOST" "$@" Hello; }
+    two_agents host host_launch
 else
     skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
 fi
@@ -78,7 +144,7 @@ if [ -n "${SANITIZE:-}" ]; then
     skip "jvmticheck: in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java, which is not built with it"
     exit 0
 fi
-"$JAVAC" -d "$d" $here/Hello.java $here/Premain.java &&
+"$JAVAC" -d "$d" $here/Hello.java $here/Unload.java $here/Premain.java &&
     (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
     { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
 
@@ -96,6 +162,24 @@ for m in "${misuses[@]}"; do
     run "$name" "$copts" "$aopts"
     finds "$name" "$want"
 done
+# HotSpot 17's extensions: IsClassUnloadingEnabled (its one parameter is
+# named after the function) and the ClassUnload event, which Unload.java
+# makes the VM post.
+java_unload() {
+    local name=$1 copts=$2 aopts=$3
+    local seen=
+    [ "$aopts" = ext-event ] && seen=$d/$name.seen
+    if [ "$copts" = - ]; then
+        BUGGY_SEEN=$seen "$JAVA" -agentpath:"$d/libbuggy.so=$aopts" -cp "$d" Unload "$d" $seen
+    else
+        BUGGY_SEEN=$seen "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Unload "$d" $seen
+    fi >"$d/$name.out" 2>"$d/$name.err"
+    echo $? >"$d/$name.status"
+}
+extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnloadingEnabled \
+    com.sun.hotspot.events.ClassUnload java_unload
+java_launch() { "$JAVA" "$@" -cp "$d" Hello; }
+two_agents hotspot java_launch
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
