@@ -282,7 +282,8 @@ static jvmtiError insert(rt_tag_shard *s, uintptr_t key, uint64_t h, jlong tag)
     return JVMTI_ERROR_NONE;
 }
 
-jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag)
+/* rt_tag_put; inlined into SetTag (a call is a fair share of its cost). */
+static inline jvmtiError put(rt_env *e, uintptr_t key, jlong tag)
 {
     if (tag == 0) { /* a zero tag is no tag */
         struct rt_tag_map *m = LOAD(&e->tags);
@@ -309,8 +310,8 @@ jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag)
     return err;
 }
 
-/* Lock-free: see the head of this file. */
-jlong rt_tag_get(rt_env *e, uintptr_t key)
+/* rt_tag_get, lock-free (see the head of this file); inlined into GetTag. */
+static inline jlong get(rt_env *e, uintptr_t key)
 {
     struct rt_tag_map *m = LOAD(&e->tags);
     if (!m || !key)
@@ -344,12 +345,16 @@ jlong rt_tag_get(rt_env *e, uintptr_t key)
     }
 }
 
+jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag) { return put(e, key, tag); }
+
+jlong rt_tag_get(rt_env *e, uintptr_t key) { return get(e, key); }
+
 jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 {
     uintptr_t key = rt_object_identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
-    return rt_tag_put(rt_env_of(env), key, tag);
+    return put(rt_env_of(env), key, tag);
 }
 
 jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
@@ -357,7 +362,7 @@ jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
     uintptr_t key = rt_object_identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
-    *tag_ptr = rt_tag_get(rt_env_of(env), key);
+    *tag_ptr = get(rt_env_of(env), key);
     return JVMTI_ERROR_NONE;
 }
 
