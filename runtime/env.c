@@ -4,20 +4,20 @@
  * Disposal while events are posted: DisposeEnvironment marks the
  * environment dead, unlinks it from the list and queues it; it is freed
  * once no posting cursor that might have seen it is open. Cursors count
- * themselves in one of two phases (rt.posting[rt.phase]); a grace period
- * flips rt.phase, and the environments unlinked before the flip are freed
- * as soon as the old phase's count is zero. New cursors count in the new
- * phase, so under continuous posting the old count still drains as the
+ * themselves in one of two epochs (rt.posting[rt.epoch]); a grace period
+ * flips rt.epoch, and the environments unlinked before the flip are freed
+ * as soon as the old epoch's count is zero. New cursors count in the new
+ * epoch, so under continuous posting the old count still drains as the
  * posts under way end: disposed environments do not pile up while events
  * keep coming (the host's soak test measures the backlog).
  *
- * Why it is safe: a cursor raises its phase's count, then reads rt.phase
+ * Why it is safe: a cursor raises its epoch's count, then reads rt.epoch
  * again and starts over if it changed; only then does it read the list
  * (all sequentially consistent). A cursor that can reach an environment
- * read the list before the unlink, so its second read of rt.phase came
- * before the flip that follows the unlink: it counts in the old phase,
+ * read the list before the unlink, so its second read of rt.epoch came
+ * before the flip that follows the unlink: it counts in the old epoch,
  * and the environment waits for it. A callback may dispose of its own
- * environment: its cursor holds the old phase up until it is done.
+ * environment: its cursor holds the old epoch up until it is done.
  *
  * "Freed" means emptied and put on a free list: slots are never unmapped
  * while the core runs, so a stale jvmtiEnv* finds a dead magic (see
@@ -260,17 +260,17 @@ jint jvmtirt_env_version(jvmtiEnv *env) { return rt_env_of(env)->version; }
 int rt_walk_begin(void)
 {
     for (;;) {
-        int p = LOAD_SC(&rt.phase);
+        int p = LOAD_SC(&rt.epoch);
         __atomic_add_fetch(&rt.posting[p], 1, __ATOMIC_SEQ_CST);
-        if (LOAD_SC(&rt.phase) == p)
+        if (LOAD_SC(&rt.epoch) == p)
             return p;
-        rt_walk_end(p); /* a grace period began meanwhile: count in the new phase */
+        rt_walk_end(p); /* a grace period began meanwhile: count in the new epoch */
     }
 }
 
 void rt_walk_end(int p)
 {
-    /* The last cursor of a phase frees what waits for it. Its decrement
+    /* The last cursor of an epoch frees what waits for it. Its decrement
      * comes before its look at n_pending, and the reclaimer queues before
      * it looks at the count: one of the two sees the other. */
     if (__atomic_sub_fetch(&rt.posting[p], 1, __ATOMIC_SEQ_CST) == 0 &&
@@ -295,7 +295,7 @@ void rt_reclaim_if_quiet(void)
     pthread_mutex_lock(&rt.lock);
     for (;;) {
         if (rt.waiting) {
-            if (LOAD_SC(&rt.posting[rt.waiting_phase]) != 0)
+            if (LOAD_SC(&rt.posting[rt.waiting_epoch]) != 0)
                 break; /* its last cursor will call again */
             int n = free_list(rt.waiting);
             rt.waiting = NULL;
@@ -304,11 +304,11 @@ void rt_reclaim_if_quiet(void)
         if (!rt.pending)
             break;
         /* A grace period: what is pending now was unlinked before the flip;
-         * cursors that may hold it count in the phase being left. */
+         * cursors that may hold it count in the epoch being left. */
         rt.waiting = rt.pending;
         rt.pending = NULL;
-        rt.waiting_phase = rt.phase;
-        STORE_SC(&rt.phase, 1 - rt.phase);
+        rt.waiting_epoch = rt.epoch;
+        STORE_SC(&rt.epoch, 1 - rt.epoch);
     }
     pthread_mutex_unlock(&rt.lock);
 }

@@ -263,7 +263,7 @@ static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
 
 jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread thread)
 {
-    c->phase = rt_walk_begin();
+    c->epoch = rt_walk_begin();
     c->index = event_index(event);
     c->bit = (uint64_t)1 << c->index;
     c->thread = thread;
@@ -288,7 +288,7 @@ jvmtiEnv *jvmtigen_post_next(jvmtigen_post_cursor *c)
     return c->env ? advance(c, LOAD_SC(&((rt_env *)c->env)->next)) : NULL;
 }
 
-void jvmtigen_post_done(jvmtigen_post_cursor *c) { rt_walk_end(c->phase); }
+void jvmtigen_post_done(jvmtigen_post_cursor *c) { rt_walk_end(c->epoch); }
 
 void jvmtirt_extension_event_each(jint index,
                                   int (*fn)(jvmtiEnv *env, jvmtiExtensionEvent callback, void *arg),
@@ -296,7 +296,7 @@ void jvmtirt_extension_event_each(jint index,
 {
     if (index < 0)
         return;
-    int phase = rt_walk_begin();
+    int epoch = rt_walk_begin();
     jint slot = -1;
     for (jint i = 0; i < LOAD(&rt.n_ext_events); i++)
         if (rt.ext_events[i].extension_event_index == index)
@@ -308,5 +308,5 @@ void jvmtirt_extension_event_each(jint index,
         if (cb && fn((jvmtiEnv *)e, cb, arg))
             break;
     }
-    rt_walk_end(phase);
+    rt_walk_end(epoch);
 }

@@ -51,18 +51,23 @@ static void drop(size_t i)
 }
 
 /* The thread (NULL: current) in *id, if this call may change its frame
- * pops: the calling thread, or a suspended one. */
+ * pops: the calling thread, or one suspended through JVM TI (the core's
+ * own record of it, as SuspendThread keeps it). Its errors are the other
+ * thread functions': UNATTACHED_THREAD, check_thread's, THREAD_NOT_ALIVE. */
 static jvmtiError target(jvmtiEnv *env, jthread thread, uintptr_t *id)
 {
     if (!rt.config.frame_at || !rt.config.frame_pop_arm)
         return JVMTI_ERROR_NOT_AVAILABLE;
-    jvmtiError err = rt_frames_thread(env, thread, id);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
-    if (*id != jvmtirt_current_thread_id() &&
-        !(rt.config.thread_suspended && rt.config.thread_suspended(*id)))
-        return JVMTI_ERROR_THREAD_NOT_SUSPENDED;
-    return JVMTI_ERROR_NONE;
+    pthread_mutex_lock(&rt.lock);
+    rt_thread *t;
+    jvmtiError err = rt_thread_of_ref(env, thread, &t);
+    if (err == JVMTI_ERROR_NONE) {
+        *id = t->id;
+        if (t != rt_self && !t->suspended)
+            err = JVMTI_ERROR_THREAD_NOT_SUSPENDED;
+    }
+    pthread_mutex_unlock(&rt.lock);
+    return err;
 }
 
 jvmtiError jvmti_impl_NotifyFramePop(jvmtiEnv *env, jthread thread, jint depth)

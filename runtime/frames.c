@@ -1,4 +1,7 @@
-/* The frames area's hooks into the environment's life (see frames.h). */
+/* The frames area's hooks into the environment's life, and what it needs
+ * of the VM (see frames.h). */
+#include <string.h>
+
 #include "frames.h"
 
 void rt_frames_env_disposed(rt_env *e)
@@ -16,17 +19,31 @@ void rt_frames_shutdown(void)
     rt_jnitable_shutdown();
 }
 
-jvmtiError rt_frames_thread(jvmtiEnv *env, jthread thread, uintptr_t *id)
+int rt_frames_supplied(const char *function)
 {
-    if (!thread) {
-        *id = rt_self ? rt_self->id : 0;
-        return JVMTI_ERROR_NONE;
-    }
-    /* jthread parameters are impl="noconvert": the trampolines leave them
-     * to the implementation. */
-    jvmtiError err = JVMTIGEN_CHECK_THREAD(env, thread);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
-    *id = rt.config.thread_id ? rt.config.thread_id(thread) : (uintptr_t)thread;
-    return JVMTI_ERROR_NONE;
+    static const struct {
+        const char *name;
+        int op; /* which operations it needs, below */
+    } needs[] = {
+        {"SetBreakpoint", 0},
+        {"ClearBreakpoint", 0},
+        {"SetFieldAccessWatch", 1},
+        {"ClearFieldAccessWatch", 1},
+        {"SetFieldModificationWatch", 1},
+        {"ClearFieldModificationWatch", 1},
+        {"NotifyFramePop", 2},
+        {"ClearAllFramePops", 2},
+        {"GetJNIFunctionTable", 3},
+        {"SetJNIFunctionTable", 4},
+        {"AddToBootstrapClassLoaderSearch", 5},
+        {"AddToSystemClassLoaderSearch", 5},
+    };
+    const jvmtirt_config *c = &rt.config;
+    int have[] = {c->breakpoint_arm != NULL, c->field_watch_arm != NULL,
+                  c->frame_at && c->frame_pop_arm, c->jni_table != NULL,
+                  c->jni_table_changed != NULL, c->class_path_append != NULL};
+    for (size_t i = 0; i < sizeof needs / sizeof *needs; i++)
+        if (strcmp(function, needs[i].name) == 0)
+            return have[needs[i].op];
+    return 1;
 }

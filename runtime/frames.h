@@ -13,6 +13,10 @@
 void rt_frames_env_disposed(rt_env *e);
 /* jvmtirt_shutdown: frees what the areas still hold. */
 void rt_frames_shutdown(void);
+/* 0 when the function called name is one of this area's and the VM did not
+ * supply the operation it needs (it answers NOT_AVAILABLE: the port
+ * reports it as a default); 1 otherwise. */
+int rt_frames_supplied(const char *function);
 
 void rt_breakpoints_env_disposed(rt_env *e);
 void rt_breakpoints_shutdown(void);
@@ -24,9 +28,5 @@ void rt_framepops_thread_ended(uintptr_t thread_id);
 void rt_prefixes_env_disposed(rt_env *e);
 void rt_prefixes_shutdown(void);
 void rt_jnitable_shutdown(void);
-
-/* The VM's id of a jthread argument, NULL meaning the calling thread:
- * JVMTI_ERROR_NONE, or the check_thread hook's error. */
-jvmtiError rt_frames_thread(jvmtiEnv *env, jthread thread, uintptr_t *id);
 
 #endif

@@ -47,7 +47,7 @@ typedef struct jvmtigen_post_cursor {
     void *env;                  /* internal */
     uint64_t bit;
     int index;
-    int phase;                  /* internal */
+    int epoch;                  /* internal: the grace period it counts in */
     int pass;                   /* internal: ClassFileLoadHook's group */
     jthread thread;             /* the event's thread; NULL: the calling one */
     uintptr_t thread_id;        /* internal: its VM id, once resolved */

@@ -256,8 +256,8 @@ typedef struct jvmtirt_config {
      * the core delivers each only to the environments watching the field. */
     jvmtiError (*field_watch_arm)(uintptr_t class_id, jfieldID field, jvmtiEvent kind, int on);
     /* NotifyFramePop: the frame at depth (0: the top) of the thread with
-     * that id (the calling thread, or one that thread_suspended says is
-     * suspended). Stores in *frame a key unique among that thread's frames
+     * that id (the calling thread, or one suspended through JVM TI).
+     * Stores in *frame a key unique among that thread's frames
      * while this one is on the stack (its height above the bottom of the
      * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
      * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
@@ -268,9 +268,9 @@ typedef struct jvmtirt_config {
      * an armed frame pops (normally or by an exception) the VM calls
      * jvmtirt_frame_popped on that thread; no disarm follows that. */
     void (*frame_pop_arm)(uintptr_t thread_id, uintptr_t frame, int on);
-    /* Whether the thread with that id (not the calling thread) is
-     * suspended: NotifyFramePop and ClearAllFramePops on another thread need
-     * it (JVMTI_ERROR_THREAD_NOT_SUSPENDED otherwise). NULL: no thread is. */
+    /* No longer called (kept for the layout): NotifyFramePop and
+     * ClearAllFramePops now go by the core's own record of the threads
+     * SuspendThread suspended (suspend_thread above). */
     int (*thread_suspended)(uintptr_t thread_id);
     /* The JNI function table JNIEnvs use now (GetJNIFunctionTable copies
      * it). Called on the agent's thread, under no lock. */

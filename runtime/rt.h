@@ -80,10 +80,10 @@ struct rt_state {
     rt_env *envs;            /* atomic head; creation order */
     /* Disposed environments, freed in grace periods (env.c): */
     rt_env *pending;         /* unlinked, waiting for the next grace period */
-    rt_env *waiting;         /* unlinked before the last flip of `phase` */
-    long posting[2];         /* atomic: open posting cursors, by their phase */
-    int phase;               /* atomic: the phase new cursors count in (0, 1) */
-    int waiting_phase;       /* the phase whose cursors `waiting` waits for */
+    rt_env *waiting;         /* unlinked before the last flip of `epoch` */
+    long posting[2];         /* atomic: open posting cursors, by their epoch */
+    int epoch;               /* atomic: the grace-period epoch new cursors count in (0, 1) */
+    int waiting_epoch;       /* the epoch whose cursors `waiting` waits for */
     int n_pending;           /* atomic: environments on both lists */
     rt_env *free_head, *free_tail; /* emptied slots, oldest first (env.c) */
     long n_free, n_slots;    /* slots free, and allocated in all */
@@ -111,9 +111,10 @@ void rt_events_recompute(void);
 /* Frees the disposed environments no posting cursor can reach any more,
  * and starts a grace period for the rest. */
 void rt_reclaim_if_quiet(void);
-/* A posting cursor opens (returns its phase) and closes (with it). */
+/* A posting cursor opens (returns its grace-period epoch) and closes (with
+ * it). */
 int rt_walk_begin(void);
-void rt_walk_end(int phase);
+void rt_walk_end(int epoch);
 /* The calling OS thread, for raw monitor ownership (works on any thread,
  * attached or not). */
 const void *rt_thread_token(void);

@@ -5,12 +5,31 @@
  * the VM gives through config.object_id, or the reference's own value) to
  * its tag. The map is split into RT_TAG_SHARDS shards by the identity's
  * hash, each an open-addressing table (linear probing, deletion by
- * shifting back, no tombstones) under its own lock: calls on different
- * objects from many threads rarely meet, and one call costs one
- * uncontended lock. It is a spin lock (held for a probe and a store; an
- * uncontended one is one atomic exchange and a plain store, where a mutex
- * is two atomic operations and two library calls). A shard holds nothing
- * but keys and tags, so a lookup touches one or two cache lines.
+ * shifting back, no tombstones). A shard holds nothing but keys and tags,
+ * so a lookup touches one or two cache lines.
+ *
+ * Writers (SetTag, removal, the GC's notification) take the shard's spin
+ * lock: held for a probe and a store, an uncontended one is one atomic
+ * exchange and a plain store, where a mutex is two atomic operations and
+ * two library calls. Replacing a tag is a probe and a store; only a new
+ * entry checks alignment and load.
+ *
+ * GetTag takes no lock: an atomic read-modify-write costs as much as the
+ * rest of the call. It reads the shard's sequence count, the table, the
+ * slots, and the count again, retrying if it changed: the count is odd
+ * while a removal moves entries back (the only change that can hide a key
+ * from a reader). A new entry is written tag first, key last (release), so
+ * a reader that sees the key sees its tag; a replaced tag is one atomic
+ * store. A table that grows or is rebuilt is copied into a new one, which
+ * is then published: the old one is not changed again, and a reader still
+ * in it sees a moment before the copy. Old tables are kept on the new one's
+ * `retired` list and freed with the map (with the environment, once no
+ * posting cursor can see it): a reader cannot be told apart from a plain
+ * caller, and making readers announce themselves to a grace period (as
+ * posting cursors do, env.c) costs the atomic operations the lock-free
+ * read saves. What is kept is less than the table in use (each growth
+ * doubles it), plus one table of the same size per change of alignment
+ * (at most RT_TAG_MAX_SHIFT per shard).
  *
  * Placement keeps neighbours together: the identity's 1 KiB block chooses
  * the shard and a hashed offset in its table, and the offset within the
@@ -37,39 +56,55 @@
 #define RT_TAG_SHARDS 64
 #define RT_TAG_MIN_CAP 16
 
+#define RELAXED_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define RELAXED_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
 typedef struct rt_tag_slot {
-    uintptr_t key; /* 0: empty (no object has identity 0) */
+    uintptr_t key; /* 0: empty (no object has identity 0); written last */
     jlong tag;     /* never 0 in a used slot */
 } rt_tag_slot;
 
 #define RT_TAG_BLOCK_BITS 10 /* 1 KiB of identities place together */
 #define RT_TAG_MAX_SHIFT 6   /* coarser alignments count as 64 */
 
+/* Slots are written only under the shard's lock, with atomic stores, and
+ * read by GetTag with atomic loads. */
+typedef struct rt_tag_table {
+    size_t cap;                    /* a power of two */
+    unsigned shift;                /* log2 of the alignment of every key held */
+    struct rt_tag_table *retired;  /* the table this one replaced, kept */
+    rt_tag_slot slots[] __attribute__((aligned(64))); /* four to a cache line */
+} rt_tag_table;
+
 typedef struct rt_tag_shard {
-    int lock; /* spin_lock */
-    rt_tag_slot *slots;
-    size_t cap;     /* a power of two, or 0 before the first insert */
-    size_t count;
-    unsigned shift; /* log2 of the alignment of every key held */
+    int lock;            /* spin_lock: every writer */
+    unsigned seq;        /* atomic: odd while a removal moves entries */
+    rt_tag_table *table; /* atomic: NULL before the first insert */
+    size_t count;        /* under the lock */
 } __attribute__((aligned(64))) rt_tag_shard; /* one per cache line: no false sharing */
 
 struct rt_tag_map {
     rt_tag_shard shards[RT_TAG_SHARDS];
 };
 
-/* A shard's lock. Held briefly, except while a shard is rebuilt: after a
- * few tries a waiter gives its CPU away rather than spin on. */
+/* Waiting for a shard: a few pauses, then the CPU is given away (a shard
+ * being rebuilt may take a while). */
+static inline void spin_wait(unsigned tries)
+{
+    if (tries >= 64)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#endif
+}
+
 static inline void spin_lock(int *l)
 {
     for (unsigned tries = 0;; tries++) {
-        if (!__atomic_load_n(l, __ATOMIC_RELAXED) && !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        if (!RELAXED_LOAD(l) && !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
             return;
-        if (tries >= 64)
-            sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
-        else
-            __builtin_ia32_pause();
-#endif
+        spin_wait(tries);
     }
 }
 
@@ -89,42 +124,46 @@ static inline rt_tag_shard *shard_of(struct rt_tag_map *m, uint64_t h)
 }
 
 /* The key's home slot: its block's place plus its offset in the block. */
-static inline size_t home(const rt_tag_shard *s, uintptr_t key, uint64_t h)
+static inline size_t home(const rt_tag_table *t, uintptr_t key, uint64_t h)
 {
-    size_t offset = (key & (((uintptr_t)1 << RT_TAG_BLOCK_BITS) - 1)) >> s->shift;
-    return ((size_t)h + offset) & (s->cap - 1);
+    size_t offset = (key & (((uintptr_t)1 << RT_TAG_BLOCK_BITS) - 1)) >> t->shift;
+    return ((size_t)h + offset) & (t->cap - 1);
 }
 
-/* The slot holding key, or the empty slot where it would go. */
-static size_t probe(const rt_tag_shard *s, uintptr_t key, uint64_t h)
+/* The slot holding key, or the empty slot where it would go. Under the
+ * shard's lock (writers are the only ones that change slots). */
+static size_t probe(const rt_tag_table *t, uintptr_t key, uint64_t h)
 {
-    size_t mask = s->cap - 1, i = home(s, key, h);
-    while (s->slots[i].key != 0 && s->slots[i].key != key)
+    size_t mask = t->cap - 1, i = home(t, key, h);
+    while (t->slots[i].key != 0 && t->slots[i].key != key)
         i = (i + 1) & mask;
     return i;
 }
 
-/* Rebuilds the table with cap slots and the given key alignment. */
+/* Rebuilds the shard's table with cap slots and the given key alignment
+ * into a new table, published when complete. */
 static int rehash(rt_tag_shard *s, size_t cap, unsigned shift)
 {
-    rt_tag_slot *slots = calloc(cap, sizeof *slots);
-    if (!slots)
+    size_t bytes = sizeof(rt_tag_table) + cap * sizeof(rt_tag_slot); /* a multiple of 64 */
+    rt_tag_table *t = aligned_alloc(64, bytes);
+    if (!t)
         return 0;
-    rt_tag_slot *old = s->slots;
-    size_t old_cap = s->cap;
-    s->slots = slots;
-    s->cap = cap;
-    s->shift = shift;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i].key != 0)
-            slots[probe(s, old[i].key, mix(old[i].key))] = old[i];
-    free(old);
+    memset(t, 0, bytes);
+    rt_tag_table *old = s->table;
+    t->cap = cap;
+    t->shift = shift;
+    t->retired = old;
+    for (size_t i = 0; old && i < old->cap; i++)
+        if (old->slots[i].key != 0)
+            t->slots[probe(t, old->slots[i].key, mix(old->slots[i].key))] = old->slots[i];
+    STORE(&s->table, t);
     return 1;
 }
 
 static int grow(rt_tag_shard *s)
 {
-    return rehash(s, s->cap ? s->cap * 2 : RT_TAG_MIN_CAP, s->cap ? s->shift : RT_TAG_MAX_SHIFT);
+    rt_tag_table *t = s->table;
+    return rehash(s, t ? t->cap * 2 : RT_TAG_MIN_CAP, t ? t->shift : RT_TAG_MAX_SHIFT);
 }
 
 /* Makes the shard's alignment admit key (a key less aligned than all
@@ -132,27 +171,32 @@ static int grow(rt_tag_shard *s)
 static int admit(rt_tag_shard *s, uintptr_t key)
 {
     unsigned tz = (unsigned)__builtin_ctzll((unsigned long long)key);
-    return tz >= s->shift || rehash(s, s->cap, tz);
+    return tz >= s->table->shift || rehash(s, s->table->cap, tz);
 }
 
 /* Empties slot i and moves later entries of its run back, so that every
- * entry stays reachable from its home slot without tombstones. */
+ * entry stays reachable from its home slot without tombstones. Readers see
+ * the sequence count odd meanwhile. */
 static void remove_at(rt_tag_shard *s, size_t i)
 {
-    size_t mask = s->cap - 1, j = i;
+    rt_tag_table *t = s->table;
+    size_t mask = t->cap - 1, j = i;
+    RELAXED_STORE(&s->seq, s->seq + 1);
     for (;;) {
         j = (j + 1) & mask;
-        if (s->slots[j].key == 0)
+        if (t->slots[j].key == 0)
             break;
-        size_t h = home(s, s->slots[j].key, mix(s->slots[j].key));
+        size_t h = home(t, t->slots[j].key, mix(t->slots[j].key));
         /* j's entry may move to i if its home is not in (i, j] cyclically */
         if (i <= j ? (h <= i || h > j) : (h <= i && h > j)) {
-            s->slots[i] = s->slots[j];
+            STORE(&t->slots[i].tag, t->slots[j].tag);
+            STORE(&t->slots[i].key, t->slots[j].key);
             i = j;
         }
     }
-    s->slots[i].key = 0;
-    s->slots[i].tag = 0;
+    STORE(&t->slots[i].key, (uintptr_t)0);
+    STORE(&t->slots[i].tag, (jlong)0);
+    STORE(&s->seq, s->seq + 1);
     s->count--;
 }
 
@@ -164,9 +208,9 @@ static jlong take(struct rt_tag_map *m, uintptr_t key)
     jlong tag = 0;
     spin_lock(&s->lock);
     if (s->count != 0) {
-        size_t i = probe(s, key, h);
-        if (s->slots[i].key == key) {
-            tag = s->slots[i].tag;
+        size_t i = probe(s->table, key, h);
+        if (s->table->slots[i].key == key) {
+            tag = s->table->slots[i].tag;
             remove_at(s, i);
         }
     }
@@ -186,7 +230,10 @@ static struct rt_tag_map *map_new(void)
 static void map_free(struct rt_tag_map *m)
 {
     for (int i = 0; i < RT_TAG_SHARDS; i++)
-        free(m->shards[i].slots);
+        for (rt_tag_table *t = m->shards[i].table, *next; t; t = next) {
+            next = t->retired;
+            free(t);
+        }
     free(m);
 }
 
@@ -220,7 +267,23 @@ uintptr_t rt_object_identity(jobject object)
     return rt.config.object_id ? rt.config.object_id(object) : (uintptr_t)object;
 }
 
-jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag)
+/* A new entry for key (not in the shard) with tag: room made first. */
+static jvmtiError insert(rt_tag_shard *s, uintptr_t key, uint64_t h, jlong tag)
+{
+    if ((!s->table && !grow(s)) || !admit(s, key))
+        return JVMTI_ERROR_OUT_OF_MEMORY;
+    /* keep the load at most 3/4 */
+    if ((s->count + 1) * 4 > s->table->cap * 3 && !grow(s))
+        return JVMTI_ERROR_OUT_OF_MEMORY;
+    rt_tag_slot *slot = &s->table->slots[probe(s->table, key, h)];
+    RELAXED_STORE(&slot->tag, tag);
+    STORE(&slot->key, key); /* a reader that sees the key sees the tag */
+    s->count++;
+    return JVMTI_ERROR_NONE;
+}
+
+/* rt_tag_put; inlined into SetTag (a call is a fair share of its cost). */
+static inline jvmtiError put(rt_env *e, uintptr_t key, jlong tag)
 {
     if (tag == 0) { /* a zero tag is no tag */
         struct rt_tag_map *m = LOAD(&e->tags);
@@ -235,50 +298,63 @@ jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag)
     rt_tag_shard *s = shard_of(m, h);
     jvmtiError err = JVMTI_ERROR_NONE;
     spin_lock(&s->lock);
-    if ((s->cap == 0 && !grow(s)) || !admit(s, key)) {
-        err = JVMTI_ERROR_OUT_OF_MEMORY;
-    } else {
-        size_t i = probe(s, key, h);
-        if (s->slots[i].key != key) {
-            /* a new entry: keep the load at most 3/4 */
-            if ((s->count + 1) * 4 > s->cap * 3) {
-                if (!grow(s)) {
-                    err = JVMTI_ERROR_OUT_OF_MEMORY;
-                    goto out;
-                }
-                i = probe(s, key, h);
-            }
-            s->slots[i].key = key;
-            s->count++;
-        }
-        s->slots[i].tag = tag;
-    }
-out:
+    rt_tag_table *t = s->table;
+    /* A key less aligned than the table's is not in it: probing from any
+     * slot ends at an empty one, and insert admits it. */
+    rt_tag_slot *slot = t ? &t->slots[probe(t, key, h)] : NULL;
+    if (slot && slot->key == key)
+        RELAXED_STORE(&slot->tag, tag); /* replaced: nothing moves */
+    else
+        err = insert(s, key, h, tag);
     spin_unlock(&s->lock);
     return err;
 }
 
-jlong rt_tag_get(rt_env *e, uintptr_t key)
+/* rt_tag_get, lock-free (see the head of this file); inlined into GetTag. */
+static inline jlong get(rt_env *e, uintptr_t key)
 {
     struct rt_tag_map *m = LOAD(&e->tags);
-    jlong tag = 0;
-    if (m && key) {
-        uint64_t h = mix(key);
-        rt_tag_shard *s = shard_of(m, h);
-        spin_lock(&s->lock);
-        if (s->count != 0)
-            tag = s->slots[probe(s, key, h)].tag; /* 0 in an empty slot */
-        spin_unlock(&s->lock);
+    if (!m || !key)
+        return 0;
+    uint64_t h = mix(key);
+    rt_tag_shard *s = shard_of(m, h);
+    for (unsigned tries = 0;; tries++) {
+        unsigned seq = LOAD(&s->seq);
+        rt_tag_table *t = LOAD(&s->table);
+        if (!t)
+            return 0;
+        if (!(seq & 1)) {
+            jlong tag = 0;
+            size_t mask = t->cap - 1, i = home(t, key, h);
+            /* at most cap steps: a table changing under the reader is
+             * caught by the count below */
+            for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+                uintptr_t k = LOAD(&t->slots[i].key);
+                if (k == key) {
+                    tag = LOAD(&t->slots[i].tag);
+                    break;
+                }
+                if (k == 0)
+                    break;
+            }
+            /* the loads above are acquires: this one comes after them */
+            if (RELAXED_LOAD(&s->seq) == seq)
+                return tag;
+        }
+        spin_wait(tries);
     }
-    return tag;
 }
+
+jvmtiError rt_tag_put(rt_env *e, uintptr_t key, jlong tag) { return put(e, key, tag); }
+
+jlong rt_tag_get(rt_env *e, uintptr_t key) { return get(e, key); }
 
 jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 {
     uintptr_t key = rt_object_identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
-    return rt_tag_put(rt_env_of(env), key, tag);
+    return put(rt_env_of(env), key, tag);
 }
 
 jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
@@ -286,7 +362,7 @@ jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
     uintptr_t key = rt_object_identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
-    *tag_ptr = rt_tag_get(rt_env_of(env), key);
+    *tag_ptr = get(rt_env_of(env), key);
     return JVMTI_ERROR_NONE;
 }
 
@@ -332,8 +408,9 @@ jvmtiError jvmti_impl_GetObjectsWithTags(jvmtiEnv *env, jint tag_count, const jl
     for (int k = 0; m && tag_count > 0 && k < RT_TAG_SHARDS && !err; k++) {
         rt_tag_shard *s = &m->shards[k];
         spin_lock(&s->lock);
-        for (size_t i = 0; i < s->cap; i++) {
-            if (s->slots[i].key == 0 || !wanted(sorted, tag_count, s->slots[i].tag))
+        rt_tag_table *t = s->table;
+        for (size_t i = 0; t && i < t->cap; i++) {
+            if (t->slots[i].key == 0 || !wanted(sorted, tag_count, t->slots[i].tag))
                 continue;
             if (n == cap) {
                 size_t c = cap ? cap * 2 : 64;
@@ -345,7 +422,7 @@ jvmtiError jvmti_impl_GetObjectsWithTags(jvmtiEnv *env, jint tag_count, const jl
                 found = f;
                 cap = c;
             }
-            found[n++] = s->slots[i];
+            found[n++] = t->slots[i];
         }
         spin_unlock(&s->lock);
     }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jvmtigen_post.h"
@@ -101,9 +102,67 @@ static void frame_pop_arm(uintptr_t thread, uintptr_t frame, int on)
     logf_("frame t%lld#%lld %s;", thread == (uintptr_t)MAIN_T ? 1 : 2, (long long)frame, on);
 }
 
+/* What a VM would say of its own threads: the core must not go by it (a
+ * thread counts as suspended only when JVM TI suspended it). */
 static int thread_suspended(uintptr_t thread)
 {
     return thread == (uintptr_t)OTHER_T && other_suspended;
+}
+
+/* Suspension as the core asks for it: counted, nothing stops. */
+static int vm_suspends; /* atomic */
+static jvmtiError suspend_thread(uintptr_t thread, int is_current)
+{
+    (void)thread, (void)is_current;
+    __atomic_add_fetch(&vm_suspends, 1, __ATOMIC_RELAXED);
+    return JVMTI_ERROR_NONE;
+}
+static jvmtiError resume_thread(uintptr_t thread)
+{
+    (void)thread;
+    __atomic_sub_fetch(&vm_suspends, 1, __ATOMIC_RELAXED);
+    return JVMTI_ERROR_NONE;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* OTHER_T as a started thread: it starts, says so, waits for `other_go`,
+ * and ends. */
+static int other_started, other_go; /* atomic */
+static void *other_main(void *arg)
+{
+    (void)arg;
+    jvmtirt_thread_start((uintptr_t)OTHER_T, JVMTIRT_JAVA_THREAD);
+    __atomic_store_n(&other_started, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&other_go, __ATOMIC_ACQUIRE))
+        nap();
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static int start_other(pthread_t *t)
+{
+    __atomic_store_n(&other_started, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&other_go, 0, __ATOMIC_RELAXED);
+    if (pthread_create(t, NULL, other_main, NULL) != 0)
+        return 0;
+    while (!__atomic_load_n(&other_started, __ATOMIC_ACQUIRE))
+        nap();
+    return 1;
+}
+
+/* NotifyFramePop(NULL) from a thread the core does not know. */
+static jvmtiEnv *unattached_env;
+static jvmtiError unattached_answer;
+static void *unattached_main(void *arg)
+{
+    (void)arg;
+    unattached_answer = (*unattached_env)->NotifyFramePop(unattached_env, NULL, 0);
+    return NULL;
 }
 
 static struct JNINativeInterface_ vm_jni;
@@ -133,6 +192,8 @@ static void vm_start(int with_ops)
         c.frame_at = frame_at;
         c.frame_pop_arm = frame_pop_arm;
         c.thread_suspended = thread_suspended;
+        c.suspend_thread = suspend_thread;
+        c.resume_thread = resume_thread;
         c.jni_table = jni_table;
         c.jni_table_changed = jni_table_changed;
         c.class_path_append = class_path_append;
@@ -336,17 +397,47 @@ static void section_frame_pops(void)
            "NotifyFramePop below the bottom: NO_MORE_FRAMES");
     EXPECT((*a)->NotifyFramePop(a, NULL, -1), JVMTI_ERROR_ILLEGAL_ARGUMENT,
            "NotifyFramePop at depth -1: ILLEGAL_ARGUMENT");
+    EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_THREAD_NOT_ALIVE,
+           "NotifyFramePop on a thread not started: THREAD_NOT_ALIVE");
+    EXPECT((*a)->ClearAllFramePops(a, OTHER_T), JVMTI_ERROR_THREAD_NOT_ALIVE,
+           "ClearAllFramePops on a thread not started: THREAD_NOT_ALIVE");
+    pthread_t other, lost;
+    if (!start_other(&other)) {
+        report(0, "pthread_create", 0, 1);
+        jvmtirt_shutdown();
+        return;
+    }
     EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
            "NotifyFramePop on another thread that runs: THREAD_NOT_SUSPENDED");
     EXPECT((*a)->ClearAllFramePops(a, OTHER_T), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
            "ClearAllFramePops on another thread that runs: THREAD_NOT_SUSPENDED");
     other_suspended = 1;
+    EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
+           "NotifyFramePop on a thread the VM calls suspended but JVM TI did not suspend: "
+           "THREAD_NOT_SUSPENDED");
+    other_suspended = 0;
+    EXPECT((*a)->SuspendThread(a, OTHER_T), JVMTI_ERROR_NONE, "SuspendThread(other)");
     EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_NONE,
-           "NotifyFramePop on a suspended thread");
+           "NotifyFramePop on a thread SuspendThread suspended (whatever the VM's "
+           "thread_suspended says)");
     EXPECT((*a)->ClearAllFramePops(a, OTHER_T), JVMTI_ERROR_NONE, "ClearAllFramePops on it");
     EXPECT(log_is("frame t2#1 on;frame t2#1 off;"), 1, "... armed, then disarmed");
-    other_suspended = 0;
-    log_is("");
+    EXPECT((*a)->ResumeThread(a, OTHER_T), JVMTI_ERROR_NONE, "ResumeThread(other)");
+    EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
+           "NotifyFramePop on it once resumed: THREAD_NOT_SUSPENDED");
+    __atomic_store_n(&other_go, 1, __ATOMIC_RELEASE);
+    pthread_join(other, NULL);
+    EXPECT((*a)->NotifyFramePop(a, OTHER_T, 0), JVMTI_ERROR_THREAD_NOT_ALIVE,
+           "NotifyFramePop on a thread that ended: THREAD_NOT_ALIVE");
+    EXPECT((*a)->ClearAllFramePops(a, OTHER_T), JVMTI_ERROR_THREAD_NOT_ALIVE,
+           "ClearAllFramePops on a thread that ended: THREAD_NOT_ALIVE");
+    unattached_env = a;
+    unattached_answer = JVMTI_ERROR_NONE;
+    if (pthread_create(&lost, NULL, unattached_main, NULL) == 0)
+        pthread_join(lost, NULL);
+    EXPECT(unattached_answer, JVMTI_ERROR_UNATTACHED_THREAD,
+           "NotifyFramePop(NULL) from a thread the core does not know: UNATTACHED_THREAD");
+    EXPECT(log_is(""), 1, "... none of these armed a frame");
 
     jvmtirt_frame_popped(NULL, MAIN_T, M1, JNI_FALSE, 3);
     EXPECT(got_is("AB"), 1, "FramePop of the top frame reaches A and B (which asked), not C");
@@ -528,16 +619,109 @@ static void section_loader_search(void)
     rmdir(dir);
 }
 
+/* ---- what the port says of a VM without the area's operations ---- */
+
+static const char *const area_functions[] = {
+    "SetBreakpoint", "ClearBreakpoint", "SetFieldAccessWatch", "ClearFieldAccessWatch",
+    "SetFieldModificationWatch", "ClearFieldModificationWatch", "NotifyFramePop",
+    "ClearAllFramePops", "GetJNIFunctionTable", "SetJNIFunctionTable",
+    "AddToBootstrapClassLoaderSearch", "AddToSystemClassLoaderSearch"};
+#define N_AREA (sizeof area_functions / sizeof *area_functions)
+
+/* The lines of jvmtirt_report_defaults naming one of the area's functions
+ * (" NAME answers JVMTI_ERROR_NOT_AVAILABLE"), and its count. */
+static int report_names(int *count)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return -1;
+    *count = jvmtirt_report_defaults(out);
+    fclose(out);
+    int named = 0;
+    for (size_t i = 0; i < N_AREA; i++) {
+        char line[128];
+        snprintf(line, sizeof line, " %s answers JVMTI_ERROR_NOT_AVAILABLE", area_functions[i]);
+        named += strstr(text, line) != NULL;
+    }
+    free(text);
+    return named;
+}
+
+static void section_defaults(void)
+{
+    int without, with;
+    vm_start(0);
+    EXPECT(report_names(&without), (long long)N_AREA,
+           "without the VM's operations, jvmtirt_report_defaults names the 12 breakpoint, "
+           "watch, frame-pop, JNI-table and loader-search functions");
+    jvmtirt_shutdown();
+    vm_start(1);
+    EXPECT(report_names(&with), 0, "with them it names none");
+    jvmtirt_shutdown();
+    EXPECT(without - with, 4,
+           "... and counts 4 more functions that need no capability without them (the JNI "
+           "table's two, the loader search's two)");
+
+    /* Without offer_defaults the capabilities of functions that cannot work
+     * are withdrawn; a strict VM does not start. */
+    jvmtirt_config c = JVMTIRT_CONFIG_INIT;
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+        jvmtirt_capability_set(&c.potential, b, 1);
+    jvmtirt_init(&c);
+    jvmtiEnv *e = NULL;
+    jvmtirt_get_env((void **)&e, JVMTI_VERSION);
+    jvmtiCapabilities p;
+    memset(&p, 0, sizeof p);
+    if (e)
+        (*e)->GetPotentialCapabilities(e, &p);
+    EXPECT(p.can_generate_breakpoint_events + p.can_generate_field_access_events +
+               p.can_generate_field_modification_events + p.can_generate_frame_pop_events,
+           0, "the breakpoint, field watch and frame-pop capabilities are withdrawn");
+    jvmtirt_shutdown();
+    c.strict = 1;
+    char *text = NULL;
+    size_t len = 0;
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *capture = tmpfile();
+    jvmtiError err = JVMTI_ERROR_NONE;
+    if (capture && saved >= 0 && dup2(fileno(capture), 2) >= 0) {
+        err = jvmtirt_init(&c);
+        fflush(stderr);
+        dup2(saved, 2);
+        rewind(capture);
+        FILE *out = open_memstream(&text, &len);
+        char buf[512];
+        while (out && fgets(buf, sizeof buf, capture))
+            fputs(buf, out);
+        if (out)
+            fclose(out);
+    }
+    if (saved >= 0)
+        close(saved);
+    if (capture)
+        fclose(capture);
+    EXPECT(err, JVMTI_ERROR_NOT_AVAILABLE, "strict: init refuses");
+    EXPECT(text && strstr(text, " SetJNIFunctionTable answers") &&
+               strstr(text, " AddToSystemClassLoaderSearch answers") &&
+               strstr(text, "capability can_generate_frame_pop_events withdrawn"),
+           1, "... naming the area's missing functions and capabilities");
+    free(text);
+}
+
 /* ---- threads meeting: a thread posting while another sets, clears and
  * disposes (what SANITIZE=thread is for) ---- */
 
-static int posting_done; /* atomic */
+static int posting_done, poster_started; /* atomic */
 static long popped_to; /* deliveries of FramePop, counted on the posting thread */
 
 static void *poster(void *arg)
 {
     (void)arg;
     jvmtirt_thread_start((uintptr_t)OTHER_T, JVMTIRT_JAVA_THREAD);
+    __atomic_store_n(&poster_started, 1, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&posting_done, __ATOMIC_ACQUIRE)) {
         jvmtirt_post_Breakpoint(NULL, OTHER_T, M1, 5);
         jvmtirt_post_FieldAccess(NULL, OTHER_T, M1, 0, K1, NULL, F1);
@@ -558,13 +742,16 @@ static void section_threads(void)
     (*a)->SetBreakpoint(a, M1, 5);
     (*a)->SetFieldAccessWatch(a, K1, F1);
     EXPECT(log_is("bp 1@5 on;access k1 f1 on;"), 1, "A arms a breakpoint and a watch");
-    other_suspended = 1; /* before the thread starts: read by the core */
     pthread_t t;
     if (pthread_create(&t, NULL, poster, NULL) != 0) {
         report(0, "pthread_create", 0, 1);
         jvmtirt_shutdown();
         return;
     }
+    while (!__atomic_load_n(&poster_started, __ATOMIC_ACQUIRE))
+        nap();
+    /* the test VM's suspension stops nothing: the thread posts on */
+    EXPECT((*a)->SuspendThread(a, OTHER_T), JVMTI_ERROR_NONE, "the posting thread is suspended");
     int rounds = 0, errors = 0;
     for (; rounds < 2000; rounds++) {
         jvmtiEnv *x = agent('X');
@@ -576,6 +763,7 @@ static void section_threads(void)
             errors += (*x)->ClearBreakpoint(x, M1, 5) != JVMTI_ERROR_NONE;
         errors += (*x)->DisposeEnvironment(x) != JVMTI_ERROR_NONE;
     }
+    (*a)->ResumeThread(a, OTHER_T);
     __atomic_store_n(&posting_done, 1, __ATOMIC_RELEASE);
     pthread_join(t, NULL);
     EXPECT(errors, 0, "2000 environments set, clear and are disposed while another thread posts");
@@ -596,6 +784,7 @@ int main(void)
     section_prefixes();
     section_jni_table();
     section_loader_search();
+    section_defaults();
     section_threads();
     return failures ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -462,6 +463,186 @@ static void section_stress_tags(void)
     jvmtirt_stats st;
     jvmtirt_get_stats(&st);
     CHECK_EQ(st.environments, 1, "stress: the churned environments are gone");
+    core_down();
+}
+
+/* ---- stress: GetTag (which takes no lock) against the shard's writers ----
+ * The section's objects have identities 1 KiB apart, so that each is placed
+ * at a hashed slot of its own (tags.c) and they collide as in any hash
+ * table. Objects of even index keep one tag (index + 1) in the round's
+ * environment; the odd ones, in the same runs of the same tables, are
+ * tagged and untagged over and over, from an empty map: the tables
+ * grow under the readers, removals move the even objects' entries back,
+ * and the even tags are set again to the same value. Readers must find
+ * every even tag exactly, and an odd one either absent or index + 1. Each
+ * round's environment is disposed once the readers have left it, while a
+ * third thread creates and disposes environments of its own. */
+#define LF_OBJECTS 16384
+#define LF_RUN 10 /* keys of one run (section_stress_lock_free_run) */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+static jvmtiEnv *lf_env;  /* atomic: the round's environment, NULL between rounds */
+static int lf_inside;     /* atomic: readers using lf_env */
+static int lf_stop;       /* atomic */
+static long lf_bad, lf_reads; /* atomic */
+static int lf_run_only;   /* atomic: readers look up the first LF_RUN objects */
+static object lf_objects[LF_OBJECTS];
+static ref lf_refs[LF_OBJECTS], lf_other_refs[LF_OBJECTS];
+#define LF_OBJ(i) ((jobject)&lf_refs[i])
+#define LF_OBJ2(i) ((jobject)&lf_other_refs[i])
+
+static void *lf_reader(void *arg)
+{
+    jvmtirt_thread_start((uintptr_t)arg + 300, JVMTIRT_JAVA_THREAD);
+    unsigned s = (unsigned)(uintptr_t)arg * 31u + 7u;
+    while (!__atomic_load_n(&lf_stop, __ATOMIC_ACQUIRE)) {
+        __atomic_add_fetch(&lf_inside, 1, __ATOMIC_SEQ_CST);
+        jvmtiEnv *e = __atomic_load_n(&lf_env, __ATOMIC_SEQ_CST);
+        for (int k = 0; e && k < 256; k++) {
+            int i = (int)(rnd(&s) % (__atomic_load_n(&lf_run_only, __ATOMIC_RELAXED) ? LF_RUN
+                                                                                    : LF_OBJECTS));
+            jlong got = -1;
+            jvmtiError err = (*e)->GetTag(e, LF_OBJ2(i), &got);
+            int fine = err == JVMTI_ERROR_NONE &&
+                       (got == (jlong)i + 1 || (i % 2 == 1 && got == 0));
+            if (!fine)
+                __atomic_add_fetch(&lf_bad, 1, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&lf_reads, 1, __ATOMIC_RELAXED);
+        }
+        __atomic_sub_fetch(&lf_inside, 1, __ATOMIC_SEQ_CST);
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void *lf_disposer(void *arg)
+{
+    (void)arg;
+    jvmtirt_thread_start(398, JVMTIRT_JAVA_THREAD);
+    while (!__atomic_load_n(&lf_stop, __ATOMIC_ACQUIRE)) {
+        jvmtiEnv *e = tagging_env();
+        for (int i = 0; i < 512; i++)
+            (*e)->SetTag(e, OBJ(i), 5);
+        (*e)->DisposeEnvironment(e);
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void section_stress_lock_free_get(void)
+{
+    for (int i = 0; i < LF_OBJECTS; i++) {
+        lf_objects[i].id = ((uintptr_t)i + 1) << 10;
+        lf_refs[i].obj = lf_other_refs[i].obj = &lf_objects[i];
+    }
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    core_up(&cfg);
+    pthread_t t[3];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, lf_reader, (void *)(intptr_t)i);
+    pthread_create(&t[2], NULL, lf_disposer, NULL);
+    double end = now_s() + stress_seconds;
+    long rounds = 0, removals = 0;
+    unsigned s = 99;
+    do {
+        jvmtiEnv *e = tagging_env();
+        for (int i = 0; i < LF_OBJECTS; i += 2)
+            (*e)->SetTag(e, LF_OBJ(i), (jlong)i + 1);
+        __atomic_store_n(&lf_env, e, __ATOMIC_SEQ_CST);
+        for (int pass = 0; pass < 4; pass++) {
+            for (int i = 1; i < LF_OBJECTS; i += 2) /* growth, then inserts */
+                (*e)->SetTag(e, LF_OBJ(i), (jlong)i + 1);
+            for (int k = 0; k < LF_OBJECTS; k++) { /* replacements and removals */
+                int i = (int)(rnd(&s) % LF_OBJECTS);
+                (*e)->SetTag(e, LF_OBJ(i), i % 2 ? 0 : (jlong)i + 1);
+                removals += i % 2;
+            }
+            for (int i = 1; i < LF_OBJECTS; i += 2)
+                (*e)->SetTag(e, LF_OBJ(i), 0);
+        }
+        __atomic_store_n(&lf_env, NULL, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&lf_inside, __ATOMIC_SEQ_CST) != 0)
+            sched_yield();
+        (*e)->DisposeEnvironment(e);
+        rounds++;
+    } while (now_s() < end);
+    __atomic_store_n(&lf_stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    long reads = __atomic_load_n(&lf_reads, __ATOMIC_RELAXED);
+    CHECK_EQ(__atomic_load_n(&lf_bad, __ATOMIC_RELAXED), 0,
+             "stress: GetTag without a lock, against growth, removals, replacements and "
+             "dispose: every tag found (%ld reads, %ld rounds, %ld removals)", reads, rounds,
+             removals);
+    check(reads > 0 && rounds > 0, "stress: the readers read while the tables changed");
+    jvmtirt_stats st;
+    jvmtirt_get_stats(&st);
+    CHECK_EQ(st.environments, 0, "stress: every round's environment is gone");
+    core_down();
+}
+
+/* The same readers against the worst case of a removal: keys that share
+ * one home slot of one shard (this test repeats tags.c's placement to find
+ * them: the block hash and its top bits), so that they form one run and
+ * removing one that stands before the others moves each of them back one
+ * slot. The writer takes an odd key out and puts it back (at the run's
+ * end), over and over; the readers look up the even keys, which are never
+ * untagged. A reader that did not notice a move would walk past its key. */
+static uint64_t lf_mix(uintptr_t key)
+{
+    uint64_t h = (uint64_t)(key >> 10) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static void section_stress_lock_free_run(void)
+{
+    int n = 0;
+    uint64_t want = lf_mix((uintptr_t)1 << 10);
+    for (uintptr_t b = 1; n < LF_RUN && b < ((uintptr_t)1 << 24); b++) {
+        uint64_t h = lf_mix(b << 10);
+        if (h >> 58 == want >> 58 && (h & 15) == (want & 15))
+            lf_objects[n++].id = b << 10;
+    }
+    if (n < LF_RUN) {
+        check(0, "stress: %d keys of one run found (the test's search failed)", n);
+        return;
+    }
+    for (int i = 0; i < LF_RUN; i++)
+        lf_refs[i].obj = lf_other_refs[i].obj = &lf_objects[i];
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    core_up(&cfg);
+    jvmtiEnv *e = tagging_env();
+    for (int i = 0; i < LF_RUN; i++)
+        (*e)->SetTag(e, LF_OBJ(i), (jlong)i + 1);
+    __atomic_store_n(&lf_bad, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&lf_reads, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&lf_stop, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&lf_run_only, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&lf_env, e, __ATOMIC_SEQ_CST);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, lf_reader, (void *)(intptr_t)i);
+    double end = now_s() + stress_seconds / 2;
+    long moves = 0;
+    do {
+        for (int k = 0; k < 1000; k++, moves++) {
+            int i = 1 + 2 * (int)(moves % (LF_RUN / 2));
+            (*e)->SetTag(e, LF_OBJ(i), 0);
+            (*e)->SetTag(e, LF_OBJ(i), (jlong)i + 1);
+        }
+    } while (now_s() < end);
+    __atomic_store_n(&lf_stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    __atomic_store_n(&lf_env, NULL, __ATOMIC_SEQ_CST);
+    CHECK_EQ(__atomic_load_n(&lf_bad, __ATOMIC_RELAXED), 0,
+             "stress: GetTag without a lock, keys of one run moved back by %ld removals: "
+             "every tag found (%ld reads)", moves, __atomic_load_n(&lf_reads, __ATOMIC_RELAXED));
+    __atomic_store_n(&lf_run_only, 0, __ATOMIC_RELAXED);
     core_down();
 }
 
@@ -1151,6 +1332,8 @@ int main(int argc, char **argv)
     section_tags();
     section_object_free();
     section_stress_tags();
+    section_stress_lock_free_get();
+    section_stress_lock_free_run();
     section_tls();
     section_stress_tls();
     section_cpu();
