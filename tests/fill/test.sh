@@ -392,8 +392,8 @@ run_gen fill --core "$BASE" "$x"
 check "fill --core: starts the file" test -s "$x"
 check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
-check "fill --core: a stub for what the VM must do (GetThreadState, GetClassSignature)" \
-    bash -c "grep -q 'jvmti_impl_GetThreadState(' '$x' && grep -q 'jvmti_impl_GetClassSignature(' '$x'"
+check "fill --core: a stub for what the VM must do (GetOwnedMonitorInfo, GetClassMethods)" \
+    bash -c "grep -q 'jvmti_impl_GetOwnedMonitorInfo(' '$x' && grep -q 'jvmti_impl_GetClassMethods(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
 # The core's functions (gen/c/core.c) that BASE has get no stub.
 want=0

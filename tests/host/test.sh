@@ -4,7 +4,8 @@
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
 # a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
 # frames area (frames_agent.c, host/frames.c); stacks and classes
-# (stacks_agent.c, host/stacks.c); the heap walks over the host's heap
+# (stacks_agent.c, host/stacks.c); threads, classes and objects
+# (metadata_agent.c); the heap walks over the host's heap
 # model (heap_agent.c, host/heap.c).
 . tests/lib.sh
 
@@ -370,6 +371,49 @@ EOT
     [ "$status" = 0 ] || grep -E 'ERROR|WARNING|SUMMARY|#[0-3] ' "$d/stacks4.err" | head -20
     check "host: stacks: four threads at once: each sees its own 2 frames" \
         test "$(grep -c '^stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2$' <<<"$out")" = 4
+fi
+
+# ---- metadata_agent.c (JDK 17 header): the core's thread, class and object
+# queries over the host's records (config.thread_ref, thread_info,
+# class_info; walk_stacks' state; heap_object_info's size): the main thread
+# in VMInit, the worker in ThreadStart and once it ended, java/lang/Thread
+# and int[], an object. The answers are the spec's and the host's model
+# (host/README.md), written by hand. ----
+metadata_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/metadata.so" tests/host/metadata_agent.c
+}
+if check "host: metadata: the agent builds against the JDK's own jvmti.h" metadata_build; then
+    out=$(run_host -agentpath:"$d/metadata.so" -threads:1 -heap:1 Main 2>"$d/metadata.err")
+    status=$?
+    check "host: metadata: exit status 0 (got $status)" test "$status" = 0
+    expected_metadata() {
+        cat <<'EOT'
+metadata: VMInit: GetCurrentThread: NONE, VMInit's thread
+metadata: VMInit: GetAllThreads: 1: main
+metadata: VMInit: GetThreadInfo(NULL): name main, priority 5, daemon 0
+metadata: VMInit: GetThreadState(NULL): 0x5
+metadata: VMInit: GetThreadState(a class): INVALID_THREAD
+metadata: GetClassSignature(java/lang/Thread): Ljava/lang/Thread;, generic NULL
+metadata: status, modifiers, interface, array (java/lang/Thread): NONE 0x7, NONE 0x1, NONE 0, NONE 0
+metadata: GetSourceFileName(java/lang/Thread): NONE Thread.java
+metadata: GetClassSignature(int[]): [I, generic NULL
+metadata: status, modifiers, interface, array (int[]): NONE 0x10, NONE 0x411, NONE 0, NONE 1
+metadata: GetSourceFileName(int[]): ABSENT_INFORMATION -
+metadata: VMInit: GetClassStatus(a thread): INVALID_CLASS
+metadata: VMInit: GetObjectSize(a new Object): NONE, more than 0 bytes
+metadata: VMInit: GetObjectHashCode(the object, another reference to it): NONE NONE, the same
+metadata: VMInit: GetObjectSize(a class): NONE, more than 0 bytes
+metadata: ThreadStart: GetCurrentThread: the worker
+metadata: ThreadStart: GetAllThreads: 2: main worker-0
+metadata: ThreadStart: GetThreadState(worker): 0x5
+metadata: VMDeath: GetThreadState(ended worker): 0x2
+metadata: VMDeath: GetThreadInfo(ended worker): name worker-0, priority 5, daemon 0
+metadata: VMDeath: GetAllThreads: 1: main
+EOT
+    }
+    check "host: metadata: threads (the worker named worker-0), classes (int[] told by its signature), objects" \
+        diff <(expected_metadata) <(cat <<<"$out")
 fi
 
 # ---- heap_agent.c (built against the JDK's jvmti.h): every heap walk of
