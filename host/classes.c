@@ -175,9 +175,8 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     c->klass.obj.kind = HOST_CLASS;
     c->klass.name = name;
     c->klass.signature = signature;
-    /* Class.getModifiers() of a top-level class: its access_flags without
-     * ACC_SUPER (0x20), which only tells how invokespecial works. */
-    c->klass.modifiers = (jint)(access & ~0x20u);
+    /* A top-level class's modifiers are its class file's access_flags. */
+    c->klass.modifiers = (jint)access;
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;

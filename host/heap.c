@@ -35,11 +35,12 @@ typedef struct model_class {
 
 enum { K_OBJECT, K_CLASS, K_STRING, K_THREAD, K_ROOT, K_NODE, K_NODE_ARRAY, K_INT_ARRAY, K_COUNT };
 
-/* As tests/bench/HeapMain.java declares them; an array class's modifiers
- * are its element type's access with abstract and final (0x410). */
+/* As tests/bench/HeapMain.java declares them (javac sets 0x20, super); an
+ * array class's modifiers are its element type's access with abstract and
+ * final (0x410). */
 static host_class own_classes[] = {
-    {{HOST_CLASS}, "HeapRoot", "LHeapRoot;", 0x0, "HeapMain.java"},
-    {{HOST_CLASS}, "HeapNode", "LHeapNode;", 0x0, "HeapMain.java"},
+    {{HOST_CLASS}, "HeapRoot", "LHeapRoot;", 0x20, "HeapMain.java"},
+    {{HOST_CLASS}, "HeapNode", "LHeapNode;", 0x20, "HeapMain.java"},
     {{HOST_CLASS}, "[LHeapNode;", "[LHeapNode;", 0x410, NULL},
     {{HOST_CLASS}, "[I", "[I", 0x411, NULL},
 };

@@ -29,7 +29,7 @@ typedef struct host_class {
     const char *name; /* "java/lang/Thread" */
     /* what the core's class functions read (config.class_info, classes.c) */
     const char *signature;   /* "Ljava/lang/Thread;", "[I" */
-    jint modifiers;          /* as Class.getModifiers() */
+    jint modifiers;          /* access flags, as GetClassModifiers answers */
     const char *source_file; /* NULL: none known */
 } host_class;
 

@@ -28,15 +28,15 @@
 
 /* ---- objects ---- */
 
-/* Modifiers as javac writes them (0x1 public, 0x10 final); Main and
- * ConfChain as tests/conformance/Main.java declares them. */
+/* Access flags as javac writes them (0x1 public, 0x10 final, 0x20 super);
+ * Main and ConfChain as tests/conformance/Main.java declares them. */
 host_class host_classes[] = {
-    {{HOST_CLASS}, "java/lang/Object", "Ljava/lang/Object;", 0x1, "Object.java"},
-    {{HOST_CLASS}, "java/lang/Class", "Ljava/lang/Class;", 0x11, "Class.java"},
-    {{HOST_CLASS}, "java/lang/String", "Ljava/lang/String;", 0x11, "String.java"},
-    {{HOST_CLASS}, "java/lang/Thread", "Ljava/lang/Thread;", 0x1, "Thread.java"},
-    {{HOST_CLASS}, "Main", "LMain;", 0x1, "Main.java"},
-    {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x0, "Main.java"}, /* stacks.c */
+    {{HOST_CLASS}, "java/lang/Object", "Ljava/lang/Object;", 0x21, "Object.java"},
+    {{HOST_CLASS}, "java/lang/Class", "Ljava/lang/Class;", 0x31, "Class.java"},
+    {{HOST_CLASS}, "java/lang/String", "Ljava/lang/String;", 0x31, "String.java"},
+    {{HOST_CLASS}, "java/lang/Thread", "Ljava/lang/Thread;", 0x21, "Thread.java"},
+    {{HOST_CLASS}, "Main", "LMain;", 0x21, "Main.java"},
+    {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x20, "Main.java"}, /* stacks.c */
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 

@@ -101,7 +101,9 @@ typedef struct jvmtirt_class_info {
      * array and primitive classes by it. */
     const char *signature;
     const char *generic;     /* the Signature attribute's value, or NULL */
-    jint modifiers;          /* as Class.getModifiers() answers them */
+    /* Its access flags as the class file has them (ACC_SUPER too; a member
+     * class's from its InnerClasses entry), as HotSpot answers. */
+    jint modifiers;
     /* JVMTI_CLASS_STATUS_VERIFIED, _PREPARED, _INITIALIZED, _ERROR bits;
      * ignored for array and primitive classes (the core answers ARRAY or
      * PRIMITIVE). */

@@ -395,7 +395,7 @@ metadata: VMInit: GetThreadInfo(NULL): name main, priority 5, daemon 0
 metadata: VMInit: GetThreadState(NULL): 0x5
 metadata: VMInit: GetThreadState(a class): INVALID_THREAD
 metadata: GetClassSignature(java/lang/Thread): Ljava/lang/Thread;, generic NULL
-metadata: status, modifiers, interface, array (java/lang/Thread): NONE 0x7, NONE 0x1, NONE 0, NONE 0
+metadata: status, modifiers, interface, array (java/lang/Thread): NONE 0x7, NONE 0x21, NONE 0, NONE 0
 metadata: GetSourceFileName(java/lang/Thread): NONE Thread.java
 metadata: GetClassSignature(int[]): [I, generic NULL
 metadata: status, modifiers, interface, array (int[]): NONE 0x10, NONE 0x411, NONE 0, NONE 1
