@@ -60,7 +60,11 @@ typedef struct host_instance {
 } host_instance;
 
 static host_instance *model_root;
-static host_instance **all;  /* every instance, for heap_objects */
+/* Every instance, side by side in one block (as a VM's allocator puts
+ * objects made one after the other): for heap_objects, and so that a walk
+ * over 10^6 of them reads memory in order instead of 10^6 scattered
+ * calloc'd blocks. */
+static host_instance *all;
 static size_t n_all;
 static host_thread *owner;   /* the thread that built it */
 
@@ -90,13 +94,10 @@ jclass host_heap_class_of(jobject obj)
 
 static host_instance *instance(int klass)
 {
-    host_instance *o = calloc(1, sizeof *o);
-    if (!o)
-        return NULL;
+    host_instance *o = &all[n_all++]; /* zeroed by calloc */
     o->obj.kind = HOST_INSTANCE;
     o->klass = klass;
     o->length = -1;
-    all[n_all++] = o;
     return o;
 }
 
@@ -254,7 +255,7 @@ static void heap_objects(jvmtirt_heap_object_fn fn, void *ctx)
         if (classes[i].cls && fn(ctx, (uintptr_t)classes[i].cls))
             return;
     for (size_t i = 0; i < n_all; i++)
-        if (fn(ctx, (uintptr_t)all[i]))
+        if (fn(ctx, (uintptr_t)&all[i]))
             return;
     if (owner && fn(ctx, (uintptr_t)owner))
         return;
