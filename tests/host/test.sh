@@ -453,20 +453,5 @@ EOT
     [ "$(grep -c '^heap: ' <<<"$out")" = 16 ] || { echo "$out" | head -30; cat "$d/heap.err" | head; }
 fi
 
-# The same agent at VMDeath in HotSpot 17, after tests/bench/HeapMain.java
-# built the model's shape, and in the host: the lines that depend only on
-# that shape must agree; the others count the JVM's own objects too (see
-# tests/conformance/differences.md, "Heap walks"). Skipped without java.
-if [ -n "${SANITIZE:-}" ]; then
-    skip "host: heap: the comparison with HotSpot is made without sanitizers (java does not load a sanitized agent)"
-elif command -v java >/dev/null && command -v javac >/dev/null && [ -f "$d/heap.so" ] &&
-    javac -d "$d" tests/bench/HeapMain.java 2>"$d/javac.err"; then
-    shape='IterateOverInstancesOfClass|klass HeapNode|tags set by|VISIT_ABORT|IterateThroughHeap\(HEAP_FILTER_UNTAGGED|NULL callbacks|AddCapabilities'
-    host_lines=$(run_host -agentpath:"$d/heap.so"=death -threads:0 -heap:5 Main 2>>"$d/heap.err" | grep -E "$shape")
-    hs_lines=$(java -agentpath:"$d/heap.so"=death -cp "$d" HeapMain 5 2>"$d/hs.err" | grep -E "$shape")
-    check "host: heap: HotSpot 17 and the host agree on the walks over the same shape ($(grep -c . <<<"$hs_lines") lines)" \
-        diff <(echo "$hs_lines") <(echo "$host_lines")
-    [ "$(grep -c . <<<"$hs_lines")" = 9 ] || { not_ok "host: heap: HotSpot gave $(grep -c . <<<"$hs_lines") of the 9 lines compared"; head -5 "$d/hs.err"; }
-else
-    skip "host: heap: no JDK 17 java/javac (or no agent): the comparison with HotSpot is not made"
-fi
+# The same walks against HotSpot 17 over the same shape are the kit's heap
+# area (tests/conformance/area_heap.c).
