@@ -23,6 +23,7 @@
 
 #define TAP_PREFIX "metadata: "
 #include "tap.h"
+#include "vm_threads.h"
 
 #define EXPECT(got, want, ...) TAP_CHECK_EQ(got, want, __VA_ARGS__)
 
@@ -157,49 +158,15 @@ static jint object_hash(uintptr_t id) { return (jint)(0x1000 + id); }
 
 /* ---- the VM's life ---- */
 
-static pthread_t started[N_THREADS];
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
-static int n_started, stopping;
+/* WORKER, VM_OWN (one of the VM's own threads), VIRTUAL and GONE, each
+ * started once the one before is (vm_threads.h). */
+static const vm_thread others[] = {{(uintptr_t)T(WORKER), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(VM_OWN), JVMTIRT_VM_THREAD},
+                                   {(uintptr_t)T(VIRTUAL), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(GONE), JVMTIRT_JAVA_THREAD}};
 
-static void *thread_body(void *arg)
-{
-    int t = thread_no((uintptr_t)arg);
-    jvmtirt_thread_start((uintptr_t)arg, t == VM_OWN ? JVMTIRT_VM_THREAD : JVMTIRT_JAVA_THREAD);
-    pthread_mutex_lock(&start_lock);
-    n_started++;
-    pthread_cond_broadcast(&start_cond);
-    while (!stopping)
-        pthread_cond_wait(&start_cond, &start_lock);
-    pthread_mutex_unlock(&start_lock);
-    jvmtirt_thread_end();
-    return NULL;
-}
-
-/* WORKER, VM_OWN, VIRTUAL and GONE, each started once the one before is. */
-static void threads_start(void)
-{
-    static const int which[] = {WORKER, VM_OWN, VIRTUAL, GONE};
-    stopping = 0;
-    n_started = 0;
-    for (size_t i = 0; i < sizeof which / sizeof *which; i++) {
-        pthread_create(&started[i], NULL, thread_body, (void *)T(which[i]));
-        pthread_mutex_lock(&start_lock);
-        while (n_started < (int)i + 1)
-            pthread_cond_wait(&start_cond, &start_lock);
-        pthread_mutex_unlock(&start_lock);
-    }
-}
-
-static void threads_stop(void)
-{
-    pthread_mutex_lock(&start_lock);
-    stopping = 1;
-    pthread_cond_broadcast(&start_cond);
-    pthread_mutex_unlock(&start_lock);
-    for (int i = 0; i < 4; i++)
-        pthread_join(started[i], NULL);
-}
+static void threads_start(void) { vm_threads_start(others, 4); }
+static void threads_stop(void) { vm_threads_stop(); }
 
 /* with_ops: every operation; 0: none of the new ones; size: the config's
  * size as a VM compiled against an older jvmtirt.h says it (0: current). */

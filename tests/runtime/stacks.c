@@ -21,6 +21,7 @@
 
 #define TAP_PREFIX "stacks: "
 #include "tap.h"
+#include "vm_threads.h"
 
 static void report(int ok, const char *desc, long long got, long long want)
 {
@@ -172,49 +173,14 @@ static void vm_start(int with_ops)
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
 }
 
-/* The other threads are started in the core from threads of their own
- * that stay until vm_stop (the core's record of a thread is its own). */
-static pthread_t started[N_THREADS];
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
-static int n_started, stopping;
+/* The other threads (vm_threads.h), in this order. */
+static const vm_thread others[] = {{(uintptr_t)T(OTHER), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(EMPTY), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(DEEP), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(ENDING), JVMTIRT_JAVA_THREAD}};
 
-static void *thread_body(void *arg)
-{
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
-    pthread_mutex_lock(&start_lock);
-    n_started++;
-    pthread_cond_broadcast(&start_cond);
-    while (!stopping)
-        pthread_cond_wait(&start_cond, &start_lock);
-    pthread_mutex_unlock(&start_lock);
-    jvmtirt_thread_end();
-    return NULL;
-}
-
-static void threads_start(void)
-{
-    static const int which[] = {OTHER, EMPTY, DEEP, ENDING};
-    stopping = 0;
-    n_started = 0;
-    for (size_t i = 0; i < sizeof which / sizeof *which; i++) { /* one after the other */
-        pthread_create(&started[i], NULL, thread_body, (void *)T(which[i]));
-        pthread_mutex_lock(&start_lock);
-        while (n_started < (int)i + 1)
-            pthread_cond_wait(&start_cond, &start_lock);
-        pthread_mutex_unlock(&start_lock);
-    }
-}
-
-static void threads_stop(void)
-{
-    pthread_mutex_lock(&start_lock);
-    stopping = 1;
-    pthread_cond_broadcast(&start_cond);
-    pthread_mutex_unlock(&start_lock);
-    for (int i = 0; i < 4; i++)
-        pthread_join(started[i], NULL);
-}
+static void threads_start(void) { vm_threads_start(others, 4); }
+static void threads_stop(void) { vm_threads_stop(); }
 
 static jvmtiEnv *env_new(void)
 {
