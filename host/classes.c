@@ -38,9 +38,10 @@ void host_classes_dump_to(const char *dir) { dump_dir = dir; }
 static unsigned u2(const unsigned char *p) { return (unsigned)p[0] << 8 | p[1]; }
 
 /* The internal name of the class a class file defines (this_class), as a
- * new string, or NULL if the bytes are not a class file. Walks the
- * constant pool only as far as it must (JVMS 4.1, 4.4). */
-static char *class_file_name(const unsigned char *b, size_t n)
+ * new string, or NULL if the bytes are not a class file; its access_flags
+ * in *access (if not NULL). Walks the constant pool only as far as it must
+ * (JVMS 4.1, 4.4). */
+static char *class_file_name(const unsigned char *b, size_t n, unsigned *access)
 {
     if (n < 10 || b[0] != 0xCA || b[1] != 0xFE || b[2] != 0xBA || b[3] != 0xBE)
         return NULL;
@@ -69,6 +70,8 @@ static char *class_file_name(const unsigned char *b, size_t n)
     }
     if (p + 4 > n)
         goto out;
+    if (access)
+        *access = u2(b + p);
     unsigned this_class = u2(b + p + 2);
     if (this_class == 0 || this_class >= count || b[at[this_class]] != 7)
         goto out;
@@ -130,7 +133,7 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
 {
     size_t len = 0;
     unsigned char *bytes = read_file(path, &len);
-    char *name = bytes ? class_file_name(bytes, len) : NULL;
+    char *name = bytes ? class_file_name(bytes, len, NULL) : NULL;
     if (!name) {
         fprintf(stderr, "jvmti-host: %s: %s\n", path,
                 bytes ? "not a class file" : strerror(errno));
@@ -145,7 +148,8 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
                                     &new_bytes);
     const unsigned char *defined = new_bytes ? new_bytes : bytes;
     size_t defined_len = new_bytes ? (size_t)new_len : len;
-    char *new_name = new_len >= 0 ? class_file_name(defined, defined_len) : NULL;
+    unsigned access = 0;
+    char *new_name = new_len >= 0 ? class_file_name(defined, defined_len, &access) : NULL;
     int ok = new_name && strcmp(new_name, name) == 0;
     if (!ok)
         fprintf(stderr, "jvmti-host: %s: the agents' bytes are not a class file of %s\n", path,
@@ -160,12 +164,19 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
         return 0;
     }
     loaded_class *c = calloc(1, sizeof *c);
-    if (!c) {
+    char *signature = malloc(strlen(name) + 3);
+    if (!c || !signature) {
+        free(c);
+        free(signature);
         free(name);
         return 0;
     }
+    sprintf(signature, "L%s;", name);
     c->klass.obj.kind = HOST_CLASS;
     c->klass.name = name;
+    c->klass.signature = signature;
+    /* A top-level class's modifiers are its class file's access_flags. */
+    c->klass.modifiers = (jint)access;
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
@@ -195,6 +206,7 @@ void host_classes_free(void)
     for (loaded_class *c = loaded, *next; c; c = next) {
         next = c->next;
         free((char *)c->klass.name);
+        free((char *)c->klass.signature);
         free(c);
     }
     loaded = NULL;
@@ -205,24 +217,22 @@ void host_classes_free(void)
     n_files = 0;
 }
 
-/* GetClassSignature for the host's classes: "Ljava/lang/Thread;", no
- * generic signature. */
-jvmtiError jvmti_impl_GetClassSignature(jvmtiEnv *env, jclass klass, char **signature_ptr,
-                                        char **generic_ptr)
+/* The host's classes are loaded, linked and initialized from the start;
+ * a -load'ed class is prepared (ClassPrepare was posted) and never
+ * initialized: there is no code to run. The host reads no attributes of a
+ * class file, so a loaded class has no source file name. */
+jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out)
 {
-    const char *name = ((host_class *)(void *)klass)->name;
-    if (signature_ptr) {
-        size_t n = strlen(name);
-        unsigned char *s = NULL;
-        jvmtiError err = (*env)->Allocate(env, (jlong)n + 3, &s);
-        if (err != JVMTI_ERROR_NONE)
-            return err;
-        s[0] = 'L';
-        memcpy(s + 1, name, n);
-        memcpy(s + 1 + n, ";", 2);
-        *signature_ptr = (char *)s;
-    }
-    if (generic_ptr)
-        *generic_ptr = NULL;
+    const host_class *c = (const host_class *)(void *)klass;
+    int loaded_here = 0;
+    for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
+        loaded_here |= &l->klass == c;
+    out->signature = c->signature;
+    out->generic = NULL;
+    out->modifiers = c->modifiers;
+    out->status = loaded_here ? JVMTI_CLASS_STATUS_VERIFIED | JVMTI_CLASS_STATUS_PREPARED
+                              : JVMTI_CLASS_STATUS_VERIFIED | JVMTI_CLASS_STATUS_PREPARED |
+                                    JVMTI_CLASS_STATUS_INITIALIZED;
+    out->source_file = c->source_file;
     return JVMTI_ERROR_NONE;
 }

@@ -27,6 +27,10 @@ typedef struct host_object {
 typedef struct host_class {
     host_object obj;
     const char *name; /* "java/lang/Thread" */
+    /* what the core's class functions read (config.class_info, classes.c) */
+    const char *signature;   /* "Ljava/lang/Thread;", "[I" */
+    jint modifiers;          /* access flags, as GetClassModifiers answers */
+    const char *source_file; /* NULL: none known */
 } host_class;
 
 /* A method or field of one of the host's classes: a jmethodID or jfieldID
@@ -102,6 +106,10 @@ void host_classes_add_file(const char *path);
 void host_classes_dump_to(const char *dir);
 int host_classes_load(JNIEnv *jni, jobject thread);
 void host_classes_free(void);
+/* ForceGarbageCollection (objects.c). */
+jvmtiError host_force_gc(jvmtiEnv *env);
+/* config.class_info: what the core's class functions read of a class. */
+jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out);
 /* The heap (objects.c): plain objects made by JNI AllocObject, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones
@@ -151,7 +159,7 @@ void host_frames_return(host_thread *t);
  * operations, and the VM function GetAllThreads, added to the config by
  * configure; thread_begin / _end keep the list of live threads; push, at
  * and pop are how a thread's "interpreter" moves its own stack. */
-void host_stacks_configure(jvmtirt_config *c, jvmtirt_impl_table *impls);
+void host_stacks_configure(jvmtirt_config *c);
 void host_stacks_thread_begin(host_thread *t);
 void host_stacks_thread_end(host_thread *t);
 void host_stack_push(host_thread *t, host_member *m);

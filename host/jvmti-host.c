@@ -28,10 +28,15 @@
 
 /* ---- objects ---- */
 
+/* Access flags as javac writes them (0x1 public, 0x10 final, 0x20 super);
+ * Main and ConfChain as tests/conformance/Main.java declares them. */
 host_class host_classes[] = {
-    {{HOST_CLASS}, "java/lang/Object"}, {{HOST_CLASS}, "java/lang/Class"},
-    {{HOST_CLASS}, "java/lang/String"}, {{HOST_CLASS}, "java/lang/Thread"},
-    {{HOST_CLASS}, "Main"},             {{HOST_CLASS}, "ConfChain"}, /* stacks.c */
+    {{HOST_CLASS}, "java/lang/Object", "Ljava/lang/Object;", 0x21, "Object.java"},
+    {{HOST_CLASS}, "java/lang/Class", "Ljava/lang/Class;", 0x31, "Class.java"},
+    {{HOST_CLASS}, "java/lang/String", "Ljava/lang/String;", 0x31, "String.java"},
+    {{HOST_CLASS}, "java/lang/Thread", "Ljava/lang/Thread;", 0x21, "Thread.java"},
+    {{HOST_CLASS}, "Main", "LMain;", 0x21, "Main.java"},
+    {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x20, "Main.java"}, /* stacks.c */
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 
@@ -75,7 +80,8 @@ void host_thread_begin(host_thread *t, const char *name, int post)
     t->jni = host_jni_functions();
     host_frames_thread_begin(t);
     host_stacks_thread_begin(t);
-    snprintf(t->name, sizeof t->name, "%s", name);
+    if (name != t->name) /* a worker's name is set already: copying it onto itself emptied it */
+        snprintf(t->name, sizeof t->name, "%s", name);
     __atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
     current = t;
     jvmtirt_thread_start((uintptr_t)t, JVMTIRT_JAVA_THREAD);
@@ -143,12 +149,19 @@ static jvmtiError check_field(jvmtiEnv *env, jclass klass, jfieldID field)
 
 static uintptr_t thread_id(jthread thread) { return (uintptr_t)host_thread_of(thread); }
 
-/* The JVM TI functions the host knows enough to implement itself; every
- * other VM function keeps the library's NOT_AVAILABLE default. */
-jvmtiError jvmti_impl_GetCurrentThread(jvmtiEnv *env, jthread *thread_ptr)
+/* The core's GetCurrentThread and GetAllThreads ask for the thread object
+ * of an id: ids are host_thread addresses, and thread objects live until
+ * the process ends. */
+static jthread thread_ref(uintptr_t id) { return jthread_of((host_thread *)id); }
+
+/* GetThreadInfo's facts. The host has no thread groups nor class loaders
+ * (NULL), and every thread has Java's default priority, 5. */
+static jvmtiError thread_info(jthread thread, jvmtirt_thread_info *out)
 {
-    (void)env;
-    *thread_ptr = current ? jthread_of(current) : NULL;
+    host_thread *t = host_thread_of(thread);
+    out->name = t->name;
+    out->priority = 5;
+    out->is_daemon = JNI_FALSE;
     return JVMTI_ERROR_NONE;
 }
 
@@ -372,10 +385,13 @@ int main(int argc, char **argv)
 
     /* The port: what the VM can do, its checks, its functions. */
     jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
-    impls.GetCurrentThread = jvmti_impl_GetCurrentThread;
     jvmtirt_config config = JVMTIRT_CONFIG_INIT;
+    impls.ForceGarbageCollection = host_force_gc;          /* host/objects.c */
     config.impls = &impls;
     config.thread_id = thread_id;
+    config.thread_ref = thread_ref;                        /* GetCurrentThread, GetAllThreads */
+    config.thread_info = thread_info;
+    config.class_info = host_class_info;                   /* host/classes.c */
     config.check_thread = check_thread;
     config.check_class = check_class;
     config.check_method = check_method;
@@ -389,12 +405,13 @@ int main(int argc, char **argv)
     config.potential.can_tag_objects = 1;                  /* host/objects.c */
     config.potential.can_get_thread_cpu_time = 1;
     config.potential.can_suspend = 1;                      /* host/suspend.c */
+    config.potential.can_get_source_file_name = 1;         /* the core's, over class_info */
     config.suspend_thread = host_suspend_thread;
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
     host_frames_configure(&config);
-    host_stacks_configure(&config, &impls);                /* host/stacks.c */
+    host_stacks_configure(&config);                        /* host/stacks.c */
     host_heap_configure(&config);                          /* host/heap.c */
     if (all_capabilities) {
         for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)

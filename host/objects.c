@@ -124,8 +124,9 @@ int host_gc(int all)
     return n;
 }
 
-/* ForceGarbageCollection: the VM function, with the events around it. */
-jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
+/* ForceGarbageCollection: the VM function (registered in the host's
+ * jvmtirt_impl_table), with the events around it. */
+jvmtiError host_force_gc(jvmtiEnv *env)
 {
     (void)env;
     jvmtirt_post_GarbageCollectionStart();

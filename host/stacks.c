@@ -1,7 +1,8 @@
 /* The host's side of the core's stacks and classes: each thread's stack of
- * frames, walked for GetStackTrace and the other stack functions
- * (config.walk_stacks), the list of live threads (GetAllThreads, a VM
- * function), and the class enumeration (config.each_class).
+ * frames, walked for GetStackTrace, GetThreadState and the other stack
+ * functions (config.walk_stacks), and the class enumeration
+ * (config.each_class). (GetAllThreads is the core's, from its records of
+ * the threads the host started.)
  *
  * How a thread's stack is walked while the thread runs: a thread changes
  * its own stack only under stacks_lock (push, at, pop), and the walk holds
@@ -15,28 +16,17 @@
 #include "host.h"
 
 static pthread_mutex_t stacks_lock = PTHREAD_MUTEX_INITIALIZER;
-static host_thread *live[1100]; /* started and not ended, in start order */
-static int n_live;
 
 void host_stacks_thread_begin(host_thread *t)
 {
     pthread_mutex_lock(&stacks_lock);
     t->height = 0;
-    if (n_live < (int)(sizeof live / sizeof *live))
-        live[n_live++] = t;
     pthread_mutex_unlock(&stacks_lock);
 }
 
 void host_stacks_thread_end(host_thread *t)
 {
     pthread_mutex_lock(&stacks_lock);
-    for (int i = 0; i < n_live; i++)
-        if (live[i] == t) {
-            for (int j = i + 1; j < n_live; j++) /* keep the order */
-                live[j - 1] = live[j];
-            n_live--;
-            break;
-        }
     t->height = 0;
     pthread_mutex_unlock(&stacks_lock);
 }
@@ -90,21 +80,6 @@ static jvmtiError walk_stacks(const uintptr_t *ids, jint n, jint *states,
     return JVMTI_ERROR_NONE;
 }
 
-/* GetAllThreads: the live threads, in the order they started. */
-static jvmtiError get_all_threads(jvmtiEnv *env, jint *count, jthread **threads)
-{
-    pthread_mutex_lock(&stacks_lock);
-    jint n = n_live;
-    jvmtiError err = (*env)->Allocate(env, (jlong)n * (jlong)sizeof(jthread),
-                                      (unsigned char **)threads);
-    for (jint i = 0; err == JVMTI_ERROR_NONE && i < n; i++)
-        (*threads)[i] = (jthread)&live[i]->obj;
-    pthread_mutex_unlock(&stacks_lock);
-    if (err == JVMTI_ERROR_NONE)
-        *count = n;
-    return err;
-}
-
 /* Every class of the host is the bootstrap loader's (the host has no class
  * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
  * loader none. The host has no hidden classes and no array classes. */
@@ -139,9 +114,8 @@ void host_stacks_run_main(host_thread *t)
         host_frames_return(t);
 }
 
-void host_stacks_configure(jvmtirt_config *c, jvmtirt_impl_table *impls)
+void host_stacks_configure(jvmtirt_config *c)
 {
     c->walk_stacks = walk_stacks;
     c->each_class = each_class;
-    impls->GetAllThreads = get_all_threads;
 }

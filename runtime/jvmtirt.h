@@ -82,6 +82,35 @@ typedef int (*jvmtirt_heap_object_fn)(void *ctx, uintptr_t object);
 typedef int (*jvmtirt_heap_field_fn)(void *ctx, jvmtiHeapReferenceKind kind, jint index,
                                      jvmtiPrimitiveType type, jvalue value);
 
+/* ---- threads, classes and objects (issue 17) ---- */
+
+/* What thread_info hands the core: GetThreadInfo's fields. The core copies
+ * name into memory the agent Deallocates. */
+typedef struct jvmtirt_thread_info {
+    const char *name;              /* modified UTF-8; NULL reads as "" */
+    jint priority;
+    jboolean is_daemon;
+    jthreadGroup thread_group;     /* a local reference, NULL once the thread ended */
+    jobject context_class_loader;  /* a local reference, or NULL */
+} jvmtirt_thread_info;
+
+/* What class_info hands the core, from which it answers six functions. */
+typedef struct jvmtirt_class_info {
+    /* The type signature, modified UTF-8: "Ljava/lang/String;", "[I", and
+     * for a primitive class its one letter ("I", "V"): the core tells
+     * array and primitive classes by it. */
+    const char *signature;
+    const char *generic;     /* the Signature attribute's value, or NULL */
+    /* Its access flags as the class file has them (ACC_SUPER too; a member
+     * class's from its InnerClasses entry), as HotSpot answers. */
+    jint modifiers;
+    /* JVMTI_CLASS_STATUS_VERIFIED, _PREPARED, _INITIALIZED, _ERROR bits;
+     * ignored for array and primitive classes (the core answers ARRAY or
+     * PRIMITIVE). */
+    jint status;
+    const char *source_file; /* the SourceFile attribute, or NULL: none */
+} jvmtirt_class_info;
+
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
  * compiled: a VM built against an older, smaller jvmtirt_config keeps
@@ -364,6 +393,35 @@ typedef struct jvmtirt_config {
      * included; for a class object, its own static fields). NULL: the
      * primitive field callback is never called. */
     void (*heap_primitive_fields)(uintptr_t object, jvmtirt_heap_field_fn fn, void *ctx);
+
+    /* ---- threads, classes and objects: what the core answers from the VM's
+     * records (issue 17; runtime/README.md, "Threads, classes and objects")
+     * GetCurrentThread, GetAllThreads and GetThreadInfo; GetClassSignature,
+     * GetClassStatus, GetClassModifiers, GetSourceFileName, IsInterface and
+     * IsArrayClass; GetObjectHashCode. (GetThreadState is walk_stacks'
+     * state; GetObjectSize is heap_object_info's size.) Called on the
+     * agent's thread inside the JVM TI call, with no lock of the core held;
+     * they must not call JVM TI. NULL: the functions that need one answer
+     * JVMTI_ERROR_NOT_AVAILABLE and jvmtirt_report_defaults lists them. */
+    /* A local reference, for the calling thread, to the thread object of
+     * the thread with that id (one the VM passed to jvmtirt_thread_start),
+     * or NULL when it has none (yet, or any more: GetAllThreads leaves it
+     * out; GetCurrentThread answers NULL, as in the start phase). */
+    jthread (*thread_ref)(uintptr_t thread_id);
+    /* GetThreadInfo of a thread object (never NULL; it passed check_thread,
+     * and may be not started or ended): fills *out, whose name must stay
+     * valid until this thread's next call of thread_info. Returns
+     * JVMTI_ERROR_NONE or an error for the agent. */
+    jvmtiError (*thread_info)(jthread thread, jvmtirt_thread_info *out);
+    /* What the core needs of a class (a jclass that passed check_class):
+     * fills *out, its strings valid while the class is loaded. Returns
+     * JVMTI_ERROR_NONE or INVALID_CLASS. */
+    jvmtiError (*class_info)(jclass klass, jvmtirt_class_info *out);
+    /* GetObjectHashCode of the object with that identity (object_id's):
+     * the VM's identity hash, what Object.hashCode() answers unless
+     * overridden. NULL: the core derives a hash from the identity itself
+     * (stable for the object's life, as the spec asks). */
+    jint (*object_hash)(uintptr_t object);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -8,6 +8,7 @@
 
 #include "frames.h"
 #include "jvmtigen_impl.h"
+#include "metadata.h"
 #include "rt.h"
 #include "stacks.h"
 
@@ -37,14 +38,15 @@ int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
 }
 
 /* 1: the VM supplies the function or the core implements it (the stack,
- * class, heap and frames functions only over the VM's operations). */
+ * class, heap, frames and metadata functions only over the VM's operations). */
 static int available(int num)
 {
     const char *name = jvmtigen_functions_info[num].name;
     int supplied = jvmtigen_impl_supplied(num);
     /* -1: the core's own, which may still need an operation of the VM. */
     if (supplied < 0)
-        return rt_stacks_supplied(name) && rt_heap_supplied(name) && rt_frames_supplied(name);
+        return rt_stacks_supplied(name) && rt_heap_supplied(name) && rt_frames_supplied(name) &&
+               rt_metadata_supplied(name);
     return supplied != 0;
 }
 

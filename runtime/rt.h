@@ -65,6 +65,7 @@ typedef struct rt_thread {
     struct rt_tls *tls;            /* atomic head; read lock-free by the thread */
     pthread_t pthread;             /* the OS thread that started it */
     int suspended;                 /* under rt.lock: suspended by JVM TI */
+    int kind;                      /* jvmtirt_thread_kind: GetAllThreads lists JAVA ones */
 } rt_thread;
 
 typedef struct rt_property {

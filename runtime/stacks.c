@@ -97,23 +97,13 @@ static jvmtiError walk_thread(walk *w, jvmtiEnv *env, jthread thread, jint limit
     return err;
 }
 
-/* Whether the VM supplies the function called name (its slot's). */
-static int vm_supplies(const char *name)
-{
-    for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++)
-        if (jvmtigen_functions_info[n].name && strcmp(jvmtigen_functions_info[n].name, name) == 0)
-            return jvmtigen_impl_supplied(n) > 0;
-    return 0;
-}
-
 int rt_stacks_supplied(const char *function)
 {
     static const char *const walked[] = {"GetStackTrace", "GetFrameCount", "GetFrameLocation",
                                          "GetThreadListStackTraces", "GetAllStackTraces"};
     for (size_t i = 0; i < sizeof walked / sizeof *walked; i++)
         if (strcmp(function, walked[i]) == 0)
-            return rt.config.walk_stacks != NULL &&
-                   (i < 4 || vm_supplies("GetAllThreads"));
+            return rt.config.walk_stacks != NULL && (i < 4 || rt.config.thread_ref != NULL);
     if (strcmp(function, "GetLoadedClasses") == 0 || strcmp(function, "GetClassLoaderClasses") == 0)
         return rt.config.each_class != NULL;
     return 1;
@@ -253,7 +243,7 @@ jvmtiError jvmti_impl_GetAllStackTraces(jvmtiEnv *env, jint max_frame_count,
 {
     if (!rt.config.walk_stacks)
         return JVMTI_ERROR_NOT_AVAILABLE;
-    /* The live platform threads are the VM's GetAllThreads. */
+    /* The live platform threads, as GetAllThreads lists them. */
     jint n = 0;
     jthread *threads = NULL;
     jvmtiError err = jvmti_impl_GetAllThreads(env, &n, &threads);

@@ -5,8 +5,9 @@
 
 /* 0 when the function called name is one of this area's and the VM did not
  * supply what it needs (config.walk_stacks, config.each_class, and for
- * GetAllStackTraces the VM's GetAllThreads): it answers NOT_AVAILABLE, so
- * the port reports it as a default. 1 otherwise. */
+ * GetAllStackTraces config.thread_ref, which the core's GetAllThreads
+ * needs): it answers NOT_AVAILABLE, so the port reports it as a default.
+ * 1 otherwise. */
 int rt_stacks_supplied(const char *function);
 
 #endif

@@ -43,6 +43,7 @@ void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind)
         unlink_thread(rt_self);
     if (t) {
         t->id = id;
+        t->kind = kind;
         t->pthread = pthread_self();
         t->next = rt.threads;
         rt.threads = t;

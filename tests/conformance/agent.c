@@ -864,6 +864,7 @@ static void timings(void)
 #define CONF_AREAS(X) \
     X(stacks) \
     X(heap) \
+    X(metadata) \
     /* end of the list */
 
 #define CONF_AREA_DECLARE(name) \

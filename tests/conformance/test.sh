@@ -91,7 +91,7 @@ printf '%s\n' '| `cflh.final` | `-` | `JVMTIGEN_CONFXYP` | Not comparable: the l
 mkdir "$d/cwd" "$d/kit"
 cp -p "$d"/cases.c "$d"/*.so "$d"/agent.recipe "$d"/*.class "$d/kit/" # the same agent: not built again
 kit=$(cd "$d/cwd" && JAVA="$OLDPWD/$here/java-host" DIFFERENCES="$d/kit.md" CONFORMANCE_ITERS=0 \
-      VM_CMD="echo ran >%CP%/vm-cmd.ran && exec $JVMTI_HOST -all-capabilities -threads:0 -agentpath:%AGENT% -load:%CP%/ConfMarked.class -dump-classes:%DEFINED% Main" \
+      VM_CMD="echo ran >%CP%/vm-cmd.ran && exec $JVMTI_HOST -all-capabilities -threads:0 -heap:5 -agentpath:%AGENT% -load:%CP%/ConfMarked.class -dump-classes:%DEFINED% Main" \
       CONFORMANCE_CRASH=null.GetTag.tag_ptr SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
       "$OLDPWD/$here/run" "$d/kit" 2>&1)
 kit_status=$?

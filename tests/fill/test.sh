@@ -392,8 +392,8 @@ run_gen fill --core "$BASE" "$x"
 check "fill --core: starts the file" test -s "$x"
 check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
-check "fill --core: a stub for what the VM must do (GetThreadState, GetClassSignature)" \
-    bash -c "grep -q 'jvmti_impl_GetThreadState(' '$x' && grep -q 'jvmti_impl_GetClassSignature(' '$x'"
+check "fill --core: a stub for what the VM must do (GetOwnedMonitorInfo, GetClassMethods)" \
+    bash -c "grep -q 'jvmti_impl_GetOwnedMonitorInfo(' '$x' && grep -q 'jvmti_impl_GetClassMethods(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
 # The core's functions (gen/c/core.c) that BASE has get no stub.
 want=0
@@ -419,15 +419,15 @@ check "fill --core: the new file ends with the table of registered implementatio
 check "fill --core: ... which registers no stub" \
     bash -c "! grep -q '^    \.[A-Za-z]* = jvmti_impl_' '$x'"
 check "fill --core: the file with its table compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-base"
-# Give two stubs real bodies (GetThreadState, GetCurrentThread; one only
-# re-indented stays a stub), then run again.
-perl -0pi -e 's/(jvmti_impl_GetThreadState\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *thread_state_ptr = 0;\n    return JVMTI_ERROR_NONE;\n}/s;
-              s/(jvmti_impl_GetCurrentThread\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    *thread_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
-              s/(jvmti_impl_GetClassSignature\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
+# Give two stubs real bodies (GetOwnedMonitorInfo, GetCurrentContendedMonitor;
+# one only re-indented stays a stub), then run again.
+perl -0pi -e 's/(jvmti_impl_GetOwnedMonitorInfo\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *owned_monitor_count_ptr = 0;\n    *owned_monitors_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
+              s/(jvmti_impl_GetCurrentContendedMonitor\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *monitor_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
+              s/(jvmti_impl_GetClassMethods\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
 cp "$x" "$d/table-before.c"
 run_gen fill --core "$BASE" "$x"
 check "fill --core: the table now registers the two real definitions, in spec order" \
-    diff <(printf '    .GetThreadState = jvmti_impl_GetThreadState,\n    .GetCurrentThread = jvmti_impl_GetCurrentThread,\n') \
+    diff <(printf '    .GetOwnedMonitorInfo = jvmti_impl_GetOwnedMonitorInfo,\n    .GetCurrentContendedMonitor = jvmti_impl_GetCurrentContendedMonitor,\n') \
          <(grep '^    \.[A-Za-z]* = jvmti_impl_' "$x")
 check "fill --core: ... and nothing else of the file changed" \
     diff <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$d/table-before.c") <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$x")

@@ -4,10 +4,8 @@
  * prints one line per finding, which tests/host/test.sh compares with the
  * counts worked out by hand from that shape.
  *
- * With the option "death" the same checks run at VMDeath (still the live
- * phase): in HotSpot, after tests/bench/HeapMain.java built the same shape
- * (java -agentpath:heap_agent.so=death -cp DIR HeapMain 5), to compare.
- * With the option "bench" it prints instead, at VMDeath (still the live
+ * (The same walks in HotSpot 17 over the same shape are the conformance
+ * kit's heap area, tests/conformance/area_heap.c.) With the option "bench" it prints instead, at VMDeath (still the live
  * phase, after the program built its heap), how fast FollowReferences and
  * IterateThroughHeap go over the whole heap (objects per second), in the
  * host or in HotSpot (tests/bench/run, tests/bench/HeapMain.java). */
@@ -329,18 +327,15 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 
 static void JNICALL vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
-    (void)env;
-    if (bench)
-        run_bench();
-    else
-        checks(jni);
+    (void)env, (void)jni;
+    run_bench(); /* enabled only with "bench" */
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     bench = options && strcmp(options, "bench") == 0;
-    at_death = bench || (options && strcmp(options, "death") == 0);
+    at_death = bench;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return 1;
     jvmtiCapabilities caps;

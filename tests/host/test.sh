@@ -4,7 +4,8 @@
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
 # a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
 # frames area (frames_agent.c, host/frames.c); stacks and classes
-# (stacks_agent.c, host/stacks.c); the heap walks over the host's heap
+# (stacks_agent.c, host/stacks.c); threads, classes and objects
+# (metadata_agent.c); the heap walks over the host's heap
 # model (heap_agent.c, host/heap.c).
 . tests/lib.sh
 
@@ -372,6 +373,49 @@ EOT
         test "$(grep -c '^stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2$' <<<"$out")" = 4
 fi
 
+# ---- metadata_agent.c (JDK 17 header): the core's thread, class and object
+# queries over the host's records (config.thread_ref, thread_info,
+# class_info; walk_stacks' state; heap_object_info's size): the main thread
+# in VMInit, the worker in ThreadStart and once it ended, java/lang/Thread
+# and int[], an object. The answers are the spec's and the host's model
+# (host/README.md), written by hand. ----
+metadata_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/metadata.so" tests/host/metadata_agent.c
+}
+if check "host: metadata: the agent builds against the JDK's own jvmti.h" metadata_build; then
+    out=$(run_host -agentpath:"$d/metadata.so" -threads:1 -heap:1 Main 2>"$d/metadata.err")
+    status=$?
+    check "host: metadata: exit status 0 (got $status)" test "$status" = 0
+    expected_metadata() {
+        cat <<'EOT'
+metadata: VMInit: GetCurrentThread: NONE, VMInit's thread
+metadata: VMInit: GetAllThreads: 1: main
+metadata: VMInit: GetThreadInfo(NULL): name main, priority 5, daemon 0
+metadata: VMInit: GetThreadState(NULL): 0x5
+metadata: VMInit: GetThreadState(a class): INVALID_THREAD
+metadata: GetClassSignature(java/lang/Thread): Ljava/lang/Thread;, generic NULL
+metadata: status, modifiers, interface, array (java/lang/Thread): NONE 0x7, NONE 0x21, NONE 0, NONE 0
+metadata: GetSourceFileName(java/lang/Thread): NONE Thread.java
+metadata: GetClassSignature(int[]): [I, generic NULL
+metadata: status, modifiers, interface, array (int[]): NONE 0x10, NONE 0x411, NONE 0, NONE 1
+metadata: GetSourceFileName(int[]): ABSENT_INFORMATION -
+metadata: VMInit: GetClassStatus(a thread): INVALID_CLASS
+metadata: VMInit: GetObjectSize(a new Object): NONE, more than 0 bytes
+metadata: VMInit: GetObjectHashCode(the object, another reference to it): NONE NONE, the same
+metadata: VMInit: GetObjectSize(a class): NONE, more than 0 bytes
+metadata: ThreadStart: GetCurrentThread: the worker
+metadata: ThreadStart: GetAllThreads: 2: main worker-0
+metadata: ThreadStart: GetThreadState(worker): 0x5
+metadata: VMDeath: GetThreadState(ended worker): 0x2
+metadata: VMDeath: GetThreadInfo(ended worker): name worker-0, priority 5, daemon 0
+metadata: VMDeath: GetAllThreads: 1: main
+EOT
+    }
+    check "host: metadata: threads (the worker named worker-0), classes (int[] told by its signature), objects" \
+        diff <(expected_metadata) <(cat <<<"$out")
+fi
+
 # ---- heap_agent.c (built against the JDK's jvmti.h): every heap walk of
 # the core over the host's heap model (host/heap.c, -heap:5); the counts
 # are worked out by hand from the model's shape (see heap_agent.c) ----
@@ -409,20 +453,5 @@ EOT
     [ "$(grep -c '^heap: ' <<<"$out")" = 16 ] || { echo "$out" | head -30; cat "$d/heap.err" | head; }
 fi
 
-# The same agent at VMDeath in HotSpot 17, after tests/bench/HeapMain.java
-# built the model's shape, and in the host: the lines that depend only on
-# that shape must agree; the others count the JVM's own objects too (see
-# tests/conformance/differences.md, "Heap walks"). Skipped without java.
-if [ -n "${SANITIZE:-}" ]; then
-    skip "host: heap: the comparison with HotSpot is made without sanitizers (java does not load a sanitized agent)"
-elif command -v java >/dev/null && command -v javac >/dev/null && [ -f "$d/heap.so" ] &&
-    javac -d "$d" tests/bench/HeapMain.java 2>"$d/javac.err"; then
-    shape='IterateOverInstancesOfClass|klass HeapNode|tags set by|VISIT_ABORT|IterateThroughHeap\(HEAP_FILTER_UNTAGGED|NULL callbacks|AddCapabilities'
-    host_lines=$(run_host -agentpath:"$d/heap.so"=death -threads:0 -heap:5 Main 2>>"$d/heap.err" | grep -E "$shape")
-    hs_lines=$(java -agentpath:"$d/heap.so"=death -cp "$d" HeapMain 5 2>"$d/hs.err" | grep -E "$shape")
-    check "host: heap: HotSpot 17 and the host agree on the walks over the same shape ($(grep -c . <<<"$hs_lines") lines)" \
-        diff <(echo "$hs_lines") <(echo "$host_lines")
-    [ "$(grep -c . <<<"$hs_lines")" = 9 ] || { not_ok "host: heap: HotSpot gave $(grep -c . <<<"$hs_lines") of the 9 lines compared"; head -5 "$d/hs.err"; }
-else
-    skip "host: heap: no JDK 17 java/javac (or no agent): the comparison with HotSpot is not made"
-fi
+# The same walks against HotSpot 17 over the same shape are the kit's heap
+# area (tests/conformance/area_heap.c).

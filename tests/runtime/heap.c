@@ -54,8 +54,36 @@ typedef struct vroot {
     jlocation location;
 } vroot;
 
-#define ID(o) ((uintptr_t)(o))
 #define REF(o) ((jobject)(o))
+
+/* Identities are the objects' addresses, except for the packed chain of
+ * section_packed, whose identities are chosen to test the visited set:
+ * PACK_BASE + 16 i for the first half, PACK_BASE + 16 (i - half) + 1 for
+ * the second (odd: less aligned than any before them), PACK_BASE + 16 half
+ * for its class. */
+#define PACK_BASE ((uintptr_t)0x100000)
+static struct vobj *packed; /* NULL: addresses only */
+static size_t packed_half;
+
+static uintptr_t ID(const struct vobj *o)
+{
+    if (!o || !packed || o < packed || o > packed + 2 * packed_half)
+        return (uintptr_t)o;
+    size_t i = (size_t)(o - packed);
+    return i == 2 * packed_half ? PACK_BASE + 16 * packed_half
+           : i < packed_half    ? PACK_BASE + 16 * i
+                                : PACK_BASE + 16 * (i - packed_half) + 1;
+}
+
+static struct vobj *OBJ(uintptr_t id)
+{
+    if (!packed || id < PACK_BASE || id > PACK_BASE + 16 * packed_half)
+        return (struct vobj *)id;
+    uintptr_t off = id - PACK_BASE;
+    if (off == 16 * packed_half)
+        return &packed[2 * packed_half]; /* the class */
+    return off & 1 ? &packed[packed_half + off / 16] : &packed[off / 16];
+}
 
 static vobj **heap_objs;   /* every object, for heap_objects */
 static size_t heap_n;
@@ -102,7 +130,7 @@ static int emit(jvmtirt_heap_ref_fn fn, void *ctx, jvmtiHeapReferenceKind kind, 
 
 static void vm_references(uintptr_t id, jvmtirt_heap_ref_fn fn, void *ctx)
 {
-    vobj *o = (vobj *)id;
+    vobj *o = OBJ(id);
     if (emit(fn, ctx, JVMTI_HEAP_REFERENCE_CLASS, o->klass, 0) ||
         emit(fn, ctx, JVMTI_HEAP_REFERENCE_SUPERCLASS, o->super, 0))
         return;
@@ -123,7 +151,7 @@ static void vm_objects(jvmtirt_heap_object_fn fn, void *ctx)
 
 static jvmtiError vm_info(uintptr_t id, jvmtirt_heap_object *out)
 {
-    vobj *o = (vobj *)id;
+    vobj *o = OBJ(id);
     memset(out, 0, sizeof *out);
     out->klass = ID(o->klass);
     out->size = o->size;
@@ -140,7 +168,7 @@ static jvmtiError vm_info(uintptr_t id, jvmtirt_heap_object *out)
 
 static void vm_fields(uintptr_t id, jvmtirt_heap_field_fn fn, void *ctx)
 {
-    vobj *o = (vobj *)id;
+    vobj *o = OBJ(id);
     if (!o->has_val)
         return;
     jvalue v;
@@ -733,6 +761,55 @@ static void section_chain(void)
     free(list);
 }
 
+/* ---- the visited set under identities of falling alignment ----
+ * A chain whose first half has identities 16 bytes apart and whose second
+ * half has odd ones in the same 16-byte steps (so each shares a block of
+ * the set with one of the first half): the set starts with a shift of 4
+ * and is rebuilt with 0 when the first odd identity comes. Each object
+ * also refers back to the one at half its index, so an identity lost by the
+ * rebuild would be visited again (more CLASS references than objects). */
+static void section_packed(void)
+{
+    const size_t half = 100000, n = 2 * half;
+    vobj *chain = calloc(n + 1, sizeof *chain);
+    vobj **list = malloc((n + 1) * sizeof *list);
+    if (!chain || !list) {
+        check(0, "packed: out of memory");
+        free(chain);
+        free(list);
+        return;
+    }
+    vobj *cls = &chain[n];
+    cls->klass = cls;
+    cls->length = -1;
+    for (size_t i = 0; i < n; i++) {
+        chain[i].klass = cls;
+        chain[i].refs[0] = i + 1 < n ? &chain[i + 1] : NULL;
+        chain[i].refs[1] = &chain[i / 2];
+        chain[i].length = -1;
+        list[i] = &chain[i];
+    }
+    list[n] = cls;
+    packed = chain;
+    packed_half = half;
+    heap_objs = list;
+    heap_n = n + 1;
+    n_roots = 1;
+    roots[0] = (vroot){JVMTI_HEAP_REFERENCE_JNI_GLOBAL, &chain[0], 0, 0, 0};
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    core_up(&cfg, 1);
+    jvmtiEnv *e = tagging_env();
+    seen s = follow(e, 0, NULL, NULL, JVMTI_VISIT_OBJECTS);
+    CHECK_EQ(s.by_kind[JVMTI_HEAP_REFERENCE_CLASS], (long)n + 1,
+             "identities 16 apart, then odd ones among them: every object visited once");
+    CHECK_EQ(s.by_kind[JVMTI_HEAP_REFERENCE_FIELD], 2 * (long)n - 1,
+             "... every next and back reference reported once");
+    core_down();
+    packed = NULL;
+    free(chain);
+    free(list);
+}
+
 /* ---- a VM without the enumerations, or built before them ---- */
 
 static void section_missing(void)
@@ -887,6 +964,7 @@ int main(int argc, char **argv)
     section_through();
     section_old();
     section_chain();
+    section_packed();
     section_missing();
     section_stress();
     return tap_failures != 0;

@@ -21,6 +21,7 @@
 
 #define TAP_PREFIX "stacks: "
 #include "tap.h"
+#include "vm_threads.h"
 
 static void report(int ok, const char *desc, long long got, long long want)
 {
@@ -116,18 +117,11 @@ static long visited(void)
     return n;
 }
 
-/* GetAllStackTraces asks the VM for its live platform threads. */
-static jvmtiError vm_GetAllThreads(jvmtiEnv *env, jint *count, jthread **threads)
+/* GetAllStackTraces lists the threads the core knows (GetAllThreads), each
+ * through the VM's thread object: the ending one has none any more. */
+static jthread thread_ref(uintptr_t id)
 {
-    static const int live[] = {MAIN, OTHER, EMPTY, DEEP};
-    jvmtiError err = (*env)->Allocate(env, sizeof live / sizeof *live * sizeof(jthread),
-                                      (unsigned char **)threads);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
-    for (size_t i = 0; i < sizeof live / sizeof *live; i++)
-        (*threads)[i] = T(live[i]);
-    *count = (jint)(sizeof live / sizeof *live);
-    return JVMTI_ERROR_NONE;
+    return thread_no(id) == ENDING ? NULL : (jthread)(void *)id;
 }
 
 /* ---- classes: who defined each, which loaders initiated it ---- */
@@ -165,14 +159,12 @@ static jvmtiError each_class(jobject loader, int all, int (*visit)(void *, jclas
 
 static void vm_start(int with_ops)
 {
-    static jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
-    impls.GetAllThreads = vm_GetAllThreads;
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
-    c.impls = &impls;
     c.check_thread = check_thread;
     if (with_ops) {
         c.walk_stacks = walk_stacks;
         c.each_class = each_class;
+        c.thread_ref = thread_ref;
     }
     jvmtirt_init(&c);
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
@@ -181,48 +173,14 @@ static void vm_start(int with_ops)
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
 }
 
-/* The other threads are started in the core from threads of their own
- * that stay until vm_stop (the core's record of a thread is its own). */
-static pthread_t started[N_THREADS];
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
-static int n_started, stopping;
+/* The other threads (vm_threads.h), in this order. */
+static const vm_thread others[] = {{(uintptr_t)T(OTHER), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(EMPTY), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(DEEP), JVMTIRT_JAVA_THREAD},
+                                   {(uintptr_t)T(ENDING), JVMTIRT_JAVA_THREAD}};
 
-static void *thread_body(void *arg)
-{
-    jvmtirt_thread_start((uintptr_t)arg, JVMTIRT_JAVA_THREAD);
-    pthread_mutex_lock(&start_lock);
-    n_started++;
-    pthread_cond_broadcast(&start_cond);
-    while (!stopping)
-        pthread_cond_wait(&start_cond, &start_lock);
-    pthread_mutex_unlock(&start_lock);
-    jvmtirt_thread_end();
-    return NULL;
-}
-
-static void threads_start(void)
-{
-    static const int which[] = {OTHER, EMPTY, DEEP, ENDING};
-    stopping = 0;
-    n_started = 0;
-    for (size_t i = 0; i < sizeof which / sizeof *which; i++)
-        pthread_create(&started[i], NULL, thread_body, (void *)T(which[i]));
-    pthread_mutex_lock(&start_lock);
-    while (n_started < (int)(sizeof which / sizeof *which))
-        pthread_cond_wait(&start_cond, &start_lock);
-    pthread_mutex_unlock(&start_lock);
-}
-
-static void threads_stop(void)
-{
-    pthread_mutex_lock(&start_lock);
-    stopping = 1;
-    pthread_cond_broadcast(&start_cond);
-    pthread_mutex_unlock(&start_lock);
-    for (int i = 0; i < 4; i++)
-        pthread_join(started[i], NULL);
-}
+static void threads_start(void) { vm_threads_start(others, 4); }
+static void threads_stop(void) { vm_threads_stop(); }
 
 static jvmtiEnv *env_new(void)
 {
@@ -389,11 +347,11 @@ static void section_stack_infos(void)
     jvmtiStackInfo *info = NULL;
     jint n = -1;
     EXPECT((*e)->GetAllStackTraces(e, 2, &info, &n), JVMTI_ERROR_NONE, "GetAllStackTraces(2)");
-    EXPECT(n, 4, "... the VM's 4 live threads");
+    EXPECT(n, 4, "... the 4 live threads that still have a thread object");
     if (n == 4 && info) {
         EXPECT(info[0].thread == T(MAIN) && info[1].thread == T(OTHER) &&
                    info[2].thread == T(EMPTY) && info[3].thread == T(DEEP),
-               1, "... in the VM's order");
+               1, "... in the order they started");
         EXPECT(info[0].frame_count * 1000 + info[1].frame_count * 100 + info[2].frame_count * 10 +
                    info[3].frame_count,
                2202, "... frame counts 2, 2, 0, 2 (max_frame_count 2)");
@@ -519,7 +477,7 @@ static void section_not_supplied(void)
     fclose(out);
     EXPECT(strstr(text, "GetStackTrace") == NULL && strstr(text, "GetAllStackTraces") == NULL &&
                strstr(text, "GetLoadedClasses") == NULL,
-           1, "with both operations (and GetAllThreads) the report names none of them");
+           1, "with the operations (and thread_ref) the report names none of them");
     free(text);
     jvmtirt_shutdown();
 }

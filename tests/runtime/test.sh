@@ -18,6 +18,9 @@
 #     prefixes, the JNI table and class-loader search the same two ways;
 #   - stacks.c drives stack traces and class lists over the VM's walks the
 #     same two ways;
+#   - metadata.c drives the thread, class and object queries over the VM's
+#     records (thread_ref, thread_info, class_info, object_hash) the same
+#     two ways, and without them;
 #   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
 #     the 1.0 functions) over a known graph and a chain of 10^6 objects,
 #     static and shared, with walks racing SetTag and DisposeEnvironment;
@@ -239,6 +242,16 @@ if build stacks "$d/stacks" tests/runtime/stacks.c "$RT_LIB"; then
 fi
 if build "stacks (shared library)" "$d/stacks-so" tests/runtime/stacks.c -L"$sodir" -ljvmtirt; then
     run_tap stacks-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/stacks-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# metadata.c: threads, classes and objects answered from the VM's records;
+# static and shared.
+if build metadata "$d/metadata" tests/runtime/metadata.c "$RT_LIB"; then
+    run_tap metadata "$d/metadata"
+fi
+if build "metadata (shared library)" "$d/metadata-so" tests/runtime/metadata.c -L"$sodir" -ljvmtirt; then
+    run_tap metadata-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/metadata-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 

@@ -1890,7 +1890,7 @@ static void section_not_available(void)
     jvmtiEnv *e = env_new();
     jint state = 0;
     expect_err((*e)->GetThreadState(e, MAIN_T, &state), JVMTI_ERROR_NOT_AVAILABLE,
-               "GetThreadState (no VM implementation)");
+               "GetThreadState (no stack walk from the VM)");
     jint n = 0;
     jclass *classes = NULL;
     expect_err((*e)->GetLoadedClasses(e, &n, &classes), JVMTI_ERROR_NOT_AVAILABLE,
@@ -1900,7 +1900,7 @@ static void section_not_available(void)
                "GetFrameCount (no stack walk from the VM)");
     jthread t = NULL;
     expect_err((*e)->GetCurrentThread(e, &t), JVMTI_ERROR_NOT_AVAILABLE,
-               "GetCurrentThread (no VM implementation)");
+               "GetCurrentThread (no thread_ref from the VM)");
     jint locals = 0;
     expect_err((*e)->GetMaxLocals(e, (jmethodID)(uintptr_t)8, &locals), JVMTI_ERROR_NONE,
                "GetMaxLocals defined by the VM (this program) overrides the default");
