@@ -44,9 +44,12 @@
             <label for="search-box" class="visually-hidden">Search functions, events, types, constants, errors and sections</label>
             <input id="search-box" type="search" autocomplete="off" spellcheck="false"
                    placeholder="Search functions, events, types, errors…"/>
-            <ul id="search-results" class="search-results" hidden="hidden">
+            <!-- Every entry, never shown itself: the script copies the
+                 matches of a query into the results list. -->
+            <ul id="search-index" hidden="hidden">
               <xsl:call-template name="search-items"/>
             </ul>
+            <ul id="search-results" class="search-results" hidden="hidden"></ul>
           </div>
         </header>
         <div class="layout">
