@@ -73,7 +73,7 @@
     <p class="subtitle"><xsl:value-of select="title/@subtitle"/><xsl:text> </xsl:text>
       <xsl:value-of select="$version"/></p>
     <section id="SpecificationIntro" class="part">
-      <h2>Introduction</h2>
+      <h2>Introduction<xsl:call-template name="self-link"><xsl:with-param name="id" select="'SpecificationIntro'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
     </section>
     <xsl:apply-templates select="functionsection"/>
@@ -94,7 +94,7 @@
       <xsl:when test="@label != ''">
         <section class="intro">
           <xsl:if test="@id"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
-          <h3><xsl:value-of select="@label"/></h3>
+          <h3><xsl:value-of select="@label"/><xsl:if test="@id"><xsl:call-template name="self-link"/></xsl:if></h3>
           <div class="prose"><xsl:apply-templates/></div>
         </section>
       </xsl:when>
@@ -232,10 +232,10 @@
 
   <xsl:template match="functionsection">
     <section id="FunctionSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <section id="FunctionIndex">
-        <h3>Function index</h3>
+        <h3>Function index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionIndex'"/></xsl:call-template></h3>
         <div class="index-columns">
           <xsl:for-each select="category">
             <div class="index-group">
@@ -256,7 +256,7 @@
 
   <xsl:template match="category">
     <section id="{@id}" class="category">
-      <h2 class="category-title"><xsl:value-of select="@label"/></h2>
+      <h2 class="category-title"><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h2>
       <ul class="category-list">
         <xsl:for-each select="function">
           <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a></li>
@@ -265,6 +265,14 @@
       <xsl:apply-templates select="intro|typedef|uniontypedef|capabilitiestypedef"/>
       <xsl:apply-templates select="function|callback"/>
     </section>
+  </xsl:template>
+
+  <!-- A permalink: a link to the item itself, after its heading's text.
+       Always focusable and shown on focus and on touch screens (.self in
+       html-assets.xsl), not only under a mouse. -->
+  <xsl:template name="self-link">
+    <xsl:param name="id" select="@id"/>
+    <xsl:text> </xsl:text><a class="self" href="#{$id}" aria-label="Link to {$id}">#</a>
   </xsl:template>
 
   <xsl:template name="since-badge">
@@ -279,7 +287,7 @@
       <h3><xsl:value-of select="synopsis"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
@@ -659,7 +667,7 @@
       <h3><xsl:value-of select="synopsis"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <xsl:call-template name="params-table"/>
@@ -675,7 +683,7 @@
     <section id="{@id}" class="item type">
       <h3><xsl:value-of select="@label"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
-        <xsl:call-template name="since-badge"/></h3>
+        <xsl:call-template name="since-badge"/><xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code>
         <xsl:choose>
           <xsl:when test="self::uniontypedef">typedef union {</xsl:when>
@@ -709,7 +717,7 @@
     <xsl:variable name="owner" select="@id"/>
     <section id="{@id}" class="item type">
       <h3><xsl:value-of select="@label"/>
-        <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code></h3>
+        <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code><xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code>
         <xsl:text>typedef struct {</xsl:text>
         <xsl:for-each select="capabilityfield">
@@ -766,7 +774,7 @@
             <xsl:when test="@kind = 'bits'"> (bit flags)</xsl:when>
             <xsl:when test="@kind = 'enum'"> (enumeration)</xsl:when>
           </xsl:choose>
-        </span></caption>
+        </span><xsl:call-template name="self-link"/></caption>
       <tr><th scope="col">Constant</th><th scope="col">Value</th><th scope="col">Description</th></tr>
       <xsl:for-each select="constant">
         <tr>
@@ -784,7 +792,7 @@
 
   <xsl:template match="errorsection">
     <section id="ErrorSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'ErrorSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <xsl:apply-templates select="errorcategory"/>
     </section>
@@ -792,12 +800,12 @@
 
   <xsl:template match="errorcategory">
     <section id="{@id}" class="error-category">
-      <h3><xsl:value-of select="@label"/></h3>
+      <h3><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h3>
       <xsl:apply-templates select="intro"/>
       <dl class="errors">
         <xsl:for-each select="errorid">
           <dt id="{@id}" data-name="{@id}"><code><xsl:value-of select="@id"/></code>
-            <span class="num">(<xsl:value-of select="@num"/>)</span></dt>
+            <span class="num">(<xsl:value-of select="@num"/>)</span><xsl:call-template name="self-link"/></dt>
           <dd>
             <div class="prose"><xsl:apply-templates/></div>
             <xsl:choose>
@@ -827,10 +835,10 @@
 
   <xsl:template match="eventsection">
     <section id="EventSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'EventSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <section id="EventIndex">
-        <h3>Event index</h3>
+        <h3>Event index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'EventIndex'"/></xsl:call-template></h3>
         <ul class="index-columns">
           <xsl:for-each select="event">
             <xsl:sort select="@label"/>
@@ -848,7 +856,7 @@
       <h3><xsl:value-of select="@label"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
@@ -888,11 +896,11 @@
 
   <xsl:template match="datasection">
     <section id="DataSection" class="part">
-      <h2>Data types</h2>
+      <h2>Data types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'DataSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <xsl:apply-templates select="basetypes"/>
       <section id="StructureTypeDefinitions">
-        <h3>Structure types</h3>
+        <h3>Structure types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
@@ -905,7 +913,7 @@
         </table></div>
       </section>
       <section id="FunctionTypeDefinitions">
-        <h3>Function types</h3>
+        <h3>Function types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/callback">
@@ -916,7 +924,7 @@
         </table></div>
       </section>
       <section id="EnumerationDefinitions">
-        <h3>Enumerations</h3>
+        <h3>Enumerations<xsl:call-template name="self-link"><xsl:with-param name="id" select="'EnumerationDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="$constant-groups[@kind = 'enum']">
@@ -928,7 +936,7 @@
       </section>
       <xsl:call-template name="function-table"/>
       <section id="ConstantIndex">
-        <h3>Constant index</h3>
+        <h3>Constant index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'ConstantIndex'"/></xsl:call-template></h3>
         <ul class="index-columns">
           <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
     <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
@@ -942,7 +950,7 @@
 
   <xsl:template match="basetypes">
     <section id="{@id}" class="basetypes">
-      <h3><xsl:value-of select="@label"/></h3>
+      <h3><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h3>
       <xsl:apply-templates select="intro"/>
       <div class="scroll"><table class="wide">
         <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
@@ -953,7 +961,7 @@
             <td>
               <xsl:apply-templates select="description"/>
               <xsl:if test="definition">
-                <pre><code><xsl:value-of select="definition"/></code></pre>
+                <pre><code><xsl:apply-templates select="definition/node()" mode="verbatim"/></code></pre>
               </xsl:if>
             </td>
           </tr>
@@ -966,7 +974,7 @@
        is the list the function table in jvmti.h is written from. -->
   <xsl:template name="function-table">
     <section id="FunctionTable">
-      <h3>Function table</h3>
+      <h3>Function table<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionTable'"/></xsl:call-template></h3>
       <p>The layout of <code>jvmtiInterface_1</code>, the table an environment points to.</p>
       <div class="scroll"><table class="wide">
         <tr><th scope="col">Position</th><th scope="col">Function</th><th scope="col">Since</th></tr>
@@ -992,7 +1000,7 @@
 
   <xsl:template name="capability-index">
     <section id="CapabilityIndex" class="part">
-      <h2>Capability index</h2>
+      <h2>Capability index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'CapabilityIndex'"/></xsl:call-template></h2>
       <p>For each capability, the functions and events that need it and those whose
         behaviour it extends.</p>
       <div class="scroll"><table class="wide">
@@ -1009,7 +1017,7 @@
 
   <xsl:template match="changehistory">
     <section id="{@id}" class="part">
-      <h2>Change history</h2>
+      <h2>Change history<xsl:call-template name="self-link"/></h2>
       <p>Last update: <xsl:value-of select="@update"/></p>
       <xsl:apply-templates select="intro"/>
       <div class="scroll"><table class="wide changes">

@@ -197,6 +197,52 @@ try {
          target.bottom <= target.height,
     "a deep link (#GetThreadState.thread_state_ptr) targets and scrolls to its element",
     JSON.stringify(target));
+  // Permalinks: every section, error and constants table with an id has
+  // one link to itself in its heading (term, caption), in the tab order;
+  // Tab from the link before it reaches it, and it is shown (fully opaque)
+  // while it has the focus, with no mouse over it.
+  await page.goto(url, { waitUntil: "load" });
+  const heads = "main section[id], main dl.errors dt[id], main table.constants[id]";
+  const selfless = await page.evaluate((heads) => {
+    const out = [];
+    for (const e of document.querySelectorAll(heads)) {
+      const head = e.matches("section") ? e.querySelector(":scope > h2, :scope > h3") : e.matches("table") ? e.querySelector("caption") : e;
+      const links = head ? [...head.querySelectorAll("a.self")].filter((a) => a.getAttribute("href") === "#" + e.id) : [];
+      if (links.length !== 1) out.push(`${e.id}: ${links.length}`);
+    }
+    return { out, n: document.querySelectorAll(heads).length };
+  }, heads);
+  report(selfless.out.length === 0 && selfless.n > 300,
+    `each of the ${selfless.n} sections, errors and constants tables has one permalink in its heading`,
+    selfless.out.slice(0, 20).join("\n"));
+  const samples = await page.evaluate((heads) => {
+    const first = (sel) => { const e = document.querySelector(sel); return e && e.id; };
+    return [first("main section.function[id]"), first("main section.event[id]"), first("main section.callback[id]"),
+            first("main section.type[id]"), first("main dl.errors dt[id]"), first("main table.constants[id]"),
+            first("main section.category[id]"), "FunctionIndex"].filter(Boolean);
+  }, heads);
+  const tabbed = [];
+  for (const id of samples) {
+    // Focus the last link before the permalink, then Tab once.
+    await page.evaluate((id) => {
+      const self = [...document.querySelectorAll("a.self")].find((a) => a.getAttribute("href") === "#" + id);
+      const links = [...document.querySelectorAll("main a[href]")];
+      let i = links.indexOf(self) - 1;
+      while (i >= 0 && !links[i].getClientRects().length) i--;
+      (i >= 0 ? links[i] : document.getElementById("search-box")).focus();
+    }, id);
+    await page.keyboard.press("Tab");
+    const got = await page.evaluate(() => {
+      const a = document.activeElement, st = getComputedStyle(a), r = a.getBoundingClientRect();
+      return { cls: a.className, href: a.getAttribute("href"), opacity: st.opacity, visibility: st.visibility,
+               shown: r.width > 0 && r.height > 0 };
+    });
+    if (!(got.cls === "self" && got.href === "#" + id && got.opacity === "1" && got.visibility === "visible" && got.shown))
+      tabbed.push(`${id}: ${JSON.stringify(got)}`);
+  }
+  report(samples.length >= 7 && tabbed.length === 0,
+    `Tab reaches the permalink of ${samples.join(", ")}, its href the item's id, shown while focused`, tabbed.join("\n"));
+
   await page.goto(url + "#GetThreadState", { waitUntil: "load" });
   await page.screenshot({ path: join(shots, "jvmti-html.png") });
   report(true, `screenshot saved (${join(shots, "jvmti-html.png")})`);
@@ -247,6 +293,23 @@ try {
   await p3.waitForFunction(() => location.hash === "#FunctionIndex");
   report(!(await p3.locator("#toc a[href='#FunctionIndex']").isVisible()),
     "at 390 px following a link in the contents folds them again");
+  // Permalinks on a touch screen: shown without hovering, a finger's size,
+  // and a tap follows them.
+  const touch = [];
+  for (const id of samples) {
+    const link = p3.locator(`a.self[href="#${id}"]`);
+    await link.scrollIntoViewIfNeeded();
+    const b = await link.boundingBox();
+    const opacity = await link.evaluate((a) => getComputedStyle(a).opacity);
+    await link.tap();
+    const hash = await p3.evaluate(() => location.hash);
+    if (!(b && b.width >= 24 && b.height >= 24 && opacity === "1" && hash === "#" + id))
+      touch.push(`${id}: ${JSON.stringify({ box: b, opacity, hash })}`);
+  }
+  report(samples.length >= 7 && touch.length === 0,
+    `at 390 px the permalinks are shown without hovering, at least 24 px square, and a tap follows them (${samples.length})`,
+    touch.join("\n"));
+  await p3.goto(url, { waitUntil: "load" });
   await p3.screenshot({ path: join(shots, "jvmti-html-390.png") });
 
   // With JavaScript off: the content and the table of contents are there;

@@ -7,6 +7,7 @@ the JDK's own rendering of the same spec.
 
 Prints one 'ok - ' or 'not ok - ' line per fact, with the first
 differences under a failed one."""
+import html
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -31,6 +32,41 @@ def visible(root, path):
             p = parent.get(p)
         if not hidden:
             out.append(e)
+    return out
+
+
+def shown(root, tag):
+    """<tag> elements the page shows: not inside <elide>, nor inside an
+    open issue or to-do (which the page leaves out)."""
+    parent = {c: p for p in root.iter() for c in p}
+    out = []
+    for e in root.iter(tag):
+        p = parent.get(e)
+        while p is not None and p.tag not in ('elide', 'issue', 'todo'):
+            p = parent.get(p)
+        if p is None:
+            out.append(e)
+    return out
+
+
+def trim_lines(text):
+    """Text without its blank first and last lines and trailing blanks."""
+    lines = text.split('\n')
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return '\n'.join(lines).rstrip()
+
+
+def pre_blocks(page):
+    """(attributes, text) of every <pre> of the page, the text as a browser
+    shows it: tags dropped, entities decoded, and a line break right after
+    <pre> dropped as the HTML parser does."""
+    out = []
+    for m in re.finditer(r'<pre([^>]*)>(.*?)</pre>', page, re.S):
+        body = m.group(2)[1:] if m.group(2).startswith('\n') else m.group(2)
+        out.append((m.group(1), html.unescape(re.sub(r'<[^>]+>', '', body))))
     return out
 
 
@@ -313,6 +349,22 @@ def main():
         if users != want:
             probs.append('%s: %d functions on its entry, %d return it' % (err, len(users), len(want)))
     r.fact('%s: the error index names every function that can return each error' % label, probs)
+
+    # Code examples: no <pre> of the page starts or ends with a blank line;
+    # one <pre class="example"> per example the spec shows, in order, and
+    # an example that is plain text shows exactly its lines.
+    pres = pre_blocks(page)
+    probs = ['a <pre%s> starts or ends with a blank line: %r' % (a, t[:70])
+             for a, t in pres if not t.split('\n')[0].strip() or not t.split('\n')[-1].strip()]
+    want = shown(root, 'example')
+    got = [t for a, t in pres if 'class="example"' in a]
+    if len(want) != len(got):
+        probs.append('%d examples in the spec, %d on the page' % (len(want), len(got)))
+    for e, t in zip(want, got):
+        if len(e) == 0 and trim_lines(e.text or '') != t:
+            probs.append('example %r shown as %r' % (trim_lines(e.text or '')[:60], t[:60]))
+    r.fact('%s: code examples (%d) and every other <pre> (%d) have no blank first or last line'
+           % (label, len(want), len(pres) - len(got)), probs)
 
     if len(sys.argv) > 3 and sys.argv[3]:
         jdk = jdk_errors(open(sys.argv[3], encoding='utf-8', errors='replace').read())
