@@ -275,11 +275,39 @@
     <xsl:text> </xsl:text><a class="self" href="#{$id}" aria-label="Link to {$id}">#</a>
   </xsl:template>
 
+  <!-- The version that added an item (its since, when not the original
+       1.0): what the spec records of an item's history. It links to the
+       first entry of that release in the change history, when there is
+       one (release-of says which). -->
   <xsl:template name="since-badge">
     <xsl:if test="@since and @since != '1.0'">
+      <xsl:variable name="since" select="string(@since)"/>
+      <xsl:variable name="first" select="/specification/changehistory/change[starts-with(@version, concat($since, '.'))][1]"/>
+      <xsl:variable name="release">
+        <xsl:for-each select="$first"><xsl:call-template name="release-of"/></xsl:for-each>
+      </xsl:variable>
       <xsl:text> </xsl:text>
-      <span class="since" title="Since JVM TI {@since}">since <xsl:value-of select="@since"/></span>
+      <xsl:choose>
+        <xsl:when test="$release = $since">
+          <a class="since" href="#version-{$since}" title="Added in JVM TI {$since}: see the change history">since <xsl:value-of select="$since"/></a>
+        </xsl:when>
+        <xsl:otherwise>
+          <span class="since" title="Added in JVM TI {$since}">since <xsl:value-of select="$since"/></span>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The release a <change> belongs to, as since attributes name it: the
+       major number from 9 on ("11.0.0": 11), major.minor before
+       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
+  <xsl:template name="release-of">
+    <xsl:variable name="major" select="substring-before(@version, '.')"/>
+    <xsl:choose>
+      <xsl:when test="$major = ''"/>
+      <xsl:when test="number($major) &gt;= 9"><xsl:value-of select="$major"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat($major, '.', substring-before(substring-after(@version, '.'), '.'))"/></xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <xsl:template match="function">
@@ -1023,7 +1051,16 @@
       <div class="scroll"><table class="wide changes">
         <tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Changes</th></tr>
         <xsl:for-each select="change">
+          <xsl:variable name="release"><xsl:call-template name="release-of"/></xsl:variable>
+          <xsl:variable name="before">
+            <xsl:for-each select="preceding-sibling::change[1]"><xsl:call-template name="release-of"/></xsl:for-each>
+          </xsl:variable>
           <tr>
+            <!-- The first entry of a release is where its items' since
+                 badges point (entries are in date order). -->
+            <xsl:if test="$release != '' and $release != $before">
+              <xsl:attribute name="id">version-<xsl:value-of select="$release"/></xsl:attribute>
+            </xsl:if>
             <td><xsl:value-of select="@date"/></td>
             <td><xsl:value-of select="@version"/></td>
             <td><xsl:apply-templates/></td>

@@ -70,6 +70,29 @@ def pre_blocks(page):
     return out
 
 
+def release(version):
+    """The release a change history entry belongs to, as since attributes
+    name releases: '11.0.0' -> '11', '1.1.47' -> '1.1', 'v40' -> None."""
+    parts = (version or '').split('.')
+    if len(parts) < 2 or not parts[0].isdigit():
+        return None
+    return parts[0] if int(parts[0]) >= 9 else parts[0] + '.' + parts[1]
+
+
+def item_heads(page, caps_id):
+    """id -> the heading of each item that can carry a since attribute: a
+    section's <h3>, a capability's row header, a constants table's
+    caption."""
+    out = {}
+    for m in re.finditer(r'<section id="([^"]+)" class="item [^"]*"[^>]*>\s*<h3>(.*?)</h3>', page, re.S):
+        out[m.group(1)] = m.group(2)
+    for m in re.finditer(r'<th scope="row"><code id="(%s\.\w+)">\w+</code>(.*?)</th>' % re.escape(caps_id), page, re.S):
+        out[m.group(1)] = m.group(2)
+    for m in re.finditer(r'<table id="([^"]+)" class="wide constants">\s*<caption>(.*?)</caption>', page, re.S):
+        out[m.group(1)] = m.group(2)
+    return out
+
+
 def in_prototype(param):
     """A <jclass method=...> parameter pairs a method with its class in the
     spec's text only; C has no such parameter."""
@@ -365,6 +388,45 @@ def main():
             probs.append('example %r shown as %r' % (trim_lines(e.text or '')[:60], t[:60]))
     r.fact('%s: code examples (%d) and every other <pre> (%d) have no blank first or last line'
            % (label, len(want), len(pres) - len(got)), probs)
+
+    # The version that added each item (its since attribute; absent or 1.0:
+    # the original): one marker in the item's heading saying it, linked to
+    # the first change history entry of that release, which the page shows
+    # with that entry's date; none on an original item.
+    caps = visible(root, './/capabilitiestypedef')
+    caps_id = caps[0].get('id') if caps else 'jvmtiCapabilities'
+    heads = item_heads(page, caps_id)
+    first = {}
+    for c in root.iter('change'):
+        first.setdefault(release(c.get('version')), c)
+    probs, marked = [], 0
+    for tag in ('function', 'event', 'callback', 'typedef', 'uniontypedef', 'constants', 'capabilityfield'):
+        for item in visible(root, './/' + tag):
+            ident = item.get('id') if tag != 'capabilityfield' else '%s.%s' % (caps_id, item.get('id'))
+            if ident not in heads:
+                probs.append('%s: no heading found' % ident)
+                continue
+            since = item.get('since') if item.get('since') not in (None, '1.0') else None
+            got = re.findall(r'<(?:a|span) class="since"([^>]*)>since ([^<]*)<', heads[ident])
+            if since is None:
+                if got:
+                    probs.append('%s: original, but marked %s' % (ident, [v for _, v in got]))
+                continue
+            marked += 1
+            if [v for _, v in got] != [since]:
+                probs.append('%s: since %s, marked %s' % (ident, since, [v for _, v in got]))
+            elif since in first:
+                want = ' href="#version-%s"' % since
+                if want not in got[0][0]:
+                    probs.append('%s: marker links %r, not the change history\'s %s' % (ident, got[0][0], since))
+                row = re.search(r'<tr id="version-%s"><td>([^<]*)</td>' % re.escape(since), page)
+                if not row or row.group(1) != first[since].get('date'):
+                    probs.append('%s: the change history row of %s is not %s\'s entry of %s'
+                                 % (ident, since, first[since].get('version'), first[since].get('date')))
+    if marked < 10:
+        probs.append('only %d items with a since version' % marked)
+    r.fact('%s: each of the %d items a later version added is marked with its since version, linked to the change history'
+           % (label, marked), probs)
 
     if len(sys.argv) > 3 and sys.argv[3]:
         jdk = jdk_errors(open(sys.argv[3], encoding='utf-8', errors='replace').read())
