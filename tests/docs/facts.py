@@ -423,8 +423,8 @@ def main():
                 if not row or row.group(1) != first[since].get('date'):
                     probs.append('%s: the change history row of %s is not %s\'s entry of %s'
                                  % (ident, since, first[since].get('version'), first[since].get('date')))
-    if marked < 10:
-        probs.append('only %d items with a since version' % marked)
+    if marked == 0:
+        probs.append('no item with a since version: the check checked nothing')
     r.fact('%s: each of the %d items a later version added is marked with its since version, linked to the change history'
            % (label, marked), probs)
 
