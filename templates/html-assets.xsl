@@ -46,7 +46,7 @@ h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
   border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
 .search-results { position: absolute; left: 0; right: 0; top: 2.4rem; max-height: 70vh; overflow-y: auto;
   margin: 0; padding: 0.3rem 0; list-style: none; background: var(--bg); border: 1px solid var(--line);
-  border-radius: 6px; box-shadow: 0 6px 24px rgba(0,0,0,0.18); }
+  border-radius: 6px; box-shadow: 0 6px 24px rgba(0,0,0,0.18); contain: content; will-change: transform; }
 .search-results li a { display: block; padding: 0.2rem 0.8rem; color: var(--fg); }
 .search-results li a:hover, .search-results li.active a { background: var(--code-bg); text-decoration: none; }
 .search-results .kind { color: var(--muted); font-size: 0.8em; margin: 0 0.4em; }
@@ -66,8 +66,14 @@ main { padding: 0 2.5rem 4rem; max-width: 72rem; min-width: 0; overflow-wrap: br
 .item { border-top: 1px solid var(--line); margin-top: 2rem; }
 .item h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.5rem; }
 .item h3 .ident { font-size: 0.85em; }
-.self { color: var(--muted); visibility: hidden; }
-.item h3:hover .self { visibility: visible; }
+/* A heading's permalink: faint until the heading is hovered or the link
+   has the focus (it is in the tab order), always shown where nothing
+   hovers (a touch screen), and big enough to tap. */
+.self { color: var(--muted); opacity: 0.35; display: inline-block; min-width: 1.6rem; min-height: 1.6rem;
+  line-height: 1.6rem; text-align: center; font-weight: 400; border-radius: 4px; }
+.self:hover, .self:focus, h2:hover > .self, h3:hover > .self, dt:hover > .self, caption:hover > .self { opacity: 1; }
+.self:focus-visible { outline: 2px solid var(--link); outline-offset: 1px; }
+@media (hover: none) { .self { opacity: 1; } }
 .category-title { margin-top: 3.5rem; }
 .category-list { columns: 3 14rem; padding-left: 1.2rem; }
 .since { display: inline-block; font-size: 0.72rem; font-weight: 600; color: var(--accent);
@@ -112,6 +118,7 @@ ul.square { list-style-type: square; }
   body { font-size: 10.5pt; color: #000; background: #fff; }
   main { padding: 0; max-width: none; }
   a { color: #000; }
+  .item, .toc, .part > section:not(.item) { content-visibility: visible; }
   pre, table, .item h3 { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
   .category-title { break-before: page; }
@@ -122,49 +129,79 @@ ul.square { list-style-type: square; }
   <xsl:template name="js"><![CDATA[
 (function () {
   "use strict";
+  // An item off screen is neither laid out nor painted, nor are the
+  // sections outside items (indexes, tables, whole categories) and the
+  // contents when scrolled away: every frame (a keystroke's results, say)
+  // then costs what is on screen, not the page's 50,000 boxes (make bench,
+  // JDK 25, throttled 4x: a keystroke 136-221 ms -> 48-80 ms under load).
+  // Until shown once an item is taken to be 80rem tall, about the average
+  // on a desktop screen (JDK 25: 221 items, 1,350 px), so that what comes
+  // on screen moves little. Added here, not in the stylesheet, as the Nu
+  // Html Checker does not know contain-intrinsic-size; without the script
+  // the page is laid out whole. First in the sheet, so print overrides it.
+  var sheet = document.querySelector("head > style").sheet;
+  sheet.insertRule(".toc, .part > section:not(.item) { content-visibility: auto; contain-intrinsic-size: auto 60rem; }", 0);
+  sheet.insertRule(".item { content-visibility: auto; contain-intrinsic-size: auto 80rem; }", 0);
   var box = document.getElementById("search");
   var input = document.getElementById("search-box");
+  var store = document.getElementById("search-index");
   var list = document.getElementById("search-results");
-  if (!box || !input || !list) return;
+  if (!box || !input || !store || !list) return;
   box.hidden = false;
-  var items = Array.prototype.slice.call(list.querySelectorAll("li"));
-  // Sections are taken from the page itself: each one with an id that the
-  // list does not name yet, under its heading.
-  var named = {};
-  items.forEach(function (li) { named[li.querySelector("a").getAttribute("href").slice(1)] = true; });
-  Array.prototype.forEach.call(document.querySelectorAll("main section[id]"), function (sec) {
-    var h = sec.querySelector("h1, h2, h3, h4");
-    if (named[sec.id] || !h) return;
-    var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
-    li.setAttribute("data-kind", "section");
-    a.href = "#" + sec.id;
-    a.textContent = h.textContent + " ";
-    k.className = "kind";
-    k.textContent = "section";
-    a.appendChild(k);
-    li.appendChild(a);
-    list.appendChild(li);
-    items.push(li);
-  });
-  // What a query is matched against: the whole entry, and apart its name
-  // (the code) and its title, for ranking.
-  var keys = items.map(function (li) { return li.textContent.toLowerCase(); });
-  var names = items.map(function (li) {
-    var c = li.querySelector("code");
-    return c ? c.textContent.toLowerCase() : "";
-  });
-  var titles = items.map(function (li) {
-    var c = li.querySelector("code"), t = li.textContent;
-    if (c) t = t.replace(c.textContent, "");
-    return t.replace(/\s+/g, " ").trim().toLowerCase();
-  });
+  // The index (the entries and the text each is matched against) is built
+  // once, when the browser is idle after loading, or when the box takes
+  // the focus, whichever comes first: never on a keystroke. data-index on
+  // the box says it is built.
+  var items, keys, names, titles, copies;
+  function index() {
+    if (items) return;
+    items = Array.prototype.slice.call(store.children);
+    // Sections are taken from the page itself: each one with an id that
+    // the list does not name yet, under its heading.
+    var named = {};
+    items.forEach(function (li) { named[li.querySelector("a").getAttribute("href").slice(1)] = true; });
+    Array.prototype.forEach.call(document.querySelectorAll("main section[id]"), function (sec) {
+      var h = sec.querySelector("h1, h2, h3, h4");
+      if (named[sec.id] || !h) return;
+      var li = document.createElement("li"), a = document.createElement("a"), k = document.createElement("span");
+      li.setAttribute("data-kind", "section");
+      a.href = "#" + sec.id;
+      var text = h.cloneNode(true), self = text.querySelector(".self");
+      if (self) self.parentNode.removeChild(self);
+      a.textContent = text.textContent.trim() + " ";
+      k.className = "kind";
+      k.textContent = "section";
+      a.appendChild(k);
+      li.appendChild(a);
+      store.appendChild(li);
+      items.push(li);
+    });
+    // What a query is matched against: the whole entry, and apart its name
+    // (the code) and its title, for ranking.
+    keys = items.map(function (li) { return li.textContent.toLowerCase(); });
+    names = items.map(function (li) {
+      var c = li.querySelector("code");
+      return c ? c.textContent.toLowerCase() : "";
+    });
+    titles = items.map(function (li) {
+      var c = li.querySelector("code"), t = li.textContent;
+      if (c) t = t.replace(c.textContent, "");
+      return t.replace(/\s+/g, " ").trim().toLowerCase();
+    });
+    // An entry's node in the results, made the first time it matches and
+    // kept: the index itself stays whole and hidden.
+    copies = [];
+    box.setAttribute("data-index", "built");
+  }
+  (window.requestIdleCallback || function (f) { setTimeout(f, 50); })(index, { timeout: 2000 });
+  input.addEventListener("focus", index);
   var LIMIT = 60;
   var empty = document.createElement("li");
   empty.className = "empty";
   empty.textContent = "No match";
   var more = document.createElement("li");
   more.className = "empty";
-  var active = -1, shown = [];
+  var active = -1, shown = [], scrolled = false;
   function setActive(i) {
     if (active >= 0 && shown[active]) shown[active].classList.remove("active");
     active = i;
@@ -174,15 +211,29 @@ ul.square { list-style-type: square; }
     }
   }
   // Exact names and titles first, then those that start with the query,
-  // then the rest, each in the page's order; only the first LIMIT are put
-  // in the list, so a keystroke costs little however much matches.
+  // then the rest, each in the page's order.
   function rank(i, q) {
     var n = names[i], t = titles[i];
     if (n === q || t === q || n.slice(n.lastIndexOf(".") + 1) === q) return 0;
     if (n.indexOf(q) === 0 || t.indexOf(q) === 0) return 1;
     return 2;
   }
+  // Make the list's children exactly `want`, in order, moving only what
+  // differs: typing on mostly keeps the matches, and each node touched is
+  // styled and laid out again.
+  function render(want) {
+    var keep = new Set(want), cur = list.firstChild;
+    for (var i = 0; i < want.length; i++) {
+      while (cur && !keep.has(cur)) { var next = cur.nextSibling; list.removeChild(cur); cur = next; }
+      if (cur === want[i]) cur = cur.nextSibling;
+      else list.insertBefore(want[i], cur);
+    }
+    while (cur) { var after = cur.nextSibling; list.removeChild(cur); cur = after; }
+  }
+  // At most LIMIT entries are put in the list, so a keystroke costs
+  // little however much matches.
   function filter() {
+    index();
     var q = input.value.toLowerCase().trim();
     var words = q.split(/\s+/).filter(Boolean);
     var hits = [];
@@ -195,24 +246,25 @@ ul.square { list-style-type: square; }
       hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     }
     if (active >= 0 && shown[active]) shown[active].classList.remove("active");
-    active = -1;
-    shown = hits.slice(0, LIMIT).map(function (h) { return items[h[1]]; });
-    var frag = document.createDocumentFragment();
-    shown.forEach(function (li) { li.hidden = false; frag.appendChild(li); });
-    if (!shown.length) frag.appendChild(empty);
+    shown = hits.slice(0, LIMIT).map(function (h) {
+      return copies[h[1]] || (copies[h[1]] = items[h[1]].cloneNode(true));
+    });
+    var want = shown.slice();
+    if (words.length && !shown.length) want.push(empty);
     if (hits.length > LIMIT) {
-      more.textContent = (hits.length - LIMIT) + " more: type on to narrow";
-      frag.appendChild(more);
+      var text = (hits.length - LIMIT) + " more: type on to narrow";
+      if (more.textContent !== text) more.textContent = text;
+      want.push(more);
     }
-    list.textContent = "";
-    list.appendChild(frag);
-    list.hidden = words.length === 0;
-    // The first is active; scrolling the list back to the top shows it
-    // without scrollIntoView, which lays out the whole page.
-    list.scrollTop = 0;
+    render(want);
+    if (list.hidden !== (words.length === 0)) list.hidden = words.length === 0;
+    // The first is active. The list goes back to its top only if it was
+    // scrolled: setting scrollTop lays out the page at once.
+    if (scrolled) { list.scrollTop = 0; scrolled = false; }
     active = shown.length ? 0 : -1;
     if (active === 0) shown[0].classList.add("active");
   }
+  list.addEventListener("scroll", function () { scrolled = true; }, { passive: true });
   input.addEventListener("input", filter);
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") { setActive(Math.min(active + 1, shown.length - 1)); e.preventDefault(); }

@@ -51,8 +51,57 @@
   <xsl:template match="sup"><sup><xsl:apply-templates/></sup></xsl:template>
   <xsl:template match="code"><code><xsl:apply-templates/></code></xsl:template>
   <xsl:template match="space">&#160;</xsl:template>
-  <xsl:template match="pre"><pre><xsl:apply-templates/></pre></xsl:template>
-  <xsl:template match="example"><pre class="example"><code><xsl:apply-templates/></code></pre></xsl:template>
+  <xsl:template match="pre"><pre><xsl:apply-templates mode="verbatim"/></pre></xsl:template>
+  <xsl:template match="example"><pre class="example"><code><xsl:apply-templates mode="verbatim"/></code></pre></xsl:template>
+
+  <!-- Verbatim text as the spec's file lays it out starts with the line
+       break after <example> and ends with the indentation before
+       </example>: the first text loses its blank lines (not the first
+       line's indentation), the last its trailing white space. Markup
+       inside is rendered as elsewhere. -->
+  <xsl:template match="node()" mode="verbatim"><xsl:apply-templates select="."/></xsl:template>
+  <xsl:template match="text()" mode="verbatim">
+    <xsl:variable name="head">
+      <xsl:choose>
+        <xsl:when test="position() = 1"><xsl:call-template name="drop-blank-lines"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="."/></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:choose>
+      <xsl:when test="position() = last()">
+        <xsl:call-template name="drop-trailing-space"><xsl:with-param name="text" select="string($head)"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$head"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+  <!-- Lines made of white space only, at the start of the text. -->
+  <xsl:template name="drop-blank-lines">
+    <xsl:param name="text" select="string(.)"/>
+    <xsl:variable name="lead">
+      <xsl:choose>
+        <xsl:when test="normalize-space($text) = ''"><xsl:value-of select="$text"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="substring-before($text, substring(normalize-space($text), 1, 1))"/></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:choose>
+      <xsl:when test="contains($lead, '&#10;')">
+        <xsl:call-template name="drop-blank-lines"><xsl:with-param name="text" select="substring-after($text, '&#10;')"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+  <!-- White space at the end of the text (as little is there: a step a
+       character). -->
+  <xsl:template name="drop-trailing-space">
+    <xsl:param name="text"/>
+    <xsl:variable name="n" select="string-length($text)"/>
+    <xsl:choose>
+      <xsl:when test="$n &gt; 0 and normalize-space(substring($text, $n)) = ''">
+        <xsl:call-template name="drop-trailing-space"><xsl:with-param name="text" select="substring($text, 1, $n - 1)"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
   <xsl:template match="blockquote"><blockquote><xsl:apply-templates/></blockquote></xsl:template>
   <xsl:template match="ul">
     <ul>

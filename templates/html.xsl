@@ -44,9 +44,12 @@
             <label for="search-box" class="visually-hidden">Search functions, events, types, constants, errors and sections</label>
             <input id="search-box" type="search" autocomplete="off" spellcheck="false"
                    placeholder="Search functions, events, types, errors…"/>
-            <ul id="search-results" class="search-results" hidden="hidden">
+            <!-- Every entry, never shown itself: the script copies the
+                 matches of a query into the results list. -->
+            <ul id="search-index" hidden="hidden">
               <xsl:call-template name="search-items"/>
             </ul>
+            <ul id="search-results" class="search-results" hidden="hidden"></ul>
           </div>
         </header>
         <div class="layout">
@@ -70,7 +73,7 @@
     <p class="subtitle"><xsl:value-of select="title/@subtitle"/><xsl:text> </xsl:text>
       <xsl:value-of select="$version"/></p>
     <section id="SpecificationIntro" class="part">
-      <h2>Introduction</h2>
+      <h2>Introduction<xsl:call-template name="self-link"><xsl:with-param name="id" select="'SpecificationIntro'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
     </section>
     <xsl:apply-templates select="functionsection"/>
@@ -91,7 +94,7 @@
       <xsl:when test="@label != ''">
         <section class="intro">
           <xsl:if test="@id"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
-          <h3><xsl:value-of select="@label"/></h3>
+          <h3><xsl:value-of select="@label"/><xsl:if test="@id"><xsl:call-template name="self-link"/></xsl:if></h3>
           <div class="prose"><xsl:apply-templates/></div>
         </section>
       </xsl:when>
@@ -229,10 +232,10 @@
 
   <xsl:template match="functionsection">
     <section id="FunctionSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <section id="FunctionIndex">
-        <h3>Function index</h3>
+        <h3>Function index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionIndex'"/></xsl:call-template></h3>
         <div class="index-columns">
           <xsl:for-each select="category">
             <div class="index-group">
@@ -253,7 +256,7 @@
 
   <xsl:template match="category">
     <section id="{@id}" class="category">
-      <h2 class="category-title"><xsl:value-of select="@label"/></h2>
+      <h2 class="category-title"><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h2>
       <ul class="category-list">
         <xsl:for-each select="function">
           <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a></li>
@@ -264,11 +267,47 @@
     </section>
   </xsl:template>
 
+  <!-- A permalink: a link to the item itself, after its heading's text.
+       Always focusable and shown on focus and on touch screens (.self in
+       html-assets.xsl), not only under a mouse. -->
+  <xsl:template name="self-link">
+    <xsl:param name="id" select="@id"/>
+    <xsl:text> </xsl:text><a class="self" href="#{$id}" aria-label="Link to {$id}">#</a>
+  </xsl:template>
+
+  <!-- The version that added an item (its since, when not the original
+       1.0): what the spec records of an item's history. It links to the
+       first entry of that release in the change history, when there is
+       one (release-of says which). -->
   <xsl:template name="since-badge">
     <xsl:if test="@since and @since != '1.0'">
+      <xsl:variable name="since" select="string(@since)"/>
+      <xsl:variable name="first" select="/specification/changehistory/change[starts-with(@version, concat($since, '.'))][1]"/>
+      <xsl:variable name="release">
+        <xsl:for-each select="$first"><xsl:call-template name="release-of"/></xsl:for-each>
+      </xsl:variable>
       <xsl:text> </xsl:text>
-      <span class="since" title="Since JVM TI {@since}">since <xsl:value-of select="@since"/></span>
+      <xsl:choose>
+        <xsl:when test="$release = $since">
+          <a class="since" href="#version-{$since}" title="Added in JVM TI {$since}: see the change history">since <xsl:value-of select="$since"/></a>
+        </xsl:when>
+        <xsl:otherwise>
+          <span class="since" title="Added in JVM TI {$since}">since <xsl:value-of select="$since"/></span>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The release a <change> belongs to, as since attributes name it: the
+       major number from 9 on ("11.0.0": 11), major.minor before
+       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
+  <xsl:template name="release-of">
+    <xsl:variable name="major" select="substring-before(@version, '.')"/>
+    <xsl:choose>
+      <xsl:when test="$major = ''"/>
+      <xsl:when test="number($major) &gt;= 9"><xsl:value-of select="$major"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat($major, '.', substring-before(substring-after(@version, '.'), '.'))"/></xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <xsl:template match="function">
@@ -276,7 +315,7 @@
       <h3><xsl:value-of select="synopsis"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
@@ -656,7 +695,7 @@
       <h3><xsl:value-of select="synopsis"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <xsl:call-template name="params-table"/>
@@ -672,7 +711,7 @@
     <section id="{@id}" class="item type">
       <h3><xsl:value-of select="@label"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
-        <xsl:call-template name="since-badge"/></h3>
+        <xsl:call-template name="since-badge"/><xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code>
         <xsl:choose>
           <xsl:when test="self::uniontypedef">typedef union {</xsl:when>
@@ -706,7 +745,7 @@
     <xsl:variable name="owner" select="@id"/>
     <section id="{@id}" class="item type">
       <h3><xsl:value-of select="@label"/>
-        <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code></h3>
+        <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code><xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code>
         <xsl:text>typedef struct {</xsl:text>
         <xsl:for-each select="capabilityfield">
@@ -763,7 +802,7 @@
             <xsl:when test="@kind = 'bits'"> (bit flags)</xsl:when>
             <xsl:when test="@kind = 'enum'"> (enumeration)</xsl:when>
           </xsl:choose>
-        </span></caption>
+        </span><xsl:call-template name="self-link"/></caption>
       <tr><th scope="col">Constant</th><th scope="col">Value</th><th scope="col">Description</th></tr>
       <xsl:for-each select="constant">
         <tr>
@@ -781,7 +820,7 @@
 
   <xsl:template match="errorsection">
     <section id="ErrorSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'ErrorSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <xsl:apply-templates select="errorcategory"/>
     </section>
@@ -789,12 +828,12 @@
 
   <xsl:template match="errorcategory">
     <section id="{@id}" class="error-category">
-      <h3><xsl:value-of select="@label"/></h3>
+      <h3><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h3>
       <xsl:apply-templates select="intro"/>
       <dl class="errors">
         <xsl:for-each select="errorid">
           <dt id="{@id}" data-name="{@id}"><code><xsl:value-of select="@id"/></code>
-            <span class="num">(<xsl:value-of select="@num"/>)</span></dt>
+            <span class="num">(<xsl:value-of select="@num"/>)</span><xsl:call-template name="self-link"/></dt>
           <dd>
             <div class="prose"><xsl:apply-templates/></div>
             <xsl:choose>
@@ -824,10 +863,10 @@
 
   <xsl:template match="eventsection">
     <section id="EventSection" class="part">
-      <h2><xsl:value-of select="@label"/></h2>
+      <h2><xsl:value-of select="@label"/><xsl:call-template name="self-link"><xsl:with-param name="id" select="'EventSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <section id="EventIndex">
-        <h3>Event index</h3>
+        <h3>Event index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'EventIndex'"/></xsl:call-template></h3>
         <ul class="index-columns">
           <xsl:for-each select="event">
             <xsl:sort select="@label"/>
@@ -845,7 +884,7 @@
       <h3><xsl:value-of select="@label"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
-        <a class="self" href="#{@id}" aria-label="Link to {@id}">#</a></h3>
+<xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
@@ -885,11 +924,11 @@
 
   <xsl:template match="datasection">
     <section id="DataSection" class="part">
-      <h2>Data types</h2>
+      <h2>Data types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'DataSection'"/></xsl:call-template></h2>
       <xsl:apply-templates select="intro"/>
       <xsl:apply-templates select="basetypes"/>
       <section id="StructureTypeDefinitions">
-        <h3>Structure types</h3>
+        <h3>Structure types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
@@ -902,7 +941,7 @@
         </table></div>
       </section>
       <section id="FunctionTypeDefinitions">
-        <h3>Function types</h3>
+        <h3>Function types<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="/specification/functionsection/category/callback">
@@ -913,7 +952,7 @@
         </table></div>
       </section>
       <section id="EnumerationDefinitions">
-        <h3>Enumerations</h3>
+        <h3>Enumerations<xsl:call-template name="self-link"><xsl:with-param name="id" select="'EnumerationDefinitions'"/></xsl:call-template></h3>
         <div class="scroll"><table class="wide">
           <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
           <xsl:for-each select="$constant-groups[@kind = 'enum']">
@@ -925,7 +964,7 @@
       </section>
       <xsl:call-template name="function-table"/>
       <section id="ConstantIndex">
-        <h3>Constant index</h3>
+        <h3>Constant index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'ConstantIndex'"/></xsl:call-template></h3>
         <ul class="index-columns">
           <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
     <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
@@ -939,7 +978,7 @@
 
   <xsl:template match="basetypes">
     <section id="{@id}" class="basetypes">
-      <h3><xsl:value-of select="@label"/></h3>
+      <h3><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h3>
       <xsl:apply-templates select="intro"/>
       <div class="scroll"><table class="wide">
         <tr><th scope="col">Type</th><th scope="col">Description</th></tr>
@@ -950,7 +989,7 @@
             <td>
               <xsl:apply-templates select="description"/>
               <xsl:if test="definition">
-                <pre><code><xsl:value-of select="definition"/></code></pre>
+                <pre><code><xsl:apply-templates select="definition/node()" mode="verbatim"/></code></pre>
               </xsl:if>
             </td>
           </tr>
@@ -963,7 +1002,7 @@
        is the list the function table in jvmti.h is written from. -->
   <xsl:template name="function-table">
     <section id="FunctionTable">
-      <h3>Function table</h3>
+      <h3>Function table<xsl:call-template name="self-link"><xsl:with-param name="id" select="'FunctionTable'"/></xsl:call-template></h3>
       <p>The layout of <code>jvmtiInterface_1</code>, the table an environment points to.</p>
       <div class="scroll"><table class="wide">
         <tr><th scope="col">Position</th><th scope="col">Function</th><th scope="col">Since</th></tr>
@@ -989,7 +1028,7 @@
 
   <xsl:template name="capability-index">
     <section id="CapabilityIndex" class="part">
-      <h2>Capability index</h2>
+      <h2>Capability index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'CapabilityIndex'"/></xsl:call-template></h2>
       <p>For each capability, the functions and events that need it and those whose
         behaviour it extends.</p>
       <div class="scroll"><table class="wide">
@@ -1006,13 +1045,22 @@
 
   <xsl:template match="changehistory">
     <section id="{@id}" class="part">
-      <h2>Change history</h2>
+      <h2>Change history<xsl:call-template name="self-link"/></h2>
       <p>Last update: <xsl:value-of select="@update"/></p>
       <xsl:apply-templates select="intro"/>
       <div class="scroll"><table class="wide changes">
         <tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Changes</th></tr>
         <xsl:for-each select="change">
+          <xsl:variable name="release"><xsl:call-template name="release-of"/></xsl:variable>
+          <xsl:variable name="before">
+            <xsl:for-each select="preceding-sibling::change[1]"><xsl:call-template name="release-of"/></xsl:for-each>
+          </xsl:variable>
           <tr>
+            <!-- The first entry of a release is where its items' since
+                 badges point (entries are in date order). -->
+            <xsl:if test="$release != '' and $release != $before">
+              <xsl:attribute name="id">version-<xsl:value-of select="$release"/></xsl:attribute>
+            </xsl:if>
             <td><xsl:value-of select="@date"/></td>
             <td><xsl:value-of select="@version"/></td>
             <td><xsl:apply-templates/></td>

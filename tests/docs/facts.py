@@ -7,6 +7,7 @@ the JDK's own rendering of the same spec.
 
 Prints one 'ok - ' or 'not ok - ' line per fact, with the first
 differences under a failed one."""
+import html
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -31,6 +32,64 @@ def visible(root, path):
             p = parent.get(p)
         if not hidden:
             out.append(e)
+    return out
+
+
+def shown(root, tag):
+    """<tag> elements the page shows: not inside <elide>, nor inside an
+    open issue or to-do (which the page leaves out)."""
+    parent = {c: p for p in root.iter() for c in p}
+    out = []
+    for e in root.iter(tag):
+        p = parent.get(e)
+        while p is not None and p.tag not in ('elide', 'issue', 'todo'):
+            p = parent.get(p)
+        if p is None:
+            out.append(e)
+    return out
+
+
+def trim_lines(text):
+    """Text without its blank first and last lines and trailing blanks."""
+    lines = text.split('\n')
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return '\n'.join(lines).rstrip()
+
+
+def pre_blocks(page):
+    """(attributes, text) of every <pre> of the page, the text as a browser
+    shows it: tags dropped, entities decoded, and a line break right after
+    <pre> dropped as the HTML parser does."""
+    out = []
+    for m in re.finditer(r'<pre([^>]*)>(.*?)</pre>', page, re.S):
+        body = m.group(2)[1:] if m.group(2).startswith('\n') else m.group(2)
+        out.append((m.group(1), html.unescape(re.sub(r'<[^>]+>', '', body))))
+    return out
+
+
+def release(version):
+    """The release a change history entry belongs to, as since attributes
+    name releases: '11.0.0' -> '11', '1.1.47' -> '1.1', 'v40' -> None."""
+    parts = (version or '').split('.')
+    if len(parts) < 2 or not parts[0].isdigit():
+        return None
+    return parts[0] if int(parts[0]) >= 9 else parts[0] + '.' + parts[1]
+
+
+def item_heads(page, caps_id):
+    """id -> the heading of each item that can carry a since attribute: a
+    section's <h3>, a capability's row header, a constants table's
+    caption."""
+    out = {}
+    for m in re.finditer(r'<section id="([^"]+)" class="item [^"]*"[^>]*>\s*<h3>(.*?)</h3>', page, re.S):
+        out[m.group(1)] = m.group(2)
+    for m in re.finditer(r'<th scope="row"><code id="(%s\.\w+)">\w+</code>(.*?)</th>' % re.escape(caps_id), page, re.S):
+        out[m.group(1)] = m.group(2)
+    for m in re.finditer(r'<table id="([^"]+)" class="wide constants">\s*<caption>(.*?)</caption>', page, re.S):
+        out[m.group(1)] = m.group(2)
     return out
 
 
@@ -313,6 +372,61 @@ def main():
         if users != want:
             probs.append('%s: %d functions on its entry, %d return it' % (err, len(users), len(want)))
     r.fact('%s: the error index names every function that can return each error' % label, probs)
+
+    # Code examples: no <pre> of the page starts or ends with a blank line;
+    # one <pre class="example"> per example the spec shows, in order, and
+    # an example that is plain text shows exactly its lines.
+    pres = pre_blocks(page)
+    probs = ['a <pre%s> starts or ends with a blank line: %r' % (a, t[:70])
+             for a, t in pres if not t.split('\n')[0].strip() or not t.split('\n')[-1].strip()]
+    want = shown(root, 'example')
+    got = [t for a, t in pres if 'class="example"' in a]
+    if len(want) != len(got):
+        probs.append('%d examples in the spec, %d on the page' % (len(want), len(got)))
+    for e, t in zip(want, got):
+        if len(e) == 0 and trim_lines(e.text or '') != t:
+            probs.append('example %r shown as %r' % (trim_lines(e.text or '')[:60], t[:60]))
+    r.fact('%s: code examples (%d) and every other <pre> (%d) have no blank first or last line'
+           % (label, len(want), len(pres) - len(got)), probs)
+
+    # The version that added each item (its since attribute; absent or 1.0:
+    # the original): one marker in the item's heading saying it, linked to
+    # the first change history entry of that release, which the page shows
+    # with that entry's date; none on an original item.
+    caps = visible(root, './/capabilitiestypedef')
+    caps_id = caps[0].get('id') if caps else 'jvmtiCapabilities'
+    heads = item_heads(page, caps_id)
+    first = {}
+    for c in root.iter('change'):
+        first.setdefault(release(c.get('version')), c)
+    probs, marked = [], 0
+    for tag in ('function', 'event', 'callback', 'typedef', 'uniontypedef', 'constants', 'capabilityfield'):
+        for item in visible(root, './/' + tag):
+            ident = item.get('id') if tag != 'capabilityfield' else '%s.%s' % (caps_id, item.get('id'))
+            if ident not in heads:
+                probs.append('%s: no heading found' % ident)
+                continue
+            since = item.get('since') if item.get('since') not in (None, '1.0') else None
+            got = re.findall(r'<(?:a|span) class="since"([^>]*)>since ([^<]*)<', heads[ident])
+            if since is None:
+                if got:
+                    probs.append('%s: original, but marked %s' % (ident, [v for _, v in got]))
+                continue
+            marked += 1
+            if [v for _, v in got] != [since]:
+                probs.append('%s: since %s, marked %s' % (ident, since, [v for _, v in got]))
+            elif since in first:
+                want = ' href="#version-%s"' % since
+                if want not in got[0][0]:
+                    probs.append('%s: marker links %r, not the change history\'s %s' % (ident, got[0][0], since))
+                row = re.search(r'<tr id="version-%s"><td>([^<]*)</td>' % re.escape(since), page)
+                if not row or row.group(1) != first[since].get('date'):
+                    probs.append('%s: the change history row of %s is not %s\'s entry of %s'
+                                 % (ident, since, first[since].get('version'), first[since].get('date')))
+    if marked == 0:
+        probs.append('no item with a since version: the check checked nothing')
+    r.fact('%s: each of the %d items a later version added is marked with its since version, linked to the change history'
+           % (label, marked), probs)
 
     if len(sys.argv) > 3 and sys.argv[3]:
         jdk = jdk_errors(open(sys.argv[3], encoding='utf-8', errors='replace').read())
