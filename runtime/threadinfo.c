@@ -20,6 +20,7 @@ int rt_metadata_supplied(const char *function)
         {"GetCurrentThread", offsetof(jvmtirt_config, thread_ref)},
         {"GetAllThreads", offsetof(jvmtirt_config, thread_ref)},
         {"GetThreadInfo", offsetof(jvmtirt_config, thread_info)},
+        {"GetThreadInfo", offsetof(jvmtirt_config, thread_ref)}, /* NULL: the current thread */
         {"GetThreadState", offsetof(jvmtirt_config, walk_stacks)},
         {"GetObjectSize", offsetof(jvmtirt_config, heap_object_info)},
         {"GetClassSignature", offsetof(jvmtirt_config, class_info)},
@@ -29,11 +30,13 @@ int rt_metadata_supplied(const char *function)
         {"IsInterface", offsetof(jvmtirt_config, class_info)},
         {"IsArrayClass", offsetof(jvmtirt_config, class_info)},
     };
+    /* a function may need several operations: all of them */
     for (size_t i = 0; i < sizeof needs / sizeof *needs; i++)
         if (strcmp(function, needs[i].name) == 0) {
             void (*op)(void);
             memcpy(&op, (const char *)&rt.config + needs[i].op, sizeof op);
-            return op != NULL;
+            if (!op)
+                return 0;
         }
     return 1;
 }

@@ -168,7 +168,8 @@ static const vm_thread others[] = {{(uintptr_t)T(WORKER), JVMTIRT_JAVA_THREAD},
 static void threads_start(void) { vm_threads_start(others, 4); }
 static void threads_stop(void) { vm_threads_stop(); }
 
-/* with_ops: every operation; 0: none of the new ones; size: the config's
+/* with_ops: 1 every operation; 0: none of the new ones; 2: all but
+ * thread_ref; size: the config's
  * size as a VM compiled against an older jvmtirt.h says it (0: current). */
 static void vm_start(int with_ops, size_t size, int with_hash)
 {
@@ -187,7 +188,7 @@ static void vm_start(int with_ops, size_t size, int with_hash)
     c.potential.can_get_source_file_name = 1;
     c.potential.can_suspend = 1;
     if (with_ops) {
-        c.thread_ref = thread_ref;
+        c.thread_ref = with_ops == 2 ? NULL : thread_ref;
         c.thread_info = thread_info;
         c.class_info = class_info;
     }
@@ -497,8 +498,21 @@ static void section_missing(void)
      * read them. */
     vm_start(1, offsetof(jvmtirt_config, thread_ref), 0);
     expect_missing("a config from before them");
-    vm_start(1, 0, 0);
+    /* GetThreadInfo of the current thread (NULL) needs thread_ref too. */
+    vm_start(2, 0, 0);
+    jvmtiEnv *e = NULL;
+    jvmtirt_get_env((void **)&e, JVMTI_VERSION_1_2);
+    jvmtiThreadInfo info;
+    EXPECT((*e)->GetThreadInfo(e, NULL, &info), JVMTI_ERROR_NOT_AVAILABLE,
+           "without thread_ref: GetThreadInfo(NULL)");
     char *text = report_text();
+    EXPECT(strstr(text, "function GetThreadInfo answers") != NULL, 1,
+           "without thread_ref: jvmtirt_report_defaults names GetThreadInfo");
+    free(text);
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_shutdown();
+    vm_start(1, 0, 0);
+    text = report_text();
     EXPECT(strstr(text, "GetCurrentThread") == NULL && strstr(text, "GetClassSignature") == NULL &&
                strstr(text, "GetSourceFileName") == NULL && strstr(text, "withdrawn") == NULL,
            1, "with the operations the report names none of these");
