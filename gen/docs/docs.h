@@ -33,7 +33,7 @@ typedef struct DocFile {
 typedef struct DocsResult {
     DocFile *files;
     size_t n;
-    /* True in the helper process that rendered jvmti.html (see docs.c):
+    /* True in the helper process that rendered jvmti.html (see helper.c):
      * it has handed its work to its parent and must write nothing. */
     bool helper;
     /* In the parent: the helper, which sent its page and may still be
