@@ -37,22 +37,10 @@ xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs)
     return xmlXPathPopString(pc);
 }
 
-static void params_lines(Buf *b, Param **ps, size_t n, bool first_done, const char *indent)
-{
-    bool first = !first_done;
-    for (size_t i = 0; i < n; i++) {
-        if (!param_in_signature(ps[i]))
-            continue;
-        if (!first)
-            buf_printf(b, ",\n%s", indent);
-        cparam_append(b, ps[i]);
-        first = false;
-    }
-}
-
 /* jg:prototype(ID): the C declaration of a function (as called through the
  * table), an event's handler or a callback type, laid out one parameter a
- * line. "" for an unknown id. */
+ * line, its parameter list written by jvmti.h's own code (emit.h's
+ * header_*). "" for an unknown id. */
 static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
 {
     xmlChar *id = one_arg(pc, nargs);
@@ -70,19 +58,15 @@ static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
     Buf b;
     buf_init(&b);
     if (f) {
-        buf_printf(&b, "jvmtiError\n%s(jvmtiEnv* env", f->id);
-        params_lines(&b, f->params, f->n_params, true, "            ");
+        buf_printf(&b, "jvmtiError\n%s(", f->id);
+        header_function_params(&b, f, ",\n            ");
         buf_puts(&b, ")");
     } else if (e) {
-        buf_printf(&b, "void JNICALL\n%s(jvmtiEnv *jvmti_env", e->id);
-        params_lines(&b, e->params, e->n_params, true, "            ");
+        buf_printf(&b, "void JNICALL\n%s(", e->id);
+        header_event_params(&b, e, ",\n            ");
         buf_puts(&b, ")");
     } else if (c) {
-        buf_puts(&b, "typedef ");
-        ctype_append(&b, c->ret);
-        buf_printf(&b, " (JNICALL *%s)\n    (", c->id);
-        params_lines(&b, c->params, c->n_params, false, "     ");
-        buf_puts(&b, ");");
+        header_callback_typedef(&b, c, ",\n     ");
     }
     push_string(pc, b.data ? b.data : "");
     buf_free(&b);
@@ -100,11 +84,8 @@ static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
     const Event *e = st ? strmap_get(&st->events, (const char *)id) : NULL;
     Buf b;
     buf_init(&b);
-    if (e) {
-        buf_printf(&b, "typedef void (JNICALL *jvmtiEvent%s)\n    (jvmtiEnv *jvmti_env", e->id);
-        params_lines(&b, e->params, e->n_params, true, "     ");
-        buf_puts(&b, ");");
-    }
+    if (e)
+        header_event_typedef(&b, e);
     push_string(pc, b.data ? b.data : "");
     buf_free(&b);
     xmlFree(id);

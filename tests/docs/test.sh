@@ -217,6 +217,43 @@ GetThreadState(jvmtiEnv* env,
             jint* thread_state_ptr)' ] && grep -q 'jvmtiError (JNICALL \*GetThreadState) (jvmtiEnv\* env,' '$root/own/jvmti.h'" _ "$html_proto"
 fi
 
+# Every prototype the page and the man pages show is jvmti.h's, token for
+# token (white space aside): functions, event handlers and typedefs,
+# callbacks (tests/docs/prototypes.py reads the header on its own).
+for name in "${specs[@]}"; do
+    [ -f "$root/$name/jvmti.h" ] || continue
+    python3 tests/docs/prototypes.py "$root/$name/jvmti.h" "$root/$name/jvmti.html" \
+        "$root/$name/man/man3" "docs: $name"
+done
+# ... because the docs call the header's own layout code: a jvmtigen whose
+# emit_header.c writes the environment parameter differently shows the
+# difference in the docs too. The mutant is linked from this build's other
+# objects (so it is skipped under a sanitizer, whose link differs).
+mutant_objs=build/$(basename "${CC:-cc}")/obj
+if [ -n "${SANITIZE:-}" ]; then
+    skip "docs: header layout mutant: done by the plain run, not again under SANITIZE=$SANITIZE"
+elif [ "$JVMTIGEN" != bin/jvmtigen ] || [ ! -f "$mutant_objs/c/emit_header.o" ]; then
+    skip "docs: header layout mutant: needs bin/jvmtigen's objects in $mutant_objs"
+else
+    m=$(scratch docs-mutant)
+    sed -e 's/jvmtiEnv\* env"/jvmtiEnv* const env"/' -e 's/jvmtiEnv \*jvmti_env"/jvmtiEnv *const jvmti_env"/' \
+        gen/c/emit_header.c >"$m/emit_header.c"
+    # The objects of the generator's sources (as the Makefile lists them),
+    # but the header's.
+    objs=$(ls gen/*.c gen/*/*.c | grep -vx gen/c/emit_header.c | sed "s|^gen/\(.*\)\.c\$|$mutant_objs/\1.o|")
+    if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O0 -Igen $(pkg-config --cflags libxslt) \
+           -c -o "$m/emit_header.o" "$m/emit_header.c" &&
+       ${CC:-cc} -o "$m/jvmtigen" "$m/emit_header.o" $objs $(pkg-config --libs libxslt) &&
+       "$m/jvmtigen" -q --templates templates -o "$m/out" spec/jvmti.xml; then
+        check "docs: the mutant's jvmti.h has its own layout (the mutation took)" \
+            bash -c "grep -q 'jvmtiEnv\* const env' '$m/out/jvmti.h' && grep -q 'jvmtiEnv \*const jvmti_env' '$m/out/jvmti.h'"
+        python3 tests/docs/prototypes.py "$m/out/jvmti.h" "$m/out/jvmti.html" "$m/out/man/man3" \
+            "docs: header layout mutant"
+    else
+        not_ok "docs: header layout mutant: could not be built or run"
+    fi
+fi
+
 # ---- the browser ----
 if [ -n "${SANITIZE:-}" ]; then
     skip "docs: browser: done by the plain run, not again under SANITIZE=$SANITIZE"
