@@ -132,13 +132,17 @@ function_ids() { xmllint --xpath '/specification/functionsection/category/functi
                  sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
 event_ids() { xmllint --xpath '/specification/eventsection/event/@id' "$1" 2>/dev/null |
               sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+# Structs, unions, callbacks, constant groups and the capabilities.
+type_ids() { xmllint --xpath '//typedef[not(ancestor::elide)]/@id|//uniontypedef[not(ancestor::elide)]/@id|//category/callback/@id|//constants[not(ancestor::elide)]/@id|//capabilitiestypedef/@id' "$1" 2>/dev/null |
+             sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
 for name in "${specs[@]}"; do
     dir="$root/$name/man/man3"
     [ -d "$dir" ] || { not_ok "docs: $name: man pages written"; continue; }
     spec=$(spec_file "$name")
-    { function_ids "$spec"; event_ids "$spec"; echo jvmti; } | sed 's/$/.3/' | sort >"$root/$name.want"
+    { function_ids "$spec"; event_ids "$spec"; type_ids "$spec"; echo jvmtiError; echo jvmti; } |
+        sed 's/$/.3/' | sort >"$root/$name.want"
     (cd "$dir" && ls) | sort >"$root/$name.have"
-    check "docs: $name: one man page per function and event, and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
+    check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
         diff "$root/$name.want" "$root/$name.have"
     if command -v groff >/dev/null; then
         noisy=""
@@ -151,13 +155,24 @@ for name in "${specs[@]}"; do
         skip "docs: groff checks: groff not installed"
     fi
     lacking=""
+    ids_of_kind() { xmllint --xpath "$1" "$spec" 2>/dev/null | sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+    fns=$(function_ids "$spec") evs=$(event_ids "$spec")
+    cbs=$(ids_of_kind '//category/callback/@id') consts=$(ids_of_kind '//constants/@id')
     for f in "$dir"/*.3; do
         base=$(basename "$f" .3)
         sections="NAME SYNOPSIS DESCRIPTION"
-        if grep -qx "$base.3" <(function_ids "$spec" | sed 's/$/.3/') 2>/dev/null; then
+        if grep -qx "$base" <<<"$fns"; then
             sections+=" PARAMETERS CAPABILITIES ERRORS"
-        elif [ "$base" != jvmti ]; then
+        elif grep -qx "$base" <<<"$evs"; then
             sections+=" PARAMETERS CAPABILITIES"
+        elif grep -qx "$base" <<<"$cbs"; then
+            sections+=" PARAMETERS"
+        elif grep -qx "$base" <<<"$consts"; then
+            sections+=" CONSTANTS"
+        elif [ "$base" = jvmtiCapabilities ]; then
+            sections+=" CAPABILITIES"
+        elif [ "$base" != jvmti ] && [ "$base" != jvmtiError ]; then
+            sections+=" FIELDS"
         fi
         sections+=" \"SEE ALSO\""
         for s in $sections; do
@@ -187,6 +202,29 @@ if command -v man >/dev/null; then
 else
     skip "docs: man -l: man-db not installed"
 fi
+
+# Man pages as man shows them at 80 columns split no identifier of the spec
+# with a hyphen (man.xsl turns hyphenation off; tests/docs/hyphens.py).
+if command -v groff >/dev/null; then
+    for name in "${specs[@]}"; do
+        [ -d "$root/$name/man/man3" ] || continue
+        python3 tests/docs/hyphens.py "$(spec_file "$name")" "docs: $name" "$root/$name/man/man3"/*.3
+    done
+else
+    skip "docs: hyphenation: groff not installed"
+fi
+# The pages' cross-references: jvmti(3) lists every other page, and every
+# page a SEE ALSO names exists.
+for name in "${specs[@]}"; do
+    dir="$root/$name/man/man3"
+    [ -f "$dir/jvmti.3" ] || continue
+    unlisted=$(cd "$dir" && for f in *.3; do
+        [ "$f" = jvmti.3 ] || grep -qx "\.BR ${f%.3} (3)\(,\)\{0,1\}" jvmti.3 || echo "$f"; done)
+    check "docs: $name: jvmti(3) lists every other page ($(ls "$dir" | wc -l) pages)" test -z "$unlisted"
+    dangling=$(cd "$dir" && sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH/s/^\.BR \([A-Za-z0-9_]*\) (3).*/\1/p' *.3 |
+               sort -u | while read -r p; do [ -f "$p.3" ] || echo "$p"; done)
+    check "docs: $name: every page a SEE ALSO names exists" test -z "$dangling"
+done
 
 # The docs' C comes from the code that writes jvmti.h: every event typedef
 # in the man pages is in the header, line for line.
