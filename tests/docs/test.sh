@@ -307,12 +307,20 @@ fi
 # ---- options and discipline ----
 d=$(scratch docs-opts)
 "$JVMTIGEN" -q --no-docs -o "$d/nodocs" "$FIXTURE"
-# jvmti.html renders in a forked helper while the man pages render here;
-# the same run in one process (JVMTIGEN_JOBS=1) writes the same bytes.
+# jvmti.html renders in a forked helper (JVMTIGEN_JOBS=2; by default only
+# when a core is idle) while the man pages render here; the same run in one
+# process (JVMTIGEN_JOBS=1) writes the same bytes.
 JVMTIGEN_JOBS=1 "$JVMTIGEN" -q -o "$d/one-process" "$FIXTURE"
-"$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
+JVMTIGEN_JOBS=2 "$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
 check "docs: rendering in a helper process and in one process give the same files" \
     diff -r "$d/one-process" "$d/two-processes"
+if command -v strace >/dev/null; then
+    forks() { strace -f -e trace=clone,clone3,fork,vfork -o "$d/strace" "$JVMTIGEN" -q -o "$d/forks" "$FIXTURE" >/dev/null 2>&1
+              grep -c 'clone\|fork' "$d/strace"; }
+    two=$(JVMTIGEN_JOBS=2 forks) one=$(JVMTIGEN_JOBS=1 forks)
+    check "docs: JVMTIGEN_JOBS=2 forks the helper ($two), JVMTIGEN_JOBS=1 does not ($one)" \
+        test "$two" -ge 1 -a "$one" -eq 0
+fi
 check "docs: --no-docs writes the C outputs only" \
     bash -c "[ -f '$d/nodocs/jvmti.h' ] && [ ! -e '$d/nodocs/jvmti.html' ] && [ ! -e '$d/nodocs/man' ]"
 
