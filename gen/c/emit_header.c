@@ -9,26 +9,28 @@
 #include "c/emit.h"
 #include "c/impl.h"
 
+/* The parameters of a C signature, each after sep (they follow the
+ * environment). */
+static void params_after_env(Buf *o, Param **ps, size_t n, const char *sep)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!param_in_signature(ps[k]))
+            continue;
+        buf_puts(o, sep);
+        cparam_append(o, ps[k]);
+    }
+}
+
 void header_function_params(Buf *o, const Function *f, const char *sep)
 {
     buf_puts(o, "jvmtiEnv* env");
-    for (size_t k = 0; k < f->n_params; k++) {
-        if (!param_in_signature(f->params[k]))
-            continue;
-        buf_puts(o, sep);
-        cparam_append(o, f->params[k]);
-    }
+    params_after_env(o, f->params, f->n_params, sep);
 }
 
 void header_event_params(Buf *o, const Event *e, const char *sep)
 {
     buf_puts(o, "jvmtiEnv *jvmti_env");
-    for (size_t k = 0; k < e->n_params; k++) {
-        if (!param_in_signature(e->params[k]))
-            continue;
-        buf_puts(o, sep);
-        cparam_append(o, e->params[k]);
-    }
+    params_after_env(o, e->params, e->n_params, sep);
 }
 
 void header_event_typedef(Buf *o, const Event *e)
