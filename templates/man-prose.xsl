@@ -7,8 +7,13 @@
                 xmlns:jg="urn:jvmtigen"
                 exclude-result-prefixes="jg">
 
-  <xsl:key name="links-in" match="functionlink|eventlink"
+  <!-- The links of a function's or an event's text, and of a type's (for
+       the SEE ALSO of their pages), by "OWNER LINKED". -->
+  <xsl:key name="links-in" match="functionlink|eventlink|typelink"
            use="concat(ancestor::*[self::function or self::event][1]/@id, ' ', @id)"/>
+  <xsl:key name="type-links-in" match="functionlink|eventlink|typelink"
+           use="concat(ancestor::*[self::typedef or self::uniontypedef or self::callback or
+                                   self::constants][1]/@id, ' ', @id)"/>
 
   <!-- Running text: white space collapsed (one blank kept at either end
        where the source had any), escaped, a leading dot guarded; verbatim

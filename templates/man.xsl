@@ -1,5 +1,6 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<!-- Man pages, section 3: one per function and per event, and jvmti(3).
+<!-- Man pages, section 3: one per function, event, type (struct, union,
+     callback, constant group), jvmtiCapabilities(3), jvmtiError(3) and jvmti(3).
      The result is <pages><page name="NAME.3">roff</page>...</pages>; jvmtigen
      writes each page to man/man3/NAME.3. Prose is in man-prose.xsl. -->
 <xsl:stylesheet version="1.0"
@@ -14,6 +15,11 @@
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
 
   <xsl:variable name="NL" select="'&#10;'"/>
+  <!-- The types with a page of their own, wherever the spec defines them
+       (with a function or an event, or in a category). -->
+  <xsl:variable name="type-pages"
+                select="//typedef[not(ancestor::elide)]|//uniontypedef[not(ancestor::elide)]|
+                        //category/callback|//constants[not(ancestor::elide)]"/>
   <xsl:variable name="source">
     <xsl:text>JVM TI </xsl:text><xsl:value-of select="$version"/>
   </xsl:variable>
@@ -27,6 +33,15 @@
       <xsl:for-each select="/specification/eventsection/event">
         <page name="{@id}.3"><xsl:call-template name="event-page"/></page>
       </xsl:for-each>
+      <xsl:for-each select="$type-pages">
+        <page name="{@id}.3"><xsl:call-template name="type-page"/></page>
+      </xsl:for-each>
+      <xsl:for-each select="$caps">
+        <page name="{@id}.3"><xsl:call-template name="capabilities-page"/></page>
+      </xsl:for-each>
+      <xsl:if test="/specification/errorsection">
+        <page name="jvmtiError.3"><xsl:call-template name="errors-page"/></page>
+      </xsl:if>
     </pages>
   </xsl:template>
 
@@ -39,6 +54,12 @@
     <xsl:text>; do not edit.&#10;</xsl:text>
     <xsl:text>.TH "</xsl:text><xsl:value-of select="$name"/><xsl:text>" 3 "" "</xsl:text>
     <xsl:value-of select="$source"/><xsl:text>" "JVM Tool Interface"&#10;</xsl:text>
+    <!-- No hyphenation: identifiers are most of a page's long words and the
+         spec's prose names many without markup, so \% on the marked ones
+         would not be enough; a split name cannot be searched for or copied.
+         Left-aligned: without hyphens, justifying lines of long names
+         stretches their blanks (and groff warns it cannot adjust). -->
+    <xsl:text>.nh&#10;.ad l&#10;</xsl:text>
     <xsl:text>.SH NAME&#10;</xsl:text>
     <xsl:value-of select="$name"/><xsl:text> \- </xsl:text>
     <xsl:value-of select="jg:roff-text(normalize-space($what))"/>
@@ -238,19 +259,37 @@
     <xsl:variable name="self" select="@id"/>
     <xsl:text>.SH SEE ALSO&#10;</xsl:text>
     <xsl:for-each select=".//functionlink[not(@id = $self)][key('anchor', @id)[self::function]]|
-                          .//eventlink[not(@id = $self)][key('anchor', @id)[self::event]]">
+                          .//eventlink[not(@id = $self)][key('anchor', @id)[self::event]]|
+                          .//typelink[not(@id = $self)][key('anchor', @id)[self::typedef or
+                            self::uniontypedef or self::callback or self::constants]]">
       <xsl:if test="generate-id() = generate-id(key('links-in', concat($self, ' ', @id))[1])">
         <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
       </xsl:if>
     </xsl:for-each>
+    <xsl:if test="capabilities/required or capabilities/capability or eventcapabilities">
+      <xsl:text>.BR </xsl:text><xsl:value-of select="$caps-id"/><xsl:text> (3),&#10;</xsl:text>
+    </xsl:if>
+    <xsl:if test="self::function">
+      <xsl:text>.BR jvmtiError (3),&#10;</xsl:text>
+    </xsl:if>
     <xsl:text>.BR jvmti (3)&#10;</xsl:text>
   </xsl:template>
 
   <!-- A struct defined with the function or event. -->
   <xsl:template match="typedef|uniontypedef" mode="section">
+    <xsl:text>.SS </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
+    <xsl:call-template name="struct-layout"/>
+    <xsl:apply-templates select="description/node()"/>
+    <xsl:for-each select="field">
+      <xsl:text>&#10;.TP&#10;.I </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
+      <xsl:apply-templates select="description/node()"/>
+    </xsl:for-each>
+    <xsl:text>&#10;</xsl:text>
+  </xsl:template>
+
+  <xsl:template name="struct-layout">
     <xsl:variable name="owner" select="@id"/>
-    <xsl:text>.SS </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;.nf&#10;</xsl:text>
-    <xsl:text>typedef </xsl:text>
+    <xsl:text>.nf&#10;typedef </xsl:text>
     <xsl:choose><xsl:when test="self::uniontypedef">union</xsl:when><xsl:otherwise>struct</xsl:otherwise></xsl:choose>
     <xsl:text> {&#10;</xsl:text>
     <xsl:for-each select="field">
@@ -259,12 +298,145 @@
       <xsl:value-of select="@id"/><xsl:text>;&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>} </xsl:text><xsl:value-of select="@id"/><xsl:text>;&#10;.fi&#10;</xsl:text>
-    <xsl:apply-templates select="description/node()"/>
-    <xsl:for-each select="field">
-      <xsl:text>&#10;.TP&#10;.I </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
-      <xsl:apply-templates select="description/node()"/>
+  </xsl:template>
+
+  <!-- ================================================================ -->
+
+  <!-- A type: struct, union, callback or group of constants. -->
+  <xsl:template name="type-page">
+    <xsl:variable name="self" select="@id"/>
+    <xsl:call-template name="head">
+      <xsl:with-param name="name" select="@id"/>
+      <xsl:with-param name="what">
+        <xsl:choose>
+          <xsl:when test="@label"><xsl:value-of select="@label"/></xsl:when>
+          <xsl:when test="synopsis"><xsl:value-of select="synopsis"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:with-param>
+    </xsl:call-template>
+    <xsl:text>.SH SYNOPSIS&#10;</xsl:text>
+    <xsl:choose>
+      <xsl:when test="self::callback">
+        <xsl:text>.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.PP&#10;</xsl:text>
+        <xsl:value-of select="jg:roff-lines(jg:prototype(@id))"/>
+        <xsl:text>&#10;.fi&#10;</xsl:text>
+      </xsl:when>
+      <xsl:when test="self::constants">
+        <xsl:text>.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.fi&#10;</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.fi&#10;.PP&#10;</xsl:text>
+        <xsl:call-template name="struct-layout"/>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>.SH DESCRIPTION&#10;</xsl:text>
+    <xsl:apply-templates select="description"/>
+    <xsl:text>&#10;.PP&#10;Since JVM TI </xsl:text><xsl:call-template name="since"/><xsl:text>.&#10;</xsl:text>
+    <xsl:choose>
+      <xsl:when test="self::callback"><xsl:call-template name="parameters"/></xsl:when>
+      <xsl:when test="self::constants">
+        <xsl:text>.SH CONSTANTS&#10;</xsl:text>
+        <xsl:for-each select="constant">
+          <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " (</xsl:text>
+          <xsl:value-of select="jg:roff-escape(normalize-space(@num))"/><xsl:text>)"&#10;</xsl:text>
+          <xsl:apply-templates/>
+          <xsl:text>&#10;</xsl:text>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>.SH FIELDS&#10;</xsl:text>
+        <xsl:for-each select="field">
+          <xsl:text>.TP&#10;.IR "</xsl:text><xsl:value-of select="@id"/><xsl:text>" " (</xsl:text>
+          <xsl:value-of select="jg:roff-escape(jg:ctype(concat($self, '.', @id)))"/>
+          <xsl:text>)"&#10;</xsl:text>
+          <xsl:apply-templates select="description/node()"/>
+          <xsl:text>&#10;</xsl:text>
+        </xsl:for-each>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>.SH SEE ALSO&#10;</xsl:text>
+    <xsl:for-each select="(ancestor::function|ancestor::event)[1]">
+      <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
     </xsl:for-each>
+    <xsl:for-each select=".//functionlink[key('anchor', @id)[self::function]]|
+                          .//eventlink[key('anchor', @id)[self::event]]|
+                          .//typelink[not(@id = $self)][key('anchor', @id)[self::typedef or
+                            self::uniontypedef or self::callback or self::constants]]">
+      <xsl:if test="generate-id() = generate-id(key('type-links-in', concat($self, ' ', @id))[1])">
+        <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
+      </xsl:if>
+    </xsl:for-each>
+    <xsl:text>.BR jvmti (3)&#10;</xsl:text>
+  </xsl:template>
+
+  <!-- jvmtiCapabilities(3): every capability, what it allows, who needs it. -->
+  <xsl:template name="capabilities-page">
+    <xsl:call-template name="head">
+      <xsl:with-param name="name" select="@id"/>
+      <xsl:with-param name="what" select="'the capabilities of an environment'"/>
+    </xsl:call-template>
+    <xsl:text>.SH SYNOPSIS&#10;.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.PP&#10;typedef struct {&#10;</xsl:text>
+    <xsl:for-each select="capabilityfield">
+      <xsl:text>    unsigned int </xsl:text><xsl:value-of select="@id"/><xsl:text> : 1;&#10;</xsl:text>
+    </xsl:for-each>
+    <xsl:text>    ...&#10;} </xsl:text><xsl:value-of select="@id"/><xsl:text>;&#10;.fi&#10;</xsl:text>
+    <xsl:text>.SH DESCRIPTION&#10;</xsl:text>
+    <xsl:apply-templates select="description"/>
+    <xsl:text>.SH CAPABILITIES&#10;</xsl:text>
+    <xsl:for-each select="capabilityfield">
+      <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
+      <xsl:apply-templates select="description/node()"/>
+      <xsl:for-each select="key('requires', @id)">
+        <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Required by: </xsl:text></xsl:if>
+        <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
+        <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+      </xsl:for-each>
+      <xsl:for-each select="key('may-use', @id)">
+        <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Used by: </xsl:text></xsl:if>
+        <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
+        <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+      </xsl:for-each>
+      <xsl:text>&#10;</xsl:text>
+    </xsl:for-each>
+    <xsl:text>.SH SEE ALSO&#10;</xsl:text>
+    <xsl:for-each select="/specification/functionsection/category/function[@id = 'AddCapabilities' or
+                          @id = 'GetPotentialCapabilities' or @id = 'GetCapabilities' or
+                          @id = 'RelinquishCapabilities']">
+      <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
+    </xsl:for-each>
+    <xsl:text>.BR jvmti (3)&#10;</xsl:text>
+  </xsl:template>
+
+  <!-- jvmtiError(3): every error by category, and which functions return it. -->
+  <xsl:template name="errors-page">
+    <xsl:call-template name="head">
+      <xsl:with-param name="name" select="'jvmtiError'"/>
+      <xsl:with-param name="what" select="'the errors of JVM TI functions'"/>
+    </xsl:call-template>
+    <xsl:text>.SH SYNOPSIS&#10;.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.fi&#10;</xsl:text>
+    <xsl:text>.SH DESCRIPTION&#10;</xsl:text>
+    <xsl:apply-templates select="/specification/errorsection/intro/node()"/>
     <xsl:text>&#10;</xsl:text>
+    <xsl:for-each select="/specification/errorsection/errorcategory">
+      <xsl:variable name="universal" select="@id = 'universal-error'"/>
+      <xsl:text>.SH "</xsl:text><xsl:value-of select="translate(jg:roff-text(normalize-space(@label)), '&quot;abcdefghijklmnopqrstuvwxyz', &quot;'ABCDEFGHIJKLMNOPQRSTUVWXYZ&quot;)"/><xsl:text>"&#10;</xsl:text>
+      <xsl:apply-templates select="intro/node()"/>
+      <xsl:text>&#10;</xsl:text>
+      <xsl:for-each select="errorid">
+        <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " (</xsl:text><xsl:value-of select="@num"/><xsl:text>)"&#10;</xsl:text>
+        <xsl:apply-templates/>
+        <xsl:if test="not($universal)">
+          <xsl:for-each select="jg:error-functions(@id)">
+            <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Returned by: </xsl:text></xsl:if>
+            <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
+            <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+          </xsl:for-each>
+        </xsl:if>
+        <xsl:text>&#10;</xsl:text>
+      </xsl:for-each>
+    </xsl:for-each>
+    <xsl:text>.SH SEE ALSO&#10;.BR jvmti (3)&#10;</xsl:text>
   </xsl:template>
 
   <!-- ================================================================ -->
@@ -299,12 +471,25 @@
       <xsl:value-of select="jg:roff-text(normalize-space(@label))"/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
+    <xsl:text>.SH TYPES&#10;</xsl:text>
+    <xsl:for-each select="$type-pages|$caps">
+      <xsl:sort select="@id"/>
+      <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3)&#10;</xsl:text>
+      <xsl:choose>
+        <xsl:when test="@label"><xsl:value-of select="jg:roff-text(normalize-space(@label))"/></xsl:when>
+        <xsl:when test="synopsis"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+      </xsl:choose>
+      <xsl:text>&#10;</xsl:text>
+    </xsl:for-each>
     <xsl:text>.SH ERRORS&#10;Every function can return these universal errors:&#10;</xsl:text>
     <xsl:for-each select="/specification/errorsection/errorcategory[@id = 'universal-error']/errorid">
       <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " (</xsl:text><xsl:value-of select="@num"/><xsl:text>)"&#10;</xsl:text>
       <xsl:apply-templates/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:text>.SH SEE ALSO&#10;The HTML reference, jvmti.html, generated with these pages.&#10;</xsl:text>
+    <xsl:text>Every error, with the functions that return it: \fBjvmtiError\fP(3).&#10;</xsl:text>
+    <xsl:text>.SH SEE ALSO&#10;.BR jvmtiError (3),&#10;.BR </xsl:text><xsl:value-of select="$caps-id"/>
+    <xsl:text> (3)&#10;.PP&#10;The HTML reference, jvmti.html, generated with these pages.&#10;</xsl:text>
   </xsl:template>
 </xsl:stylesheet>

@@ -43,6 +43,19 @@ void emit_check(const GenContext *ctx, Buf *out);
 void emit_entries_and_tables(Buf *o, const Spec *s, const char *ns,
                              void (*code)(Buf *o, const Spec *s, const Function *f));
 
+/* The layouts of jvmti.h's declarations (emit_header.c), which the docs
+ * show too, so the two cannot disagree. No line break at either end.
+ * A function's parameters as called through the table: "jvmtiEnv* env",
+ * then each parameter of its C signature after sep. */
+void header_function_params(Buf *o, const Function *f, const char *sep);
+/* An event handler's parameters: "jvmtiEnv *jvmti_env", then each after sep. */
+void header_event_params(Buf *o, const Event *e, const char *sep);
+/* An event's callback typedef: "typedef void (JNICALL *jvmtiEventX)" and
+ * its parameters one a line. */
+void header_event_typedef(Buf *o, const Event *e);
+/* A callback typedef, its parameters separated by sep (jvmti.h: ", "). */
+void header_callback_typedef(Buf *o, const Callback *c, const char *sep);
+
 /* The opening comment of a generated C file: the spec's copyright lines and
  * what generated it, or the user's --banner. Ends with a newline. */
 void emit_banner(const GenContext *ctx, Buf *out, const char *what);

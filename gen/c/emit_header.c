@@ -9,6 +9,46 @@
 #include "c/emit.h"
 #include "c/impl.h"
 
+/* The parameters of a C signature, each after sep (they follow the
+ * environment). */
+static void params_after_env(Buf *o, Param **ps, size_t n, const char *sep)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!param_in_signature(ps[k]))
+            continue;
+        buf_puts(o, sep);
+        cparam_append(o, ps[k]);
+    }
+}
+
+void header_function_params(Buf *o, const Function *f, const char *sep)
+{
+    buf_puts(o, "jvmtiEnv* env");
+    params_after_env(o, f->params, f->n_params, sep);
+}
+
+void header_event_params(Buf *o, const Event *e, const char *sep)
+{
+    buf_puts(o, "jvmtiEnv *jvmti_env");
+    params_after_env(o, e->params, e->n_params, sep);
+}
+
+void header_event_typedef(Buf *o, const Event *e)
+{
+    buf_printf(o, "typedef void (JNICALL *jvmtiEvent%s)\n    (", e->id);
+    header_event_params(o, e, ",\n     ");
+    buf_puts(o, ");");
+}
+
+void header_callback_typedef(Buf *o, const Callback *c, const char *sep)
+{
+    buf_puts(o, "typedef ");
+    ctype_append(o, c->ret);
+    buf_printf(o, " (JNICALL *%s)\n    (", c->id);
+    cparams_append(o, c->params, c->n_params, sep);
+    buf_puts(o, ");");
+}
+
 static void versions(const GenContext *ctx, Buf *o)
 {
     const JvmtiVersion *v = &ctx->version;
@@ -117,12 +157,9 @@ static void declarations(const Spec *s, Buf *o)
     }
     buf_puts(o, "\n    /* Function Types */\n");
     for (size_t i = 0; i < s->n_callbacks; i++) {
-        const Callback *c = s->callbacks[i];
-        buf_puts(o, "\ntypedef ");
-        ctype_append(o, c->ret);
-        buf_printf(o, " (JNICALL *%s)\n    (", c->id);
-        cparams_append(o, c->params, c->n_params, ", ");
-        buf_puts(o, ");\n");
+        buf_putc(o, '\n');
+        header_callback_typedef(o, s->callbacks[i], ", ");
+        buf_putc(o, '\n');
     }
     buf_puts(o, "\n\n    /* Structure Types */\n");
     for (size_t i = 0; i < s->n_typedefs; i++) {
@@ -160,15 +197,9 @@ static void events(const Spec *s, Event **by_num, Buf *o)
     buf_puts(o, "\n\n    /* Event Definitions */\n\n"
                 "typedef void (JNICALL *jvmtiEventReserved)(void);\n\n");
     for (size_t i = 0; i < s->n_events; i++) {
-        const Event *e = by_id[i];
-        buf_printf(o, "\ntypedef void (JNICALL *jvmtiEvent%s)\n    (jvmtiEnv *jvmti_env", e->id);
-        for (size_t k = 0; k < e->n_params; k++) {
-            if (!param_in_signature(e->params[k]))
-                continue;
-            buf_puts(o, ",\n     ");
-            cparam_append(o, e->params[k]);
-        }
-        buf_puts(o, ");\n");
+        buf_putc(o, '\n');
+        header_event_typedef(o, by_id[i]);
+        buf_putc(o, '\n');
     }
     free(by_id);
 
@@ -203,13 +234,8 @@ static void function_table(const Spec *s, Buf *o)
         buf_printf(o, "  /*   %d : ", num);
         if (f) {
             comment_text_append(o, f->synopsis);
-            buf_printf(o, " */\n  jvmtiError (JNICALL *%s) (jvmtiEnv* env", f->id);
-            for (size_t k = 0; k < f->n_params; k++) {
-                if (!param_in_signature(f->params[k]))
-                    continue;
-                buf_puts(o, ",\n    ");
-                cparam_append(o, f->params[k]);
-            }
+            buf_printf(o, " */\n  jvmtiError (JNICALL *%s) (", f->id);
+            header_function_params(o, f, ",\n    ");
             buf_puts(o, ");\n\n");
         } else {
             buf_printf(o, " RESERVED */\n  void *reserved%d;\n\n", num);

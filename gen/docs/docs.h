@@ -33,7 +33,7 @@ typedef struct DocFile {
 typedef struct DocsResult {
     DocFile *files;
     size_t n;
-    /* True in the helper process that rendered jvmti.html (see docs.c):
+    /* True in the helper process that rendered jvmti.html (see helper.c):
      * it has handed its work to its parent and must write nothing. */
     bool helper;
     /* In the parent: the helper, which sent its page and may still be
@@ -60,7 +60,7 @@ char *docs_default_spec(const char *argv0);
  * with an error, having killed its helper.
  *
  * jvmti.html is rendered in a forked helper process while this one renders
- * the man pages. The helper returns from docs_render too, with res->helper
+ * the man pages, when a core is idle (helper.c). The helper returns from docs_render too, with res->helper
  * set: its caller must write nothing, free what it holds and exit with the
  * status returned. JVMTIGEN_JOBS=1 renders both in this process.
  * meanwhile(arg) is the caller's own work: it runs in this process (never

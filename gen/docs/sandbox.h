@@ -1,4 +1,4 @@
-/* What the documentation's templates may read (docs.c): files below the
+/* What the documentation's templates may read (render.c): files below the
  * templates directory and the spec's own files (the spec and its DTD),
  * nothing else, and nothing over the network. One gate for every way a
  * template names another resource: libxml2's external entity loader (the

@@ -132,13 +132,17 @@ function_ids() { xmllint --xpath '/specification/functionsection/category/functi
                  sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
 event_ids() { xmllint --xpath '/specification/eventsection/event/@id' "$1" 2>/dev/null |
               sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+# Structs, unions, callbacks, constant groups and the capabilities.
+type_ids() { xmllint --xpath '//typedef[not(ancestor::elide)]/@id|//uniontypedef[not(ancestor::elide)]/@id|//category/callback/@id|//constants[not(ancestor::elide)]/@id|//capabilitiestypedef/@id' "$1" 2>/dev/null |
+             sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
 for name in "${specs[@]}"; do
     dir="$root/$name/man/man3"
     [ -d "$dir" ] || { not_ok "docs: $name: man pages written"; continue; }
     spec=$(spec_file "$name")
-    { function_ids "$spec"; event_ids "$spec"; echo jvmti; } | sed 's/$/.3/' | sort >"$root/$name.want"
+    { function_ids "$spec"; event_ids "$spec"; type_ids "$spec"; echo jvmtiError; echo jvmti; } |
+        sed 's/$/.3/' | sort >"$root/$name.want"
     (cd "$dir" && ls) | sort >"$root/$name.have"
-    check "docs: $name: one man page per function and event, and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
+    check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
         diff "$root/$name.want" "$root/$name.have"
     if command -v groff >/dev/null; then
         noisy=""
@@ -151,13 +155,24 @@ for name in "${specs[@]}"; do
         skip "docs: groff checks: groff not installed"
     fi
     lacking=""
+    ids_of_kind() { xmllint --xpath "$1" "$spec" 2>/dev/null | sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
+    fns=$(function_ids "$spec") evs=$(event_ids "$spec")
+    cbs=$(ids_of_kind '//category/callback/@id') consts=$(ids_of_kind '//constants/@id')
     for f in "$dir"/*.3; do
         base=$(basename "$f" .3)
         sections="NAME SYNOPSIS DESCRIPTION"
-        if grep -qx "$base.3" <(function_ids "$spec" | sed 's/$/.3/') 2>/dev/null; then
+        if grep -qx "$base" <<<"$fns"; then
             sections+=" PARAMETERS CAPABILITIES ERRORS"
-        elif [ "$base" != jvmti ]; then
+        elif grep -qx "$base" <<<"$evs"; then
             sections+=" PARAMETERS CAPABILITIES"
+        elif grep -qx "$base" <<<"$cbs"; then
+            sections+=" PARAMETERS"
+        elif grep -qx "$base" <<<"$consts"; then
+            sections+=" CONSTANTS"
+        elif [ "$base" = jvmtiCapabilities ]; then
+            sections+=" CAPABILITIES"
+        elif [ "$base" != jvmti ] && [ "$base" != jvmtiError ]; then
+            sections+=" FIELDS"
         fi
         sections+=" \"SEE ALSO\""
         for s in $sections; do
@@ -188,6 +203,29 @@ else
     skip "docs: man -l: man-db not installed"
 fi
 
+# Man pages as man shows them at 80 columns split no identifier of the spec
+# with a hyphen (man.xsl turns hyphenation off; tests/docs/hyphens.py).
+if command -v groff >/dev/null; then
+    for name in "${specs[@]}"; do
+        [ -d "$root/$name/man/man3" ] || continue
+        python3 tests/docs/hyphens.py "$(spec_file "$name")" "docs: $name" "$root/$name/man/man3"/*.3
+    done
+else
+    skip "docs: hyphenation: groff not installed"
+fi
+# The pages' cross-references: jvmti(3) lists every other page, and every
+# page a SEE ALSO names exists.
+for name in "${specs[@]}"; do
+    dir="$root/$name/man/man3"
+    [ -f "$dir/jvmti.3" ] || continue
+    unlisted=$(cd "$dir" && for f in *.3; do
+        [ "$f" = jvmti.3 ] || grep -qx "\.BR ${f%.3} (3)\(,\)\{0,1\}" jvmti.3 || echo "$f"; done)
+    check "docs: $name: jvmti(3) lists every other page ($(ls "$dir" | wc -l) pages)" test -z "$unlisted"
+    dangling=$(cd "$dir" && sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH/s/^\.BR \([A-Za-z0-9_]*\) (3).*/\1/p' *.3 |
+               sort -u | while read -r p; do [ -f "$p.3" ] || echo "$p"; done)
+    check "docs: $name: every page a SEE ALSO names exists" test -z "$dangling"
+done
+
 # The docs' C comes from the code that writes jvmti.h: every event typedef
 # in the man pages is in the header, line for line.
 if [ -f "$root/own/jvmti.h" ]; then
@@ -217,6 +255,43 @@ GetThreadState(jvmtiEnv* env,
             jint* thread_state_ptr)' ] && grep -q 'jvmtiError (JNICALL \*GetThreadState) (jvmtiEnv\* env,' '$root/own/jvmti.h'" _ "$html_proto"
 fi
 
+# Every prototype the page and the man pages show is jvmti.h's, token for
+# token (white space aside): functions, event handlers and typedefs,
+# callbacks (tests/docs/prototypes.py reads the header on its own).
+for name in "${specs[@]}"; do
+    [ -f "$root/$name/jvmti.h" ] || continue
+    python3 tests/docs/prototypes.py "$root/$name/jvmti.h" "$root/$name/jvmti.html" \
+        "$root/$name/man/man3" "docs: $name"
+done
+# ... because the docs call the header's own layout code: a jvmtigen whose
+# emit_header.c writes the environment parameter differently shows the
+# difference in the docs too. The mutant is linked from this build's other
+# objects (so it is skipped under a sanitizer, whose link differs).
+mutant_objs=build/$(basename "${CC:-cc}")/obj
+if [ -n "${SANITIZE:-}" ]; then
+    skip "docs: header layout mutant: done by the plain run, not again under SANITIZE=$SANITIZE"
+elif [ "$JVMTIGEN" != bin/jvmtigen ] || [ ! -f "$mutant_objs/c/emit_header.o" ]; then
+    skip "docs: header layout mutant: needs bin/jvmtigen's objects in $mutant_objs"
+else
+    m=$(scratch docs-mutant)
+    sed -e 's/jvmtiEnv\* env"/jvmtiEnv* const env"/' -e 's/jvmtiEnv \*jvmti_env"/jvmtiEnv *const jvmti_env"/' \
+        gen/c/emit_header.c >"$m/emit_header.c"
+    # The objects of the generator's sources (as the Makefile lists them),
+    # but the header's.
+    objs=$(ls gen/*.c gen/*/*.c | grep -vx gen/c/emit_header.c | sed "s|^gen/\(.*\)\.c\$|$mutant_objs/\1.o|")
+    if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O0 -Igen $(pkg-config --cflags libxslt) \
+           -c -o "$m/emit_header.o" "$m/emit_header.c" &&
+       ${CC:-cc} -o "$m/jvmtigen" "$m/emit_header.o" $objs $(pkg-config --libs libxslt) &&
+       "$m/jvmtigen" -q --templates templates -o "$m/out" spec/jvmti.xml; then
+        check "docs: the mutant's jvmti.h has its own layout (the mutation took)" \
+            bash -c "grep -q 'jvmtiEnv\* const env' '$m/out/jvmti.h' && grep -q 'jvmtiEnv \*const jvmti_env' '$m/out/jvmti.h'"
+        python3 tests/docs/prototypes.py "$m/out/jvmti.h" "$m/out/jvmti.html" "$m/out/man/man3" \
+            "docs: header layout mutant"
+    else
+        not_ok "docs: header layout mutant: could not be built or run"
+    fi
+fi
+
 # ---- the browser ----
 if [ -n "${SANITIZE:-}" ]; then
     skip "docs: browser: done by the plain run, not again under SANITIZE=$SANITIZE"
@@ -232,12 +307,20 @@ fi
 # ---- options and discipline ----
 d=$(scratch docs-opts)
 "$JVMTIGEN" -q --no-docs -o "$d/nodocs" "$FIXTURE"
-# jvmti.html renders in a forked helper while the man pages render here;
-# the same run in one process (JVMTIGEN_JOBS=1) writes the same bytes.
+# jvmti.html renders in a forked helper (JVMTIGEN_JOBS=2; by default only
+# when a core is idle) while the man pages render here; the same run in one
+# process (JVMTIGEN_JOBS=1) writes the same bytes.
 JVMTIGEN_JOBS=1 "$JVMTIGEN" -q -o "$d/one-process" "$FIXTURE"
-"$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
+JVMTIGEN_JOBS=2 "$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
 check "docs: rendering in a helper process and in one process give the same files" \
     diff -r "$d/one-process" "$d/two-processes"
+if command -v strace >/dev/null; then
+    forks() { strace -f -e trace=clone,clone3,fork,vfork -o "$d/strace" "$JVMTIGEN" -q -o "$d/forks" "$FIXTURE" >/dev/null 2>&1
+              grep -c 'clone\|fork' "$d/strace"; }
+    two=$(JVMTIGEN_JOBS=2 forks) one=$(JVMTIGEN_JOBS=1 forks)
+    check "docs: JVMTIGEN_JOBS=2 forks the helper ($two), JVMTIGEN_JOBS=1 does not ($one)" \
+        test "$two" -ge 1 -a "$one" -eq 0
+fi
 check "docs: --no-docs writes the C outputs only" \
     bash -c "[ -f '$d/nodocs/jvmti.h' ] && [ ! -e '$d/nodocs/jvmti.html' ] && [ ! -e '$d/nodocs/man' ]"
 

@@ -1,8 +1,8 @@
 /* libFuzzer target: the documentation. A buffer is loaded, built and
  * checked as by `jvmtigen generate`; a spec without errors is rendered with
  * the project's templates (templates/, libxslt, the jg: extension functions
- * of gen/docs/docs.c) in this process (JVMTIGEN_JOBS=1: no helper is forked).
- * It is here for what the other targets do not reach: docs.c's C code, and
+ * of gen/docs/) in this process (JVMTIGEN_JOBS=1: no helper is forked).
+ * It is here for what the other targets do not reach: gen/docs/'s C code, and
  * whether spec text can get out of its place on a page.
  *
  * Checked, for every spec without errors:

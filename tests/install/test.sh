@@ -57,6 +57,7 @@ want=(bin/jvmtigen bin/jvmti-host share/man/man1/jvmtigen.1 lib/libjvmtirt.a lib
       lib/pkgconfig/jvmtirt-lib.pc share/jvmtigen/jvmti.xml share/jvmtigen/jvmti.dtd
       share/doc/jvmtigen/jvmti.html share/doc/jvmtigen/runtime.md
       share/man/man3/jvmti.3 share/man/man3/GetThreadState.3 share/man/man3/VMInit.3
+      share/man/man3/jvmtiThreadInfo.3 share/man/man3/jvmtiCapabilities.3 share/man/man3/jvmtiError.3
       include/jvmtigen/jvmtirt.h include/jvmtigen/jvmti.h include/jvmtigen/jvmtigen_post.h
       include/jvmtigen/jvmtigen_impl.h include/jvmtigen/jvmtigen_tables.h
       include/jvmtigen/jvmtigen_hooks.h include/jvmtigen/jvmtigen_post_support.h
@@ -303,6 +304,10 @@ check "install: the installed jvmti-host runs (no agent, no threads)" "$inst/bin
 if command -v man >/dev/null; then
     check "install: the installed man3 page of GetThreadState reads" \
         bash -c "MANWIDTH=80 man -l '$inst/share/man/man3/GetThreadState.3' 2>/dev/null | grep -q 'GetThreadState'"
+    check "install: the installed pages of a type, the capabilities and the errors read" \
+        bash -c "MANWIDTH=80 man -l '$inst/share/man/man3/jvmtiThreadInfo.3' 2>/dev/null | grep -q 'is_daemon' &&
+                 MANWIDTH=80 man -l '$inst/share/man/man3/jvmtiCapabilities.3' 2>/dev/null | grep -q 'can_suspend' &&
+                 MANWIDTH=80 man -l '$inst/share/man/man3/jvmtiError.3' 2>/dev/null | grep -q 'JVMTI_ERROR_INVALID_THREAD'"
 fi
 
 # ---- make uninstall ----

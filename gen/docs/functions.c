@@ -1,0 +1,233 @@
+/* The extension functions that answer from the model (namespace DOCS_NS;
+ * templates/README.md): prototypes, C types, errors, the function table,
+ * written by the same code that writes jvmti.h. */
+#include "docs/state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xpathInternals.h>
+#include <libxslt/extensions.h>
+#include <libxslt/variables.h>
+#include <libxslt/xsltInternals.h>
+
+#include "c/ctype.h"
+#include "c/impl.h"
+#include "spec/errors.h"
+
+static DocsState *state_of(xmlXPathParserContextPtr pc)
+{
+    xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
+    return t ? t->_private : NULL;
+}
+
+void push_string(xmlXPathParserContextPtr pc, const char *s)
+{
+    valuePush(pc, xmlXPathNewString((const xmlChar *)s));
+}
+
+/* Pops one string argument; NULL (with the error set) on a wrong arity. */
+xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(pc);
+        return NULL;
+    }
+    return xmlXPathPopString(pc);
+}
+
+/* jg:prototype(ID): the C declaration of a function (as called through the
+ * table), an event's handler or a callback type, laid out one parameter a
+ * line, its parameter list written by jvmti.h's own code (emit.h's
+ * header_*). "" for an unknown id. */
+static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id || !st) {
+        xmlFree(id);
+        if (!st && id)
+            push_string(pc, "");
+        return;
+    }
+    const char *k = (const char *)id;
+    const Function *f = strmap_get(&st->functions, k);
+    const Event *e = strmap_get(&st->events, k);
+    const Callback *c = strmap_get(&st->callbacks, k);
+    Buf b;
+    buf_init(&b);
+    if (f) {
+        buf_printf(&b, "jvmtiError\n%s(", f->id);
+        header_function_params(&b, f, ",\n            ");
+        buf_puts(&b, ")");
+    } else if (e) {
+        buf_printf(&b, "void JNICALL\n%s(", e->id);
+        header_event_params(&b, e, ",\n            ");
+        buf_puts(&b, ")");
+    } else if (c) {
+        header_callback_typedef(&b, c, ",\n     ");
+    }
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(id);
+}
+
+/* jg:event-typedef(EVENT): the event's callback typedef, laid out as
+ * jvmti.h lays it out; "" for an unknown event. */
+static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    const Event *e = st ? strmap_get(&st->events, (const char *)id) : NULL;
+    Buf b;
+    buf_init(&b);
+    if (e)
+        header_event_typedef(&b, e);
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(id);
+}
+
+/* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
+ * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
+static void fn_ctype(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *key = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!key)
+        return;
+    const Param *p = st ? strmap_get(&st->members, (const char *)key) : NULL;
+    Buf b;
+    buf_init(&b);
+    if (p && p->type->kind != TK_VARARGS)
+        ctype_append(&b, p->type);
+    else if (p)
+        buf_puts(&b, "...");
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(key);
+}
+
+/* A result tree fragment owned by the transformation (freed with it). */
+static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
+{
+    xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
+    xmlDocPtr frag = t ? xsltCreateRVT(t) : NULL;
+    if (frag)
+        xsltRegisterLocalRVT(t, frag);
+    return frag;
+}
+
+/* jg:errors(FUNCTION): every error the function can return besides the
+ * universal ones (errors.h), in order, as <error id= origin= on-entry=
+ * [cap=] [param= kind=] [min=] [type=] [class=]/> elements; origin is "capability",
+ * "param" or "own", on-entry "yes" when the trampoline checks it. */
+static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
+{
+    static const char *const origins[] = {
+        [FE_CAPABILITY] = "capability", [FE_PARAM] = "param", [FE_OWN] = "own"};
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
+    xmlDocPtr frag = f ? new_fragment(pc) : NULL;
+    if (frag) {
+        FnErrors fe = fn_errors_of(f);
+        for (size_t i = 0; i < fe.n; i++) {
+            const FnError *x = &fe.items[i];
+            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "error", NULL);
+            xmlAddChild((xmlNodePtr)frag, c);
+            xmlSetProp(c, BAD_CAST "id", BAD_CAST x->error);
+            xmlSetProp(c, BAD_CAST "origin", BAD_CAST origins[x->origin]);
+            xmlSetProp(c, BAD_CAST "on-entry", BAD_CAST(x->on_entry ? "yes" : "no"));
+            if (x->cap)
+                xmlSetProp(c, BAD_CAST "cap", BAD_CAST x->cap);
+            if (x->param) {
+                xmlSetProp(c, BAD_CAST "param", BAD_CAST x->param->name);
+                xmlSetProp(c, BAD_CAST "kind", BAD_CAST param_error_kinds[x->kind].name);
+            }
+            if (x->param && x->kind == PE_MIN)
+                xmlSetProp(c, BAD_CAST "min", BAD_CAST x->param->type->min);
+            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) && x->param->type->name)
+                xmlSetProp(c, BAD_CAST "type", BAD_CAST x->param->type->name);
+            if (x->guard && x->guard->klass)
+                xmlSetProp(c, BAD_CAST "class", BAD_CAST x->guard->klass->name);
+            xmlXPathNodeSetAdd(set, c);
+        }
+        fn_errors_free(&fe);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+    xmlFree(id);
+}
+
+/* jg:error-functions(ERROR): the functions that can return ERROR beyond the
+ * universal errors (jg:errors lists it), in spec order, as <function id=""/>
+ * elements. */
+static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    Vec *v = st ? strmap_get(&st->error_users, (const char *)id) : NULL;
+    xmlDocPtr frag = v ? new_fragment(pc) : NULL;
+    for (size_t i = 0; frag && i < v->n; i++) {
+        const Function *f = v->items[i];
+        xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "function", NULL);
+        xmlAddChild((xmlNodePtr)frag, c);
+        xmlSetProp(c, BAD_CAST "id", BAD_CAST f->id);
+        xmlXPathNodeSetAdd(set, c);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+    xmlFree(id);
+}
+
+
+/* jg:table-slots(): the slots of the function table, 1 to the highest, as
+ * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
+static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
+{
+    DocsState *st = state_of(pc);
+    if (nargs != 0) {
+        xmlXPathSetArityError(pc);
+        return;
+    }
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    xmlDocPtr frag = st ? new_fragment(pc) : NULL;
+    if (frag) {
+        int max = max_table_num(st->ctx->spec);
+        const Function **slot = table_slots(st->ctx->spec);
+        for (int num = 1; num <= max; num++) {
+            char text[16];
+            snprintf(text, sizeof text, "%d", num);
+            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "slot", NULL);
+            xmlAddChild((xmlNodePtr)frag, c);
+            xmlSetProp(c, BAD_CAST "num", BAD_CAST text);
+            if (slot[num]) {
+                xmlSetProp(c, BAD_CAST "function", BAD_CAST slot[num]->id);
+                xmlSetProp(c, BAD_CAST "since",
+                           BAD_CAST(slot[num]->since ? slot[num]->since : "1.0"));
+            }
+            xmlXPathNodeSetAdd(set, c);
+        }
+        free(slot);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+}
+
+void register_functions(xsltTransformContextPtr t)
+{
+    xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
+    xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
+    xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
+    xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
+    xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
+    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
+                            fn_error_functions);
+}

@@ -1,0 +1,121 @@
+/* The roff extension functions of the man pages (jg:roff-text,
+ * jg:roff-lines, jg:roff-escape). */
+#include "docs/state.h"
+
+#include <string.h>
+
+#include <libxml/xpathInternals.h>
+#include <libxslt/extensions.h>
+
+/* Roff escaping, done here because it runs on every text node of every
+ * man page and costs several times more as XSLT string recursion. */
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Appends s[0..n) with each backslash as \e. */
+static void roff_escape(Buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\')
+            buf_put(b, "\\e", 2);
+        else
+            buf_putc(b, s[i]);
+    }
+}
+
+/* A line that would start with a dot or an apostrophe (a roff request) is
+ * guarded with \&. */
+static void roff_guard(Buf *b, const char *s, size_t n)
+{
+    if (n > 0 && (s[0] == '.' || s[0] == '\''))
+        buf_put(b, "\\&", 2);
+}
+
+/* jg:roff-text(S): running text for roff: white space collapsed to single
+ * blanks, one kept at either end where S had any; escaped; a leading dot
+ * or apostrophe guarded. */
+static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    const char *s = (const char *)arg;
+    size_t len = strlen(s);
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    bool lead = len > 0 && is_blank(s[0]);
+    if (lead)
+        buf_putc(&b, ' ');
+    bool words = false;
+    for (size_t i = 0; i < len;) {
+        while (i < len && is_blank(s[i]))
+            i++;
+        size_t j = i;
+        while (j < len && !is_blank(s[j]))
+            j++;
+        if (j > i) {
+            if (words)
+                buf_putc(&b, ' ');
+            else
+                roff_guard(&b, s + i, j - i);
+            roff_escape(&b, s + i, j - i);
+            words = true;
+        }
+        i = j;
+    }
+    if (words && is_blank(s[len - 1]))
+        buf_putc(&b, ' ');
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
+/* jg:roff-escape(S): S with each backslash as \e, nothing else changed. */
+static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    roff_escape(&b, (const char *)arg, strlen((const char *)arg));
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
+/* jg:roff-lines(S): verbatim text for inside .nf/.fi: each line escaped
+ * and guarded, the line breaks kept. */
+static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "");
+    for (const char *p = (const char *)arg;;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        roff_guard(&b, p, n);
+        roff_escape(&b, p, n);
+        if (!nl)
+            break;
+        buf_putc(&b, '\n');
+        p = nl + 1;
+    }
+    push_string(pc, b.data);
+    buf_free(&b);
+    xmlFree(arg);
+}
+
+void register_roff_functions(xsltTransformContextPtr t)
+{
+    xsltRegisterExtFunction(t, BAD_CAST "roff-text", BAD_CAST DOCS_NS, fn_roff_text);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-lines", BAD_CAST DOCS_NS, fn_roff_lines);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-escape", BAD_CAST DOCS_NS, fn_roff_escape);
+}

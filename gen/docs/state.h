@@ -1,0 +1,78 @@
+/* What the files of gen/docs share inside one run of the templates: the
+ * run's state (the model looked up by id, the diagnostics said so far) and
+ * the pieces each file offers the others. Not for use outside gen/docs:
+ * docs.h is the interface. */
+#ifndef JVMTIGEN_DOCS_STATE_H
+#define JVMTIGEN_DOCS_STATE_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include <libxml/tree.h>
+#include <libxslt/transform.h>
+
+#include "base/diag.h"
+#include "docs/docs.h"
+
+typedef struct DocsState {
+    const GenContext *ctx;
+    StrMap functions, events, callbacks; /* id -> item */
+    StrMap members;                      /* "Owner.name" -> Param* */
+    Arena *keys;                         /* the "Owner.name" strings */
+    StrMap error_users;                  /* error id -> Vec* of Function* */
+    Vec vecs;                            /* the Vecs above, to free */
+    Vec *deps;
+    Buf messages;                        /* libxslt's error text, collected */
+    Vec files;                           /* file names diagnostics point at */
+    StrMap said;                         /* "file:line: message" already reported */
+    int repeated_errors;                 /* errors not reported again */
+} DocsState;
+
+/* state.c: the lookups of the extension functions, from ctx's model. */
+void state_init(DocsState *st, const GenContext *ctx, Vec *deps);
+void state_free(DocsState *st);
+
+/* messages.c: libxml2's and libxslt's diagnostics as FILE:LINE: error:
+ * lines, each said once. messages_start routes them (and the sandbox's
+ * refusals) to st until messages_stop. */
+void messages_start(DocsState *st);
+void messages_stop(void);
+void on_refused(const char *file, int line, const char *message);
+/* A copy of name that lives as long as st (diagnostics point at it). */
+const char *keep_name(DocsState *st, const char *name);
+/* Errors so far, those said once but repeated included. */
+int errors_so_far(const DocsState *st);
+/* Turns the collected libxslt text into diagnostics (at fallback_file when
+ * it names no place). */
+void flush_messages(DocsState *st, const char *fallback_file);
+
+/* functions.c and roff.c: the extension functions (namespace DOCS_NS). */
+void register_functions(xsltTransformContextPtr t);
+void register_roff_functions(xsltTransformContextPtr t);
+/* Helpers of the extension functions. */
+void push_string(xmlXPathParserContextPtr pc, const char *s);
+xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);
+
+/* render.c */
+DocFile *add_file(DocsResult *res, const char *name);
+
+/* manpages.c: the man page stylesheet's <pages> into res's files. 0 or 1. */
+int split_pages(xmlDocPtr pages, const char *file, DocsResult *res);
+
+/* helper.c: the process that renders jvmti.html. */
+#define EXIT_HELPER_IO 3
+pid_t start_helper(int *fd);
+int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first);
+void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, int *rc);
+int wait_for(pid_t pid);
+
+/* timelimit.c: --time-limit over the templates. */
+void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old);
+/* In the parent: the helper to kill at the limit. */
+void time_limit_helper(pid_t pid);
+/* In the helper: its own limit, a second after its parent's. */
+void time_limit_in_helper(unsigned seconds);
+void stop_time_limit(struct sigaction *old);
+
+#endif
