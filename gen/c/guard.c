@@ -53,11 +53,7 @@ static Guard *push(Guard **gs, size_t *n, size_t *cap, GuardKind k)
 {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 16;
-        *gs = realloc(*gs, *cap * sizeof **gs);
-        if (!*gs) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        *gs = xrealloc(*gs, *cap * sizeof **gs);
     }
     Guard *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);

@@ -27,11 +27,7 @@ int max_table_num(const Spec *s)
 
 const Function **table_slots(const Spec *s)
 {
-    const Function **slot = calloc((size_t)max_table_num(s) + 2, sizeof *slot);
-    if (!slot) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    const Function **slot = xcalloc((size_t)max_table_num(s) + 2, sizeof *slot);
     for (size_t i = 0; i < s->n_functions; i++)
         if (function_in_table(s->functions[i]))
             slot[s->functions[i]->num] = s->functions[i];

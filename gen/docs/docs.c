@@ -31,6 +31,7 @@
 #include "c/impl.h"
 #include "base/output.h"
 #include "docs/sandbox.h"
+#include "base/status.h"
 
 #ifndef JVMTIGEN_DATADIR
 #define JVMTIGEN_DATADIR "/usr/local/share/jvmtigen"
@@ -75,7 +76,7 @@ static char *data_path(const char *argv0, const char *installed, const char *in_
             char real[PATH_MAX];
             if ((dir ? is_dir(b.data) : is_file(b.data)) && realpath(b.data, real)) {
                 buf_free(&b);
-                return strdup(real);
+                return xstrdup(real);
             }
             buf_free(&b);
         }
@@ -129,11 +130,7 @@ static void add_error_user(DocsState *st, const char *error, const Function *f)
 {
     Vec *v = strmap_get(&st->error_users, error);
     if (!v) {
-        v = calloc(1, sizeof *v);
-        if (!v) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        v = xcalloc(1, sizeof *v);
         strmap_put(&st->error_users, error, v);
         vec_push(&st->vecs, v);
     }
@@ -203,11 +200,7 @@ static void state_free(DocsState *st)
 
 static const char *keep_name(DocsState *st, const char *name)
 {
-    char *copy = strdup(name);
-    if (!copy) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    char *copy = xstrdup(name);
     vec_push(&st->files, copy);
     return copy;
 }
@@ -669,7 +662,7 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
     if (!probe) {
         Loc l = {file, 0};
         error_at(&l, "cannot read template: %s", strerror(errno));
-        *rc = 3;
+        *rc = EXIT_IO;
         return NULL;
     }
     fclose(probe);
@@ -683,7 +676,7 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
         }
         if (style)
             xsltFreeStylesheet(style);
-        *rc = 1;
+        *rc = EXIT_INVALID;
         return NULL;
     }
     return style;
@@ -696,7 +689,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltTransformContextPtr t = xsltNewTransformContext(style, doc);
     if (!t) {
         error_at(NULL, "cannot create an XSLT transformation");
-        *rc = 1;
+        *rc = EXIT_INVALID;
         return NULL;
     }
     t->_private = st;
@@ -730,7 +723,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
         if (res)
             xmlFreeDoc(res);
         res = NULL;
-        *rc = 1;
+        *rc = EXIT_INVALID;
     }
     xsltFreeTransformContext(t);
     return res;
@@ -738,14 +731,10 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
 
 static DocFile *add_file(DocsResult *res, const char *name)
 {
-    DocFile *f = realloc(res->files, (res->n + 1) * sizeof *f);
-    if (!f) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    DocFile *f = xrealloc(res->files, (res->n + 1) * sizeof *f);
     res->files = f;
     f = &res->files[res->n++];
-    f->name = strdup(name);
+    f->name = xstrdup(name);
     buf_init(&f->data);
     return f;
 }
@@ -808,7 +797,7 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
     xmlNodePtr root = xmlDocGetRootElement(pages);
     if (!root || strcmp((const char *)root->name, "pages") != 0) {
         error_at(&l, "the man page stylesheet must produce <pages><page name=\"NAME.3\">...");
-        return 1;
+        return EXIT_INVALID;
     }
     StrMap seen;
     strmap_init(&seen);
@@ -822,7 +811,7 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
             error_at(&l, "man page output: <%s name=\"%s\"> is not <page name=\"FILE\"> with "
                          "a plain file name", (const char *)n->name,
                      name ? (const char *)name : "");
-            rc = 1;
+            rc = EXIT_INVALID;
         } else {
             Buf path;
             buf_init(&path);
@@ -831,7 +820,7 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
             buf_free(&path);
             if (strmap_put(&seen, f->name, f)) {
                 error_at(&l, "man page output: two pages named '%s'", (const char *)name);
-                rc = 1;
+                rc = EXIT_INVALID;
             }
             xmlChar *text = xmlNodeGetContent(n);
             roff_tidy(&f->data, text ? (const char *)text : "");
@@ -851,8 +840,6 @@ static int split_pages(DocsState *st, xmlDocPtr pages, const char *file, DocsRes
  * the document it transforms (node order, the DTD's links); a fork gives
  * each transformation its own copy. The page comes back through a pipe:
  * the helper's status, the length, the bytes. */
-
-#define EXIT_HELPER_IO 3
 
 /* Renders and serializes jvmti.html into page. The result tree is
  * returned for the caller to free (the helper frees it after the page is
@@ -948,7 +935,7 @@ static void add_read(Vec *deps, const char *p, size_t n)
         for (size_t i = 0; i < deps->n && !seen; i++)
             seen = strcmp(deps->items[i], p) == 0;
         if (!seen)
-            vec_push(deps, strdup(p));
+            vec_push(deps, xstrdup(p));
     }
 }
 
@@ -1007,7 +994,7 @@ static void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *d
                          WTERMSIG(wstatus));
             else
                 error_at(NULL, "the process rendering jvmti.html ended without its page");
-            *rc = 3; /* not the spec's fault: an internal or I/O failure */
+            *rc = EXIT_IO; /* not the spec's fault: an internal or I/O failure */
         }
     }
     buf_free(&in);
@@ -1044,12 +1031,12 @@ static void on_time_limit(int sig)
 {
     (void)sig;
     if (limit_in_helper)
-        _exit(1);
+        _exit(EXIT_INVALID);
     if (limit_helper > 0)
         kill((pid_t)limit_helper, SIGKILL);
     ssize_t w = write(STDERR_FILENO, limit_message, limit_message_len);
     (void)w;
-    _exit(1);
+    _exit(EXIT_INVALID);
 }
 
 static void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old)
@@ -1124,7 +1111,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
             xmlDocPtr r = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                       &res->files[page], &rc);
             if (send_page(fd, rc, &res->files[page].data, deps, read_before) != 0 && rc == 0)
-                rc = EXIT_HELPER_IO;
+                rc = EXIT_IO;
             close(fd); /* the parent goes on; freeing is this process's own time */
             if (r)
                 xmlFreeDoc(r);
@@ -1140,7 +1127,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
             xmlDocPtr r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
             if (r) {
                 if (split_pages(&st, r, man_file, res) != 0)
-                    rc = 1;
+                    rc = EXIT_INVALID;
                 xmlFreeDoc(r);
             }
             if (pid > 0)

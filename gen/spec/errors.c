@@ -35,11 +35,7 @@ static FnError *add(Acc *a, FnErrorOrigin origin, const char *error)
     FnErrors *e = a->e;
     if (e->n == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 16;
-        e->items = realloc(e->items, a->cap * sizeof *e->items);
-        if (!e->items) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        e->items = xrealloc(e->items, a->cap * sizeof *e->items);
     }
     FnError *x = &e->items[e->n++];
     memset(x, 0, sizeof *x);

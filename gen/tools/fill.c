@@ -17,6 +17,7 @@
 #include "spec/facts.h"
 #include "c/impl.h"
 #include "base/output.h"
+#include "base/status.h"
 
 void fill_stub_append(Buf *b, const Function *f)
 {
@@ -131,11 +132,7 @@ static Edit *add_edit(Merge *m, size_t pos, size_t del, int rank)
 {
     if (m->n_edits == m->cap_edits) {
         m->cap_edits = m->cap_edits ? m->cap_edits * 2 : 32;
-        m->edits = realloc(m->edits, m->cap_edits * sizeof *m->edits);
-        if (!m->edits) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        m->edits = xrealloc(m->edits, m->cap_edits * sizeof *m->edits);
     }
     Edit *e = &m->edits[m->n_edits];
     *e = (Edit){.pos = pos, .del = del, .rank = rank, .seq = m->n_edits};
@@ -432,7 +429,7 @@ static int update_table(Merge *m, StrMap *by_fn)
         Loc loc = {m->o->file, line};
         error_at(&loc, "the table of registered implementations has no end ('%s'); "
                  "remove what is left of it", FILL_TABLE_END);
-        return 1;
+        return EXIT_INVALID;
     }
     TableArg arg = {m, by_fn};
     Buf table;
@@ -464,19 +461,15 @@ static int merge(Merge *m, Buf *out)
     if (!cscan(&m->sc, m->t, m->n)) {
         Loc loc = {m->o->file, m->sc.error_line};
         error_at(&loc, "%s", m->sc.error);
-        return 1;
+        return EXIT_INVALID;
     }
     const char *nl = memchr(m->t, '\n', m->n);
     m->eol = nl && nl > m->t && nl[-1] == '\r' ? "\r\n" : "\n";
 
     /* The file's jvmti_impl_ definitions. */
     size_t plen = strlen(IMPL_PREFIX);
-    ImplDef *defs = calloc(m->sc.n_defs + 1, sizeof *defs);
-    Entry *entries = calloc(spec->n_functions + 1, sizeof *entries);
-    if (!defs || !entries) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    ImplDef *defs = xcalloc(m->sc.n_defs + 1, sizeof *defs);
+    Entry *entries = xcalloc(spec->n_functions + 1, sizeof *entries);
     size_t n_defs = 0;
     StrMap by_id;
     strmap_init(&by_id);
@@ -488,11 +481,7 @@ static int merge(Merge *m, Buf *out)
         ImplDef *def = &defs[n_defs++];
         def->d = d;
         def->line = name->line;
-        def->id = malloc(name->len - plen + 1);
-        if (!def->id) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        def->id = xmalloc(name->len - plen + 1);
         memcpy(def->id, m->t + name->off + plen, name->len - plen);
         def->id[name->len - plen] = '\0';
         const ImplDef *prev = strmap_put(&by_id, def->id, def);
@@ -500,7 +489,7 @@ static int merge(Merge *m, Buf *out)
             Loc loc = {m->o->file, def->line};
             error_at(&loc, IMPL_PREFIX "%s is defined twice; the first definition is at line %d",
                      def->id, prev->line);
-            rc = 1;
+            rc = EXIT_INVALID;
         }
     }
     StrMap by_fn;
@@ -596,7 +585,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
         if (errno != ENOENT) {
             Loc l = {o->file, 0};
             error_at(&l, "cannot read: %s", read_file_error(errno));
-            rc = 3;
+            rc = EXIT_IO;
             goto done;
         }
         created = true;
@@ -622,7 +611,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
     bool had_mode = !created && stat(path, &st) == 0;
     bool changed;
     if (write_if_changed(path, out.data ? out.data : "", out.len, &changed) != 0)
-        rc = 3;
+        rc = EXIT_IO;
     else if (changed && had_mode)
         chmod(path, st.st_mode & 07777);
     free(real);
