@@ -79,69 +79,54 @@ static void attach_check(Buf *o, AttachRule rule)
     }
 }
 
+/* The arguments of g's hook after env (guard_kinds[].hook). */
+static void hook_args(Buf *b, const Guard *g)
+{
+    if (g->kind == G_FIELD)
+        buf_printf(b, "%s, ", g->klass ? g->klass->name : "NULL");
+    buf_puts(b, g->param->name);
+    if (g->kind == G_CLASS)
+        buf_printf(b, ", %d", g->class_of_member);
+}
+
 static void guard_code(Buf *o, const Guard *g)
 {
+    const GuardKindInfo *k = &guard_kinds[g->kind];
     const char *p = g->param ? g->param->name : NULL;
-    Buf call;
-    buf_init(&call);
     switch (g->kind) {
-    case G_PHASE: phase_check(o, g->phase); break;
-    case G_ATTACHED: attach_check(o, g->attach); break;
-    case G_ENV:
-        UNLIKELY_RETURN(o, "!JVMTIGEN_ENV_VALID(env)", "JVMTI_ERROR_INVALID_ENVIRONMENT");
-        break;
+    case G_PHASE: phase_check(o, g->phase); return;
+    case G_ATTACHED: attach_check(o, g->attach); return;
+    case G_ENV: UNLIKELY_RETURN(o, "!JVMTIGEN_ENV_VALID(env)", k->error); return;
     case G_CAPABILITY:
-        ret_if(o, "JVMTI_ERROR_MUST_POSSESS_CAPABILITY", "!JVMTIGEN_HAS_CAPABILITY(env, %s)",
-               g->cap, NULL);
-        break;
-    case G_NULL:
-        ret_if(o, "JVMTI_ERROR_NULL_POINTER", "%s == NULL", p, NULL);
-        break;
-    case G_MONITOR:
-        ret_if(o, "JVMTI_ERROR_INVALID_MONITOR", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_MONITOR(env, %s)", p);
-        hook_call(o, "", call.data);
-        break;
-    case G_THREAD:
-        buf_printf(&call, "JVMTIGEN_CHECK_THREAD(env, %s)", p);
-        if (g->null_is_current) {
-            /* NULL is the calling thread, which the attach check vouched for. */
-            buf_printf(o, "    if (%s != NULL) {\n", p);
-            hook_call(o, "    ", call.data);
-            buf_puts(o, "    }\n");
-        } else {
-            ret_if(o, "JVMTI_ERROR_INVALID_THREAD", "%s == NULL", p, NULL);
-            hook_call(o, "", call.data);
-        }
-        break;
-    case G_DEPTH:
-        ret_if(o, "JVMTI_ERROR_ILLEGAL_ARGUMENT", "%s < 0", p, NULL);
-        break;
-    case G_CLASS:
-        ret_if(o, "JVMTI_ERROR_INVALID_CLASS", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_CLASS(env, %s, %d)", p, g->class_of_member);
-        hook_call(o, "", call.data);
-        break;
-    case G_METHOD:
-        ret_if(o, "JVMTI_ERROR_INVALID_METHODID", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_METHOD(env, %s)", p);
-        hook_call(o, "", call.data);
-        break;
-    case G_NATIVE:
-        ret_if(o, "JVMTI_ERROR_NATIVE_METHOD", "JVMTIGEN_METHOD_IS_NATIVE(env, %s)", p, NULL);
-        break;
-    case G_FIELD:
-        ret_if(o, "JVMTI_ERROR_INVALID_FIELDID", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_FIELD(env, %s, %s)", g->klass ? g->klass->name : "NULL",
-                   p);
-        hook_call(o, "", call.data);
-        break;
+        ret_if(o, k->error, "!JVMTIGEN_HAS_CAPABILITY(env, %s)", g->cap, NULL);
+        return;
+    case G_DEPTH: ret_if(o, k->error, "%s < 0", p, NULL); return;
+    case G_NATIVE: ret_if(o, k->error, "JVMTIGEN_METHOD_IS_NATIVE(env, %s)", p, NULL); return;
     case G_MIN: {
         char min[32];
         snprintf(min, sizeof min, "%lld", g->min);
-        ret_if(o, "JVMTI_ERROR_ILLEGAL_ARGUMENT", "%s < %s", p, min);
-        break;
+        ret_if(o, k->error, "%s < %s", p, min);
+        return;
     }
+    default: break;
+    }
+    /* The rest refuse NULL, then ask the VM through their hook. */
+    Buf call;
+    buf_init(&call);
+    if (k->hook) {
+        buf_printf(&call, "%s(env, ", k->hook);
+        hook_args(&call, g);
+        buf_putc(&call, ')');
+    }
+    if (g->null_is_current) {
+        /* NULL is the calling thread, which the attach check vouched for. */
+        buf_printf(o, "    if (%s != NULL) {\n", p);
+        hook_call(o, "    ", call.data);
+        buf_puts(o, "    }\n");
+    } else {
+        ret_if(o, k->error, "%s == NULL", p, NULL);
+        if (k->hook)
+            hook_call(o, "", call.data);
     }
     buf_free(&call);
 }
@@ -159,8 +144,7 @@ static void trampoline(Buf *o, const Function *f)
     bool need_err = false, need_phase = false, need_kind = false;
     for (size_t i = 0; i < n; i++) {
         GuardKind k = gs[i].kind;
-        need_err |= k == G_MONITOR || k == G_THREAD || k == G_CLASS || k == G_METHOD ||
-                    k == G_FIELD;
+        need_err |= guard_kinds[k].hook != NULL;
         need_phase |= k == G_PHASE && (gs[i].phase == RULE_START || gs[i].phase == RULE_ONLOAD);
         need_kind |= k == G_ATTACHED && gs[i].attach != ATTACH_JAVA;
     }

@@ -21,24 +21,61 @@ PhaseRule phase_rule_of(Phase p)
     return RULE_LIVE;
 }
 
-const char *guard_error(GuardKind k)
+const GuardKindInfo guard_kinds[G_COUNT] = {
+    [G_PHASE] = {"JVMTI_ERROR_WRONG_PHASE", false, NULL, "called in the %s", NULL, NULL},
+    [G_ATTACHED] = {"JVMTI_ERROR_UNATTACHED_THREAD", false, NULL, "%s", NULL, NULL},
+    [G_ENV] = {"JVMTI_ERROR_INVALID_ENVIRONMENT", false, NULL, "env is a valid environment", NULL,
+               "must be a valid environment"},
+    [G_CAPABILITY] = {"JVMTI_ERROR_MUST_POSSESS_CAPABILITY", false, NULL, "env possesses %s", NULL,
+                      "requires the capability %s"},
+    [G_NULL] = {"JVMTI_ERROR_NULL_POINTER", true, NULL, "%s is not NULL", NULL, "must not be NULL"},
+    [G_MONITOR] = {"JVMTI_ERROR_INVALID_MONITOR", true, "JVMTIGEN_CHECK_MONITOR",
+                   "%s is a raw monitor", NULL, "must be a raw monitor, not NULL"},
+    [G_THREAD] = {"JVMTI_ERROR_INVALID_THREAD", true, "JVMTIGEN_CHECK_THREAD", "%s is a live thread",
+                  "%s is NULL (the calling thread) or a live thread", "must be a thread, not NULL"},
+    [G_DEPTH] = {"JVMTI_ERROR_ILLEGAL_ARGUMENT", false, NULL, "%s >= 0", NULL,
+                 "must be zero or greater"},
+    [G_CLASS] = {"JVMTI_ERROR_INVALID_CLASS", true, "JVMTIGEN_CHECK_CLASS", "%s is a class",
+                 "%s is a class, not a primitive one", "must be a class, not NULL"},
+    [G_METHOD] = {"JVMTI_ERROR_INVALID_METHODID", true, "JVMTIGEN_CHECK_METHOD", "%s is a method",
+                  NULL, "must be a method ID, not NULL"},
+    /* only the VM knows whether a method is native: libjvmticheck leaves it */
+    [G_NATIVE] = {"JVMTI_ERROR_NATIVE_METHOD", false, NULL, "%s is not native", NULL, NULL},
+    [G_FIELD] = {"JVMTI_ERROR_INVALID_FIELDID", true, "JVMTIGEN_CHECK_FIELD", "%s is a field",
+                 "%s is a field of %s", "must be a field ID, not NULL"},
+    [G_MIN] = {"JVMTI_ERROR_ILLEGAL_ARGUMENT", false, NULL, "%s >= %s", NULL,
+               "must be %s or greater"},
+};
+
+const char *guard_error(GuardKind k) { return guard_kinds[k].error; }
+
+static const char *const rule_text[] = {
+    [RULE_LIVE] = "live phase",
+    [RULE_START] = "start or live phase",
+    [RULE_ONLOAD] = "OnLoad or live phase",
+    [RULE_ONLOAD_ONLY] = "OnLoad phase",
+    [RULE_ANY] = "any phase",
+};
+
+static const char *const attach_text[] = {
+    [ATTACH_JAVA] = "the calling thread is an attached Java thread",
+    [ATTACH_JAVA_OR_VM] = "the calling thread is a Java thread or one of the VM's own",
+    [ATTACH_JAVA_IF_THREADS] = "the calling thread is a Java thread, once the VM has threads",
+};
+
+void guard_promise_append(Buf *b, const Guard *g)
 {
-    switch (k) {
-    case G_PHASE: return "JVMTI_ERROR_WRONG_PHASE";
-    case G_ATTACHED: return "JVMTI_ERROR_UNATTACHED_THREAD";
-    case G_ENV: return "JVMTI_ERROR_INVALID_ENVIRONMENT";
-    case G_CAPABILITY: return "JVMTI_ERROR_MUST_POSSESS_CAPABILITY";
-    case G_NULL: return "JVMTI_ERROR_NULL_POINTER";
-    case G_MONITOR: return "JVMTI_ERROR_INVALID_MONITOR";
-    case G_THREAD: return "JVMTI_ERROR_INVALID_THREAD";
-    case G_DEPTH: return "JVMTI_ERROR_ILLEGAL_ARGUMENT";
-    case G_CLASS: return "JVMTI_ERROR_INVALID_CLASS";
-    case G_METHOD: return "JVMTI_ERROR_INVALID_METHODID";
-    case G_NATIVE: return "JVMTI_ERROR_NATIVE_METHOD";
-    case G_FIELD: return "JVMTI_ERROR_INVALID_FIELDID";
-    case G_MIN: return "JVMTI_ERROR_ILLEGAL_ARGUMENT";
-    }
-    return "JVMTI_ERROR_INTERNAL";
+    const GuardKindInfo *k = &guard_kinds[g->kind];
+    const char *subject = g->kind == G_PHASE      ? rule_text[g->phase]
+                          : g->kind == G_ATTACHED ? attach_text[g->attach]
+                          : g->kind == G_CAPABILITY ? g->cap
+                          : g->param              ? g->param->name
+                                                  : "";
+    char min[32];
+    snprintf(min, sizeof min, "%lld", g->min);
+    const char *detail = g->kind == G_MIN ? min : g->klass ? g->klass->name : "";
+    bool alt = k->promise_alt && (g->null_is_current || g->class_of_member || g->klass);
+    buf_printf(b, alt ? k->promise_alt : k->promise, subject, detail);
 }
 
 static const Param *find_param(const Function *f, const char *name)
