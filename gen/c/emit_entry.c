@@ -5,6 +5,9 @@
  *   jvmtigen_traced_functions  the same, each behind a per-function trace
  *                              switch (one load and a branch when off) that
  *                              logs the call, its arguments, result and time.
+ * Per function F: jvmtigen_entry_F is the trampoline; jvmtigen_switch_F, in
+ * the traced table, reads F's trace flag and calls jvmtigen_logged_F (which
+ * logs the call around jvmtigen_entry_F) when it is on, else the trampoline.
  * Checks only the VM can make go through the macros of jvmtigen_hooks.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,12 +248,13 @@ static void trace_out(Buf *o, const Spec *s, const Param *p)
     buf_free(&deref);
 }
 
+/* jvmtigen_logged_F and jvmtigen_switch_F (above). */
 static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns)
 {
     Buf pre;
     buf_init(&pre);
     buf_puts(o, "\nstatic JVMTIGEN_NOINLINE jvmtiError\n");
-    buf_printf(&pre, "%s_traced_", ns);
+    buf_printf(&pre, "%s_logged_", ns);
     signature(o, f, pre.data);
     buf_printf(o, "\n{\n    jvmtigen_trace_call jvmtigen_tc;\n    jvmtiError jvmtigen_err;\n"
                   "    jvmtigen_trace_begin(&jvmtigen_tc, env, \"%s\");\n", f->id);
@@ -273,10 +277,10 @@ static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const
 
     buf_puts(o, "\nstatic jvmtiError JNICALL\n");
     buf_reset(&pre);
-    buf_printf(&pre, "%s_trace_", ns);
+    buf_printf(&pre, "%s_switch_", ns);
     signature(o, f, pre.data);
     buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d /* %s */]))\n        return "
-                  "%s_traced_%s", f->num, f->id, ns, f->id);
+                  "%s_logged_%s", f->num, f->id, ns, f->id);
     call_args_append(o, f);
     buf_printf(o, ";\n    return %s_entry_%s", ns, f->id);
     call_args_append(o, f);
@@ -295,7 +299,7 @@ static void emit_function_table(Buf *o, const Spec *s, const char *name, const c
             buf_printf(o, "    /* %3d */ .reserved%d = NULL,\n", num, num);
         else
             buf_printf(o, "    /* %3d */ .%s = %s_%s_%s,\n", num, f->id, ns,
-                       trace && function_traceable(f) ? "trace" : "entry", f->id);
+                       trace && function_traceable(f) ? "switch" : "entry", f->id);
     }
     free(slot);
     buf_puts(o, "};\n");

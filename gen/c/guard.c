@@ -78,14 +78,6 @@ void guard_promise_append(Buf *b, const Guard *g)
     buf_printf(b, alt ? k->promise_alt : k->promise, subject, detail);
 }
 
-static const Param *find_param(const Function *f, const char *name)
-{
-    for (size_t i = 0; name && i < f->n_params; i++)
-        if (strcmp(f->params[i]->name, name) == 0)
-            return f->params[i];
-    return NULL;
-}
-
 static Guard *push(Guard **gs, size_t *n, size_t *cap, GuardKind k)
 {
     if (*n == *cap) {
@@ -139,7 +131,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     case TK_JFIELDID:
         g = push(gs, n, cap, G_FIELD);
         g->param = p;
-        g->klass = find_param(f, t->class_);
+        g->klass = param_named(f->params, f->n_params, t->class_);
         break;
     case TK_JINT:
         if (t->min) {

@@ -205,14 +205,6 @@ static void build_index(Index *ix, const Spec *s)
 
 /* ---- per-item rules ---- */
 
-static const Param *find_param(Param **ps, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(ps[i]->name, name) == 0)
-            return ps[i];
-    return NULL;
-}
-
 /* Checks one type tree. `owner` names the item; `scope` holds the names that
  * count/companion attributes may refer to (NULL: not checked). */
 /* The handle types jni.h does not declare: jvmti.h declares them with the
@@ -248,7 +240,7 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
                                   t->thread};
             const char *names[] = {"incount", "outcount", "class", "method", "field", "thread"};
             for (int i = 0; i < 6; i++)
-                if (refs[i] && !find_param(scope, n_scope, refs[i]))
+                if (refs[i] && !param_named(scope, n_scope, refs[i]))
                     error_at(&t->loc, "%s '%s' of '%s': %s '%s' is not a %s of '%s'", what,
                              member, owner, names[i], refs[i], what, owner);
         }
@@ -392,7 +384,7 @@ static void check_items(Index *ix, const Spec *s)
         for (size_t k = 0; k < t->n_fields; k++) {
             const Param *f = t->fields[k];
             for (const Type *ty = f->type; ty; ty = ty->elem)
-                if (ty->outcount && !find_param(t->fields, t->n_fields, ty->outcount))
+                if (ty->outcount && !param_named(t->fields, t->n_fields, ty->outcount))
                     error_at(&ty->loc, "field '%s' of '%s': outcount '%s' is not a field of '%s'",
                              f->name, t->id, ty->outcount, t->id);
         }
@@ -565,7 +557,7 @@ static void check_links(Index *ix, const Spec *s)
             if (!l->owner)
                 error_at(&l->loc, "paramlink to '%s' outside any function, event or callback",
                          l->id);
-            else if (!find_param(l->owner_params, l->n_owner_params, l->id))
+            else if (!param_named(l->owner_params, l->n_owner_params, l->id))
                 error_at(&l->loc, "paramlink to '%s', which is not a parameter of '%s'", l->id,
                          l->owner);
             continue;

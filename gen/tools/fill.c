@@ -152,15 +152,16 @@ static void put_eol_text(const Merge *m, Buf *b, const char *s)
     }
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+/* White space that does not end a line. */
+static bool is_line_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
-static bool is_space(char c) { return is_blank(c) || c == '\r' || c == '\n'; }
+static bool is_space(char c) { return is_line_space(c) || c == '\r' || c == '\n'; }
 
 /* Whether only blanks come between the start of pos's line and pos. */
 static bool starts_line(const Merge *m, size_t pos, size_t *line_start)
 {
     size_t ls = pos;
-    while (ls > 0 && is_blank(m->t[ls - 1]))
+    while (ls > 0 && is_line_space(m->t[ls - 1]))
         ls--;
     if (ls > 0 && m->t[ls - 1] != '\n')
         return false;
@@ -226,7 +227,7 @@ static size_t after_def(const Merge *m, const CFuncDef *d, bool *bare)
     size_t brace_end = tok_off(m, d->rbrace) + 1;
     size_t j = brace_end, k = 0;
     for (;;) {
-        while (j < m->n && (is_blank(m->t[j]) || m->t[j] == '\r'))
+        while (j < m->n && (is_line_space(m->t[j]) || m->t[j] == '\r'))
             j++;
         while (k < m->sc.n_comments && m->sc.comments[k].off < j)
             k++;
@@ -314,7 +315,7 @@ static void review_signature(Merge *m, const ImplDef *def, const Function *f)
         size_t a = c->off, e = c->end, ls;
         if (starts_line(m, a, &ls)) {
             size_t j = e;
-            while (j < m->n && (is_blank(m->t[j]) || m->t[j] == '\r'))
+            while (j < m->n && (is_line_space(m->t[j]) || m->t[j] == '\r'))
                 j++;
             if (j < m->n && m->t[j] == '\n') {
                 a = ls;
