@@ -301,11 +301,8 @@ check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
 	    RT_OUT=$(OUT) RT_SPEC=$(SPEC) JNI_INCLUDE=$(JNI_INCLUDE) PREFIX=$(PREFIX) MAKE="$(MAKE)" \
 	    ./tests/run-all
 
-# Line coverage of the generated trampolines under their generated driver.
-COVERAGE_SPEC ?= $(if $(wildcard $(SPEC)),$(SPEC),../shared/spec/jdk25/jvmti.xml)
-coverage: $(JVMTIGEN) $(GEN_DRIVER)
-	@JVMTIGEN=$(JVMTIGEN) GEN_DRIVER=$(GEN_DRIVER) \
-	    ./tests/trampolines/coverage $(COVERAGE_SPEC) build/$(VARIANT)/coverage
+# ---- line coverage of the trampolines: tests/trampolines/coverage.mk (make coverage) ----
+include tests/trampolines/coverage.mk
 
 # One agent in HotSpot and in jvmti-host, answers compared case by case
 # (tests/conformance; needs a JDK 17 java). Ends with the summary line.

@@ -20,13 +20,13 @@
 #include "spec/load.h"
 #include "tools/model_json.h"
 #include "base/output.h"
+#include "base/status.h"
 #include "tools/verify.h"
 
 #ifndef JVMTIGEN_VERSION /* the Makefile passes the file VERSION's line */
 #error "JVMTIGEN_VERSION is not defined: build with make (it reads the file VERSION)"
 #endif
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3, EXIT_STALE = 4 };
 /* Internal: the docs helper process has done its part (see docs.h). */
 enum { EXIT_DONE = -1 };
 
@@ -460,16 +460,12 @@ static void emit_c_outputs(void *arg)
 static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, DocsResult *docs,
                        Vec *deps, const char ***paths, CEmit *ce)
 {
-    char *dir = o->templates ? strdup(o->templates) : docs_default_templates(o->argv0);
+    char *dir = o->templates ? xstrdup(o->templates) : docs_default_templates(o->argv0);
     int rc = docs_render(ctx, doc, dir, o->seconds, docs, deps, emit_c_outputs, ce);
     free(dir);
     if (rc != 0 || docs->helper)
         return rc;
-    const char **p = realloc(*paths, ((size_t)n_outputs + docs->n) * sizeof *p);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(EXIT_IO);
-    }
+    const char **p = xrealloc(*paths, ((size_t)n_outputs + docs->n) * sizeof *p);
     for (size_t i = 0; i < docs->n; i++) {
         Buf b;
         buf_init(&b);
@@ -552,13 +548,9 @@ static int generate(const Options *o, int write_outputs)
 
     /* Everything is generated in memory first, the depfile last, and the
      * files are written all or nothing: a failure leaves DIR as it was. */
-    Buf *bufs = calloc((size_t)n_outputs, sizeof *bufs);
-    const char **paths = calloc((size_t)n_outputs, sizeof *paths);
-    Buf *pathbuf = calloc((size_t)n_outputs, sizeof *pathbuf);
-    if (!bufs || !paths || !pathbuf) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(EXIT_IO);
-    }
+    Buf *bufs = xcalloc((size_t)n_outputs, sizeof *bufs);
+    const char **paths = xcalloc((size_t)n_outputs, sizeof *paths);
+    Buf *pathbuf = xcalloc((size_t)n_outputs, sizeof *pathbuf);
     for (int i = 0; i < n_outputs; i++) {
         buf_init(&bufs[i]);
         buf_init(&pathbuf[i]);
@@ -588,13 +580,9 @@ static int generate(const Options *o, int write_outputs)
      * the docs, and the depfile after them. */
     bool with_depfile = o->depfile || o->md;
     size_t n_files = n_paths + (with_depfile ? 1 : 0);
-    const char **all_paths = calloc(n_files, sizeof *all_paths);
-    Buf *all = calloc(n_files, sizeof *all);
-    bool *changed = calloc(n_files, sizeof *changed);
-    if (!all_paths || !all || !changed) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(EXIT_IO);
-    }
+    const char **all_paths = xcalloc(n_files, sizeof *all_paths);
+    Buf *all = xcalloc(n_files, sizeof *all);
+    bool *changed = xcalloc(n_files, sizeof *changed);
     for (size_t i = 0; i < n_paths; i++) {
         all_paths[i] = paths[i];
         all[i] = i < (size_t)n_outputs ? bufs[i] : docs.files[i - n_outputs].data;
@@ -608,7 +596,7 @@ static int generate(const Options *o, int write_outputs)
         else
             buf_printf(&depname, "%s/jvmtigen.d", o->outdir);
         if (o->banner_file)
-            vec_push(&deps, strdup(o->banner_file));
+            vec_push(&deps, xstrdup(o->banner_file));
         const char *const *targets = o->dep_target ? &o->dep_target : paths;
         size_t n_targets = o->dep_target ? 1 : n_paths;
         /* The depfile must not replace a file this run reads or writes

@@ -652,6 +652,18 @@
     </div>
   </xsl:template>
 
+  <!-- How the page renders a placeholder of an error's sentence ("says"). -->
+  <xsl:template name="says-part">
+    <xsl:param name="what"/>
+    <xsl:param name="p"/>
+    <xsl:choose>
+      <xsl:when test="$what = 'p'"><xsl:copy-of select="$p"/></xsl:when>
+      <xsl:when test="$what = 't'"><a href="#{@type}"><code><xsl:value-of select="@type"/></code></a></xsl:when>
+      <xsl:when test="$what = 'c' and @class"> of <code><xsl:value-of select="@class"/></code></xsl:when>
+      <xsl:when test="$what = 'm'"><xsl:value-of select="@min"/></xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
   <xsl:template name="error-row">
     <xsl:param name="fn"/>
     <xsl:variable name="p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:variable>
@@ -662,23 +674,7 @@
           <xsl:when test="@origin = 'capability'">The environment does not possess the capability
             <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
             (add it with <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>).</xsl:when>
-          <xsl:when test="@kind = 'null'"><xsl:copy-of select="$p"/> is NULL.</xsl:when>
-          <xsl:when test="@kind = 'monitor'"><xsl:copy-of select="$p"/> is not a raw monitor.</xsl:when>
-          <xsl:when test="@kind = 'thread'"><xsl:copy-of select="$p"/> is not a thread object.</xsl:when>
-          <xsl:when test="@kind = 'thread-alive'"><xsl:copy-of select="$p"/> is not alive: not started yet, or already terminated.</xsl:when>
-          <xsl:when test="@kind = 'thread-group'"><xsl:copy-of select="$p"/> is not a thread group.</xsl:when>
-          <xsl:when test="@kind = 'object'"><xsl:copy-of select="$p"/> is not an object reference.</xsl:when>
-          <xsl:when test="@kind = 'depth'"><xsl:copy-of select="$p"/> is less than zero.</xsl:when>
-          <xsl:when test="@kind = 'frames'">The stack has no frame at depth <xsl:copy-of select="$p"/>.</xsl:when>
-          <xsl:when test="@kind = 'class'"><xsl:copy-of select="$p"/> is not a class object, or the class has been unloaded.</xsl:when>
-          <xsl:when test="@kind = 'method'"><xsl:copy-of select="$p"/> is not a method ID.</xsl:when>
-          <xsl:when test="@kind = 'native'"><xsl:copy-of select="$p"/> is a native method.</xsl:when>
-          <xsl:when test="@kind = 'field'"><xsl:copy-of select="$p"/> is not a field ID<xsl:if test="@class">
-            of <code><xsl:value-of select="@class"/></code></xsl:if>.</xsl:when>
-          <xsl:when test="@kind = 'location'"><xsl:copy-of select="$p"/> is not a location in the method.</xsl:when>
-          <xsl:when test="@kind = 'enum'"><xsl:copy-of select="$p"/> is not one of the values of <a href="#{@type}"><code><xsl:value-of select="@type"/></code></a>.</xsl:when>
-          <xsl:when test="@kind = 'event-type'"><xsl:copy-of select="$p"/> is not an event type.</xsl:when>
-          <xsl:when test="@kind = 'min'"><xsl:copy-of select="$p"/> is less than <xsl:value-of select="@min"/>.</xsl:when>
+          <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
         </xsl:choose>
       </td>
       <td>

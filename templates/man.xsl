@@ -213,6 +213,18 @@
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
+  <!-- How a man page renders a placeholder of an error's sentence ("says");
+       the class of a field ID is left to the parameter's own entry. -->
+  <xsl:template name="says-part">
+    <xsl:param name="what"/>
+    <xsl:param name="p"/>
+    <xsl:choose>
+      <xsl:when test="$what = 'p'"><xsl:value-of select="$p"/></xsl:when>
+      <xsl:when test="$what = 't'">\fB<xsl:value-of select="@type"/>\fP</xsl:when>
+      <xsl:when test="$what = 'm'"><xsl:value-of select="@min"/></xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- The errors besides the universal ones (jg:errors), each saying
        whether the function table checks it on entry. -->
   <xsl:template name="errors">
@@ -223,22 +235,7 @@
       <xsl:variable name="p">\fI<xsl:value-of select="@param"/>\fP</xsl:variable>
       <xsl:choose>
         <xsl:when test="@origin = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="@cap"/>\fP.</xsl:when>
-        <xsl:when test="@kind = 'null'"><xsl:value-of select="$p"/> is NULL.</xsl:when>
-        <xsl:when test="@kind = 'monitor'"><xsl:value-of select="$p"/> is not a raw monitor.</xsl:when>
-        <xsl:when test="@kind = 'thread'"><xsl:value-of select="$p"/> is not a thread object.</xsl:when>
-        <xsl:when test="@kind = 'thread-alive'"><xsl:value-of select="$p"/> is not alive: not started yet, or already terminated.</xsl:when>
-        <xsl:when test="@kind = 'thread-group'"><xsl:value-of select="$p"/> is not a thread group.</xsl:when>
-        <xsl:when test="@kind = 'object'"><xsl:value-of select="$p"/> is not an object reference.</xsl:when>
-        <xsl:when test="@kind = 'depth'"><xsl:value-of select="$p"/> is less than zero.</xsl:when>
-        <xsl:when test="@kind = 'frames'">The stack has no frame at depth <xsl:value-of select="$p"/>.</xsl:when>
-        <xsl:when test="@kind = 'class'"><xsl:value-of select="$p"/> is not a class object, or the class has been unloaded.</xsl:when>
-        <xsl:when test="@kind = 'method'"><xsl:value-of select="$p"/> is not a method ID.</xsl:when>
-        <xsl:when test="@kind = 'native'"><xsl:value-of select="$p"/> is a native method.</xsl:when>
-        <xsl:when test="@kind = 'field'"><xsl:value-of select="$p"/> is not a field ID.</xsl:when>
-        <xsl:when test="@kind = 'location'"><xsl:value-of select="$p"/> is not a location in the method.</xsl:when>
-        <xsl:when test="@kind = 'enum'"><xsl:value-of select="$p"/> is not one of the values of \fB<xsl:value-of select="@type"/>\fP.</xsl:when>
-        <xsl:when test="@kind = 'event-type'"><xsl:value-of select="$p"/> is not an event type.</xsl:when>
-        <xsl:when test="@kind = 'min'"><xsl:value-of select="$p"/> is less than <xsl:value-of select="@min"/>.</xsl:when>
+        <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
       </xsl:choose>
       <xsl:choose>
         <xsl:when test="@on-entry = 'yes'"> Checked on entry, before the implementation runs.</xsl:when>

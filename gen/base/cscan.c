@@ -9,11 +9,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
     if (n < *cap)
         return p;
     *cap = *cap ? *cap * 2 : 64;
-    p = realloc(p, *cap * size);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    p = xrealloc(p, *cap * size);
     return p;
 }
 
@@ -432,11 +428,7 @@ const char *cscan_type_decls_problem(const CScan *s, size_t *tok)
 {
     /* The kind of each open brace: true for an enum body (its '=' give
      * enumerators their values). Nesting is as deep as the text. */
-    bool *is_enum = calloc(s->n_toks + 1, sizeof *is_enum);
-    if (!is_enum) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    bool *is_enum = xcalloc(s->n_toks + 1, sizeof *is_enum);
     size_t depth = 0, first = 0; /* first token of the current top-level declaration */
     const char *why = NULL;
     size_t i;

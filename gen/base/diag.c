@@ -98,17 +98,9 @@ void diag(DiagLevel level, const Loc *loc, const char *fmt, ...)
         errors++;
     if (n_pending == cap_pending) {
         cap_pending = cap_pending ? cap_pending * 2 : 16;
-        pending = realloc(pending, cap_pending * sizeof *pending);
-        if (!pending) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        pending = xrealloc(pending, cap_pending * sizeof *pending);
     }
-    char *file = loc && loc->file ? strdup(loc->file) : NULL;
-    if (loc && loc->file && !file) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    char *file = loc && loc->file ? xstrdup(loc->file) : NULL;
     pending[n_pending++] = (Pending){file, loc ? loc->line : 0, seq++, level, b.data};
 }
 

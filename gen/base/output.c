@@ -267,14 +267,10 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
     stop_signals(&stop);
     sigprocmask(SIG_BLOCK, &stop, &saved_mask);
 
-    Buf *tmps = calloc(n ? n : 1, sizeof *tmps);
-    Buf *olds = calloc(n ? n : 1, sizeof *olds);
-    bool *todo = calloc(n ? n : 1, sizeof *todo);
-    bool *has_old = calloc(n ? n : 1, sizeof *has_old);
-    if (!tmps || !olds || !todo || !has_old) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    Buf *tmps = xcalloc(n, sizeof *tmps);
+    Buf *olds = xcalloc(n, sizeof *olds);
+    bool *todo = xcalloc(n, sizeof *todo);
+    bool *has_old = xcalloc(n, sizeof *has_old);
     int rc = 0;
     size_t written = 0;
     for (; written < n && rc == 0; written++) {

@@ -1,4 +1,5 @@
 #include "base/util.h"
+#include "base/status.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,23 +13,41 @@
 
 #include <libxml/xmlstring.h>
 
-static void *xmalloc(size_t n)
+_Noreturn void die_out_of_memory(void)
+{
+    fputs("jvmtigen: error: out of memory\n", stderr);
+    exit(EXIT_IO);
+}
+
+void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    if (!p)
+        die_out_of_memory();
     return p;
 }
 
-static void *xrealloc(void *p, size_t n)
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        die_out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    if (!p)
+        die_out_of_memory();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p)
+        die_out_of_memory();
     return p;
 }
 
@@ -247,12 +266,8 @@ void *strmap_put(StrMap *m, const char *key, void *val)
 {
     if ((m->n + 1) * 2 > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 64;
-        const char **keys = calloc(cap, sizeof *keys);
-        void **vals = calloc(cap, sizeof *vals);
-        if (!keys || !vals) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        const char **keys = xcalloc(cap, sizeof *keys);
+        void **vals = xcalloc(cap, sizeof *vals);
         for (size_t i = 0; i < m->cap; i++) {
             if (m->keys[i]) {
                 size_t j = strmap_slot(keys, cap, m->keys[i]);
@@ -423,11 +438,7 @@ bool parse_c_integer(const char *s, long long *out)
 
 void **sorted_copy(void *const *items, size_t n, int (*cmp)(const void *, const void *))
 {
-    void **copy = malloc((n + 1) * sizeof *copy);
-    if (!copy) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    void **copy = xmalloc((n + 1) * sizeof *copy);
     if (n)
         memcpy(copy, items, n * sizeof *copy);
     qsort(copy, n, sizeof *copy, cmp);
@@ -463,14 +474,4 @@ void buf_put_utf8(Buf *b, const char *s)
             p++;
         }
     }
-}
-
-char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    return p;
 }

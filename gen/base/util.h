@@ -54,7 +54,14 @@ void *strmap_get(const StrMap *m, const char *key);
 /* Inserts key unless present; returns the previous value or NULL. */
 void *strmap_put(StrMap *m, const char *key, void *val);
 
-/* strdup, exiting (status 3) when memory is out. */
+/* Out of memory: says so and exits with EXIT_IO (base/status.h). The
+ * allocators below call it; so does code whose library returned NULL. */
+_Noreturn void die_out_of_memory(void);
+/* malloc, calloc, realloc and strdup that never return NULL (a size of 0
+ * still gets a block of its own). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* The last component of a path ("dir/jvmti.xml" -> "jvmti.xml"). */

@@ -194,6 +194,7 @@ static void entry(Buf *o, const Function *f)
     buf_init(&t);
     for (size_t i = 0; i < n; i++) {
         const Guard *g = &gs[i];
+        const GuardKindInfo *k = &guard_kinds[g->kind];
         const char *p = g->param ? g->param->name : NULL;
         buf_reset(&c);
         buf_reset(&t);
@@ -215,55 +216,32 @@ static void entry(Buf *o, const Function *f)
                  "JVMTI_ERROR_UNATTACHED_THREAD");
             break;
         case G_ENV:
-            rule(&body, &first, f, "!JVMTICHECK_ENV_VALID(env)", "env",
-                 "must be a valid environment", "JVMTI_ERROR_INVALID_ENVIRONMENT");
+            rule(&body, &first, f, "!JVMTICHECK_ENV_VALID(env)", "env", k->finding, k->error);
             env_checked = true;
             break;
         case G_CAPABILITY:
             buf_printf(&c, "!JVMTICHECK_HAS_CAPABILITY(env, %s)", g->cap);
-            buf_printf(&t, "requires the capability %s", g->cap);
-            rule(&body, &first, f, c.data, NULL, t.data, "JVMTI_ERROR_MUST_POSSESS_CAPABILITY");
-            break;
-        case G_NULL:
-            buf_printf(&c, "%s == NULL", p);
-            rule(&body, &first, f, c.data, p, "must not be NULL", "JVMTI_ERROR_NULL_POINTER");
-            break;
-        case G_MONITOR:
-            buf_printf(&c, "%s == NULL", p);
-            rule(&body, &first, f, c.data, p, "must be a raw monitor, not NULL",
-                 "JVMTI_ERROR_INVALID_MONITOR");
-            break;
-        case G_THREAD:
-            if (!g->null_is_current) {
-                buf_printf(&c, "%s == NULL", p);
-                rule(&body, &first, f, c.data, p, "must be a thread, not NULL",
-                     "JVMTI_ERROR_INVALID_THREAD");
-            }
-            break;
-        case G_CLASS:
-            buf_printf(&c, "%s == NULL", p);
-            rule(&body, &first, f, c.data, p, "must be a class, not NULL", "JVMTI_ERROR_INVALID_CLASS");
-            break;
-        case G_METHOD:
-            buf_printf(&c, "%s == NULL", p);
-            rule(&body, &first, f, c.data, p, "must be a method ID, not NULL",
-                 "JVMTI_ERROR_INVALID_METHODID");
-            break;
-        case G_FIELD:
-            buf_printf(&c, "%s == NULL", p);
-            rule(&body, &first, f, c.data, p, "must be a field ID, not NULL",
-                 "JVMTI_ERROR_INVALID_FIELDID");
+            buf_printf(&t, k->finding, g->cap);
+            rule(&body, &first, f, c.data, NULL, t.data, k->error);
             break;
         case G_DEPTH:
             buf_printf(&c, "%s < 0", p);
-            rule(&body, &first, f, c.data, p, "must be zero or greater", "JVMTI_ERROR_ILLEGAL_ARGUMENT");
+            rule(&body, &first, f, c.data, p, k->finding, k->error);
             break;
-        case G_MIN:
-            buf_printf(&c, "%s < %lld", p, g->min);
-            buf_printf(&t, "must be %lld or greater", g->min);
-            rule(&body, &first, f, c.data, p, t.data, "JVMTI_ERROR_ILLEGAL_ARGUMENT");
+        case G_MIN: {
+            char min[32];
+            snprintf(min, sizeof min, "%lld", g->min);
+            buf_printf(&c, "%s < %s", p, min);
+            buf_printf(&t, k->finding, min);
+            rule(&body, &first, f, c.data, p, t.data, k->error);
             break;
-        case G_NATIVE: /* only the VM knows: its own error stands */
+        }
+        default:
+            /* The VM's own judgement (the hook, G_NATIVE) is left to it. */
+            if (k->refuses_null && k->finding && !g->null_is_current) {
+                buf_printf(&c, "%s == NULL", p);
+                rule(&body, &first, f, c.data, p, k->finding, k->error);
+            }
             break;
         }
     }

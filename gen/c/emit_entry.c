@@ -5,6 +5,9 @@
  *   jvmtigen_traced_functions  the same, each behind a per-function trace
  *                              switch (one load and a branch when off) that
  *                              logs the call, its arguments, result and time.
+ * Per function F: jvmtigen_entry_F is the trampoline; jvmtigen_switch_F, in
+ * the traced table, reads F's trace flag and calls jvmtigen_logged_F (which
+ * logs the call around jvmtigen_entry_F) when it is on, else the trampoline.
  * Checks only the VM can make go through the macros of jvmtigen_hooks.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,69 +82,54 @@ static void attach_check(Buf *o, AttachRule rule)
     }
 }
 
+/* The arguments of g's hook after env (guard_kinds[].hook). */
+static void hook_args(Buf *b, const Guard *g)
+{
+    if (g->kind == G_FIELD)
+        buf_printf(b, "%s, ", g->klass ? g->klass->name : "NULL");
+    buf_puts(b, g->param->name);
+    if (g->kind == G_CLASS)
+        buf_printf(b, ", %d", g->class_of_member);
+}
+
 static void guard_code(Buf *o, const Guard *g)
 {
+    const GuardKindInfo *k = &guard_kinds[g->kind];
     const char *p = g->param ? g->param->name : NULL;
-    Buf call;
-    buf_init(&call);
     switch (g->kind) {
-    case G_PHASE: phase_check(o, g->phase); break;
-    case G_ATTACHED: attach_check(o, g->attach); break;
-    case G_ENV:
-        UNLIKELY_RETURN(o, "!JVMTIGEN_ENV_VALID(env)", "JVMTI_ERROR_INVALID_ENVIRONMENT");
-        break;
+    case G_PHASE: phase_check(o, g->phase); return;
+    case G_ATTACHED: attach_check(o, g->attach); return;
+    case G_ENV: UNLIKELY_RETURN(o, "!JVMTIGEN_ENV_VALID(env)", k->error); return;
     case G_CAPABILITY:
-        ret_if(o, "JVMTI_ERROR_MUST_POSSESS_CAPABILITY", "!JVMTIGEN_HAS_CAPABILITY(env, %s)",
-               g->cap, NULL);
-        break;
-    case G_NULL:
-        ret_if(o, "JVMTI_ERROR_NULL_POINTER", "%s == NULL", p, NULL);
-        break;
-    case G_MONITOR:
-        ret_if(o, "JVMTI_ERROR_INVALID_MONITOR", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_MONITOR(env, %s)", p);
-        hook_call(o, "", call.data);
-        break;
-    case G_THREAD:
-        buf_printf(&call, "JVMTIGEN_CHECK_THREAD(env, %s)", p);
-        if (g->null_is_current) {
-            /* NULL is the calling thread, which the attach check vouched for. */
-            buf_printf(o, "    if (%s != NULL) {\n", p);
-            hook_call(o, "    ", call.data);
-            buf_puts(o, "    }\n");
-        } else {
-            ret_if(o, "JVMTI_ERROR_INVALID_THREAD", "%s == NULL", p, NULL);
-            hook_call(o, "", call.data);
-        }
-        break;
-    case G_DEPTH:
-        ret_if(o, "JVMTI_ERROR_ILLEGAL_ARGUMENT", "%s < 0", p, NULL);
-        break;
-    case G_CLASS:
-        ret_if(o, "JVMTI_ERROR_INVALID_CLASS", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_CLASS(env, %s, %d)", p, g->class_of_member);
-        hook_call(o, "", call.data);
-        break;
-    case G_METHOD:
-        ret_if(o, "JVMTI_ERROR_INVALID_METHODID", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_METHOD(env, %s)", p);
-        hook_call(o, "", call.data);
-        break;
-    case G_NATIVE:
-        ret_if(o, "JVMTI_ERROR_NATIVE_METHOD", "JVMTIGEN_METHOD_IS_NATIVE(env, %s)", p, NULL);
-        break;
-    case G_FIELD:
-        ret_if(o, "JVMTI_ERROR_INVALID_FIELDID", "%s == NULL", p, NULL);
-        buf_printf(&call, "JVMTIGEN_CHECK_FIELD(env, %s, %s)", g->klass ? g->klass->name : "NULL",
-                   p);
-        hook_call(o, "", call.data);
-        break;
+        ret_if(o, k->error, "!JVMTIGEN_HAS_CAPABILITY(env, %s)", g->cap, NULL);
+        return;
+    case G_DEPTH: ret_if(o, k->error, "%s < 0", p, NULL); return;
+    case G_NATIVE: ret_if(o, k->error, "JVMTIGEN_METHOD_IS_NATIVE(env, %s)", p, NULL); return;
     case G_MIN: {
         char min[32];
         snprintf(min, sizeof min, "%lld", g->min);
-        ret_if(o, "JVMTI_ERROR_ILLEGAL_ARGUMENT", "%s < %s", p, min);
-        break;
+        ret_if(o, k->error, "%s < %s", p, min);
+        return;
     }
+    default: break;
+    }
+    /* The rest refuse NULL, then ask the VM through their hook. */
+    Buf call;
+    buf_init(&call);
+    if (k->hook) {
+        buf_printf(&call, "%s(env, ", k->hook);
+        hook_args(&call, g);
+        buf_putc(&call, ')');
+    }
+    if (g->null_is_current) {
+        /* NULL is the calling thread, which the attach check vouched for. */
+        buf_printf(o, "    if (%s != NULL) {\n", p);
+        hook_call(o, "    ", call.data);
+        buf_puts(o, "    }\n");
+    } else {
+        ret_if(o, k->error, "%s == NULL", p, NULL);
+        if (k->hook)
+            hook_call(o, "", call.data);
     }
     buf_free(&call);
 }
@@ -159,8 +147,7 @@ static void trampoline(Buf *o, const Function *f)
     bool need_err = false, need_phase = false, need_kind = false;
     for (size_t i = 0; i < n; i++) {
         GuardKind k = gs[i].kind;
-        need_err |= k == G_MONITOR || k == G_THREAD || k == G_CLASS || k == G_METHOD ||
-                    k == G_FIELD;
+        need_err |= guard_kinds[k].hook != NULL;
         need_phase |= k == G_PHASE && (gs[i].phase == RULE_START || gs[i].phase == RULE_ONLOAD);
         need_kind |= k == G_ATTACHED && gs[i].attach != ATTACH_JAVA;
     }
@@ -261,12 +248,13 @@ static void trace_out(Buf *o, const Spec *s, const Param *p)
     buf_free(&deref);
 }
 
+/* jvmtigen_logged_F and jvmtigen_switch_F (above). */
 static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const char *ns)
 {
     Buf pre;
     buf_init(&pre);
     buf_puts(o, "\nstatic JVMTIGEN_NOINLINE jvmtiError\n");
-    buf_printf(&pre, "%s_traced_", ns);
+    buf_printf(&pre, "%s_logged_", ns);
     signature(o, f, pre.data);
     buf_printf(o, "\n{\n    jvmtigen_trace_call jvmtigen_tc;\n    jvmtiError jvmtigen_err;\n"
                   "    jvmtigen_trace_begin(&jvmtigen_tc, env, \"%s\");\n", f->id);
@@ -289,10 +277,10 @@ static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const
 
     buf_puts(o, "\nstatic jvmtiError JNICALL\n");
     buf_reset(&pre);
-    buf_printf(&pre, "%s_trace_", ns);
+    buf_printf(&pre, "%s_switch_", ns);
     signature(o, f, pre.data);
     buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d /* %s */]))\n        return "
-                  "%s_traced_%s", f->num, f->id, ns, f->id);
+                  "%s_logged_%s", f->num, f->id, ns, f->id);
     call_args_append(o, f);
     buf_printf(o, ";\n    return %s_entry_%s", ns, f->id);
     call_args_append(o, f);
@@ -311,7 +299,7 @@ static void emit_function_table(Buf *o, const Spec *s, const char *name, const c
             buf_printf(o, "    /* %3d */ .reserved%d = NULL,\n", num, num);
         else
             buf_printf(o, "    /* %3d */ .%s = %s_%s_%s,\n", num, f->id, ns,
-                       trace && function_traceable(f) ? "trace" : "entry", f->id);
+                       trace && function_traceable(f) ? "switch" : "entry", f->id);
     }
     free(slot);
     buf_puts(o, "};\n");

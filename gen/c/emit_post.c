@@ -79,14 +79,6 @@ static bool is_buffer_count(const Event *e, const Param *r)
     return false;
 }
 
-static const Param *param_named(const Event *e, const char *name)
-{
-    for (size_t i = 0; i < e->n_params; i++)
-        if (strcmp(e->params[i]->name, name) == 0)
-            return e->params[i];
-    return NULL;
-}
-
 static bool has_replacements(const Event *e)
 {
     for (size_t i = 0; i < e->n_params; i++)
@@ -258,7 +250,7 @@ static const Param *replaced(const Event *e, const Param *r)
  * parameter (new_class_data_len). */
 static const Param *buffer_length(const Event *e, const Param *r, const Param **count)
 {
-    *count = r->type->incount ? param_named(e, r->type->incount) : NULL;
+    *count = param_named(e->params, e->n_params, r->type->incount);
     return *count ? replaced(e, *count) : NULL;
 }
 

@@ -139,11 +139,7 @@ static void group(Buf *o, const char *id, bool bits, const char *const *names, s
 
 static void constants(const Spec *s, Buf *o, ErrorDef **errors, Event **events)
 {
-    const char **names = malloc((s->n_errors + s->n_events + 1) * sizeof *names);
-    if (!names) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    const char **names = xmalloc((s->n_errors + s->n_events + 1) * sizeof *names);
     for (size_t i = 0; i < s->n_errors; i++)
         names[i] = errors[i]->id;
     group(o, "jvmtiError", false, names, s->n_errors);
@@ -153,11 +149,7 @@ static void constants(const Spec *s, Buf *o, ErrorDef **errors, Event **events)
     free(names);
     for (size_t g = 0; g < s->n_constant_groups; g++) {
         const ConstantGroup *cg = s->constant_groups[g];
-        const char **cn = malloc((cg->n_constants + 1) * sizeof *cn);
-        if (!cn) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        const char **cn = xmalloc((cg->n_constants + 1) * sizeof *cn);
         for (size_t i = 0; i < cg->n_constants; i++)
             cn[i] = cg->constants[i]->id;
         group(o, cg->id, cg->kind == CONST_BITS, cn, cg->n_constants);

@@ -21,43 +21,68 @@ PhaseRule phase_rule_of(Phase p)
     return RULE_LIVE;
 }
 
-const char *guard_error(GuardKind k)
-{
-    switch (k) {
-    case G_PHASE: return "JVMTI_ERROR_WRONG_PHASE";
-    case G_ATTACHED: return "JVMTI_ERROR_UNATTACHED_THREAD";
-    case G_ENV: return "JVMTI_ERROR_INVALID_ENVIRONMENT";
-    case G_CAPABILITY: return "JVMTI_ERROR_MUST_POSSESS_CAPABILITY";
-    case G_NULL: return "JVMTI_ERROR_NULL_POINTER";
-    case G_MONITOR: return "JVMTI_ERROR_INVALID_MONITOR";
-    case G_THREAD: return "JVMTI_ERROR_INVALID_THREAD";
-    case G_DEPTH: return "JVMTI_ERROR_ILLEGAL_ARGUMENT";
-    case G_CLASS: return "JVMTI_ERROR_INVALID_CLASS";
-    case G_METHOD: return "JVMTI_ERROR_INVALID_METHODID";
-    case G_NATIVE: return "JVMTI_ERROR_NATIVE_METHOD";
-    case G_FIELD: return "JVMTI_ERROR_INVALID_FIELDID";
-    case G_MIN: return "JVMTI_ERROR_ILLEGAL_ARGUMENT";
-    }
-    return "JVMTI_ERROR_INTERNAL";
-}
+const GuardKindInfo guard_kinds[G_COUNT] = {
+    [G_PHASE] = {"JVMTI_ERROR_WRONG_PHASE", false, NULL, "called in the %s", NULL, NULL},
+    [G_ATTACHED] = {"JVMTI_ERROR_UNATTACHED_THREAD", false, NULL, "%s", NULL, NULL},
+    [G_ENV] = {"JVMTI_ERROR_INVALID_ENVIRONMENT", false, NULL, "env is a valid environment", NULL,
+               "must be a valid environment"},
+    [G_CAPABILITY] = {"JVMTI_ERROR_MUST_POSSESS_CAPABILITY", false, NULL, "env possesses %s", NULL,
+                      "requires the capability %s"},
+    [G_NULL] = {"JVMTI_ERROR_NULL_POINTER", true, NULL, "%s is not NULL", NULL, "must not be NULL"},
+    [G_MONITOR] = {"JVMTI_ERROR_INVALID_MONITOR", true, "JVMTIGEN_CHECK_MONITOR",
+                   "%s is a raw monitor", NULL, "must be a raw monitor, not NULL"},
+    [G_THREAD] = {"JVMTI_ERROR_INVALID_THREAD", true, "JVMTIGEN_CHECK_THREAD", "%s is a live thread",
+                  "%s is NULL (the calling thread) or a live thread", "must be a thread, not NULL"},
+    [G_DEPTH] = {"JVMTI_ERROR_ILLEGAL_ARGUMENT", false, NULL, "%s >= 0", NULL,
+                 "must be zero or greater"},
+    [G_CLASS] = {"JVMTI_ERROR_INVALID_CLASS", true, "JVMTIGEN_CHECK_CLASS", "%s is a class",
+                 "%s is a class, not a primitive one", "must be a class, not NULL"},
+    [G_METHOD] = {"JVMTI_ERROR_INVALID_METHODID", true, "JVMTIGEN_CHECK_METHOD", "%s is a method",
+                  NULL, "must be a method ID, not NULL"},
+    /* only the VM knows whether a method is native: libjvmticheck leaves it */
+    [G_NATIVE] = {"JVMTI_ERROR_NATIVE_METHOD", false, NULL, "%s is not native", NULL, NULL},
+    [G_FIELD] = {"JVMTI_ERROR_INVALID_FIELDID", true, "JVMTIGEN_CHECK_FIELD", "%s is a field",
+                 "%s is a field of %s", "must be a field ID, not NULL"},
+    [G_MIN] = {"JVMTI_ERROR_ILLEGAL_ARGUMENT", false, NULL, "%s >= %s", NULL,
+               "must be %s or greater"},
+};
 
-static const Param *find_param(const Function *f, const char *name)
+const char *guard_error(GuardKind k) { return guard_kinds[k].error; }
+
+static const char *const rule_text[] = {
+    [RULE_LIVE] = "live phase",
+    [RULE_START] = "start or live phase",
+    [RULE_ONLOAD] = "OnLoad or live phase",
+    [RULE_ONLOAD_ONLY] = "OnLoad phase",
+    [RULE_ANY] = "any phase",
+};
+
+static const char *const attach_text[] = {
+    [ATTACH_JAVA] = "the calling thread is an attached Java thread",
+    [ATTACH_JAVA_OR_VM] = "the calling thread is a Java thread or one of the VM's own",
+    [ATTACH_JAVA_IF_THREADS] = "the calling thread is a Java thread, once the VM has threads",
+};
+
+void guard_promise_append(Buf *b, const Guard *g)
 {
-    for (size_t i = 0; name && i < f->n_params; i++)
-        if (strcmp(f->params[i]->name, name) == 0)
-            return f->params[i];
-    return NULL;
+    const GuardKindInfo *k = &guard_kinds[g->kind];
+    const char *subject = g->kind == G_PHASE      ? rule_text[g->phase]
+                          : g->kind == G_ATTACHED ? attach_text[g->attach]
+                          : g->kind == G_CAPABILITY ? g->cap
+                          : g->param              ? g->param->name
+                                                  : "";
+    char min[32];
+    snprintf(min, sizeof min, "%lld", g->min);
+    const char *detail = g->kind == G_MIN ? min : g->klass ? g->klass->name : "";
+    bool alt = k->promise_alt && (g->null_is_current || g->class_of_member || g->klass);
+    buf_printf(b, alt ? k->promise_alt : k->promise, subject, detail);
 }
 
 static Guard *push(Guard **gs, size_t *n, size_t *cap, GuardKind k)
 {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 16;
-        *gs = realloc(*gs, *cap * sizeof **gs);
-        if (!*gs) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        *gs = xrealloc(*gs, *cap * sizeof **gs);
     }
     Guard *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);
@@ -106,7 +131,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     case TK_JFIELDID:
         g = push(gs, n, cap, G_FIELD);
         g->param = p;
-        g->klass = find_param(f, t->class_);
+        g->klass = param_named(f->params, f->n_params, t->class_);
         break;
     case TK_JINT:
         if (t->min) {

@@ -25,7 +25,8 @@ typedef enum GuardKind {
     G_METHOD,     /* jmethodID the VM rejects             -> INVALID_METHODID */
     G_NATIVE,     /* method is native (native="error")    -> NATIVE_METHOD */
     G_FIELD,      /* jfieldID not a field of its class    -> INVALID_FIELDID */
-    G_MIN         /* jint below its minimum               -> ILLEGAL_ARGUMENT */
+    G_MIN,        /* jint below its minimum               -> ILLEGAL_ARGUMENT */
+    G_COUNT
 } GuardKind;
 
 /* Which phases a function may be called in (jvmtiPhase names). */
@@ -62,8 +63,33 @@ typedef struct Guard {
 /* The guards of f, in order; *n receives the count. Free with free(). */
 Guard *guards_of(const Function *f, size_t *n);
 
-/* The error a guard returns ("JVMTI_ERROR_..."); for G_THREAD the first of
- * the two it may return. */
+/* Everything said about one kind of check, in one row: a new kind is a row
+ * here (and the param_error_kinds[] row that names it, for the docs), the
+ * types that get it (param_guards) and the C the trampoline makes of it
+ * (emit_entry.c). */
+typedef struct GuardKindInfo {
+    /* The error it returns ("JVMTI_ERROR_..."); G_THREAD: the first of two. */
+    const char *error;
+    /* Whether a NULL argument is refused with that error before anything
+     * else (G_THREAD: unless NULL is the calling thread). */
+    bool refuses_null;
+    /* The runtime hook (jvmtigen_hooks.h) that judges the argument, or NULL. */
+    const char *hook;
+    /* What jvmtigen_impl.h promises the implementation once it passed: a
+     * format of the subject (the parameter, capability, phase or thread
+     * rule) and the detail (the class, the minimum); alt when the guard
+     * says more (null_is_current, class_of_member, klass). */
+    const char *promise, *promise_alt;
+    /* libjvmticheck's finding when the agent's argument breaks the check it
+     * can make without the VM (a format of the minimum for G_MIN), or NULL. */
+    const char *finding;
+} GuardKindInfo;
+extern const GuardKindInfo guard_kinds[G_COUNT];
+
+/* The error a guard returns: guard_kinds[k].error. */
 const char *guard_error(GuardKind k);
+
+/* The promise of g (guard_kinds[]), one line without its newline. */
+void guard_promise_append(Buf *b, const Guard *g);
 
 #endif

@@ -27,11 +27,7 @@ int max_table_num(const Spec *s)
 
 const Function **table_slots(const Spec *s)
 {
-    const Function **slot = calloc((size_t)max_table_num(s) + 2, sizeof *slot);
-    if (!slot) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    const Function **slot = xcalloc((size_t)max_table_num(s) + 2, sizeof *slot);
     for (size_t i = 0; i < s->n_functions; i++)
         if (function_in_table(s->functions[i]))
             slot[s->functions[i]->num] = s->functions[i];
@@ -74,20 +70,6 @@ void impl_signature_append(Buf *b, const Function *f, const char *sep)
     impl_params_append(b, f);
 }
 
-static const char *const rule_text[] = {
-    [RULE_LIVE] = "live phase",
-    [RULE_START] = "start or live phase",
-    [RULE_ONLOAD] = "OnLoad or live phase",
-    [RULE_ONLOAD_ONLY] = "OnLoad phase",
-    [RULE_ANY] = "any phase",
-};
-
-static const char *const attach_text[] = {
-    [ATTACH_JAVA] = "the calling thread is an attached Java thread",
-    [ATTACH_JAVA_OR_VM] = "the calling thread is a Java thread or one of the VM's own",
-    [ATTACH_JAVA_IF_THREADS] = "the calling thread is a Java thread, once the VM has threads",
-};
-
 void impl_guarantees_append(Buf *b, const Function *f, const char *indent)
 {
     size_t n;
@@ -95,35 +77,8 @@ void impl_guarantees_append(Buf *b, const Function *f, const char *indent)
     if (phase_rule(f) == RULE_ANY)
         buf_printf(b, "%scalled in any phase\n", indent);
     for (size_t i = 0; i < n; i++) {
-        const Guard *g = &gs[i];
-        const char *p = g->param ? g->param->name : "";
         buf_puts(b, indent);
-        switch (g->kind) {
-        case G_PHASE: buf_printf(b, "called in the %s", rule_text[g->phase]); break;
-        case G_ATTACHED: buf_puts(b, attach_text[g->attach]); break;
-        case G_ENV: buf_puts(b, "env is a valid environment"); break;
-        case G_CAPABILITY: buf_printf(b, "env possesses %s", g->cap); break;
-        case G_NULL: buf_printf(b, "%s is not NULL", p); break;
-        case G_MONITOR: buf_printf(b, "%s is a raw monitor", p); break;
-        case G_THREAD:
-            buf_printf(b, g->null_is_current ? "%s is NULL (the calling thread) or a live thread"
-                                             : "%s is a live thread", p);
-            break;
-        case G_DEPTH: buf_printf(b, "%s >= 0", p); break;
-        case G_CLASS:
-            buf_printf(b, g->class_of_member ? "%s is a class, not a primitive one"
-                                             : "%s is a class", p);
-            break;
-        case G_METHOD: buf_printf(b, "%s is a method", p); break;
-        case G_NATIVE: buf_printf(b, "%s is not native", p); break;
-        case G_FIELD:
-            if (g->klass)
-                buf_printf(b, "%s is a field of %s", p, g->klass->name);
-            else
-                buf_printf(b, "%s is a field", p);
-            break;
-        case G_MIN: buf_printf(b, "%s >= %lld", p, g->min); break;
-        }
+        guard_promise_append(b, &gs[i]);
         buf_putc(b, '\n');
     }
     free(gs);

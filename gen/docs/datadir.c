@@ -51,7 +51,7 @@ static char *data_path(const char *argv0, const char *installed, const char *in_
             char real[PATH_MAX];
             if ((dir ? is_dir(b.data) : is_file(b.data)) && realpath(b.data, real)) {
                 buf_free(&b);
-                return strdup(real);
+                return xstrdup(real);
             }
             buf_free(&b);
         }

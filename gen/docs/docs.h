@@ -52,8 +52,9 @@ char *docs_default_templates(const char *argv0);
  * JVMTIGEN_DATADIR "/jvmti.xml". Malloc'd. */
 char *docs_default_spec(const char *argv0);
 
-/* Renders every document into res. Returns 0, or an exit status (1: a
- * template is broken or failed, 3: one cannot be read) with diagnostics
+/* Renders every document into res. Returns 0, or an exit status
+ * (base/status.h; EXIT_INVALID: a template is broken or failed, EXIT_IO:
+ * one cannot be read) with diagnostics
  * printed. Every file the templates read is appended to deps (malloc'd);
  * they may read only below templates and the files already in deps, the
  * spec's (sandbox.h). After seconds (0: no limit) the process exits 1

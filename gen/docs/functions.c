@@ -123,8 +123,9 @@ static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
 
 /* jg:errors(FUNCTION): every error the function can return besides the
  * universal ones (errors.h), in order, as <error id= origin= on-entry=
- * [cap=] [param= kind=] [min=] [type=] [class=]/> elements; origin is "capability",
- * "param" or "own", on-entry "yes" when the trampoline checks it. */
+ * [cap=] [param= kind= says=] [min=] [type=] [class=]/> elements; origin is
+ * "capability", "param" or "own", on-entry "yes" when the trampoline checks
+ * it; says the sentence of param_error_kinds[] (the "says" template). */
 static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
 {
     static const char *const origins[] = {
@@ -150,6 +151,7 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
             if (x->param) {
                 xmlSetProp(c, BAD_CAST "param", BAD_CAST x->param->name);
                 xmlSetProp(c, BAD_CAST "kind", BAD_CAST param_error_kinds[x->kind].name);
+                xmlSetProp(c, BAD_CAST "says", BAD_CAST param_error_kinds[x->kind].says);
             }
             if (x->param && x->kind == PE_MIN)
                 xmlSetProp(c, BAD_CAST "min", BAD_CAST x->param->type->min);

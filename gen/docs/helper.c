@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/status.h"
 
 /* Whether a core is idle, by the one-minute load average against the
  * cores online. The helper only pays off then: it costs about 65% more
@@ -109,7 +110,7 @@ static void add_read(Vec *deps, const char *p, size_t n)
         for (size_t i = 0; i < deps->n && !seen; i++)
             seen = strcmp(deps->items[i], p) == 0;
         if (!seen)
-            vec_push(deps, strdup(p));
+            vec_push(deps, xstrdup(p));
     }
 }
 
@@ -168,7 +169,7 @@ void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, in
                          WTERMSIG(wstatus));
             else
                 error_at(NULL, "the process rendering jvmti.html ended without its page");
-            *rc = 3; /* not the spec's fault: an internal or I/O failure */
+            *rc = EXIT_IO; /* not the spec's fault: an internal or I/O failure */
         }
     }
     buf_free(&in);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/status.h"
 
 /* A man page name is a plain file name. */
 static bool good_page_name(const char *s)
@@ -69,7 +70,7 @@ int split_pages(xmlDocPtr pages, const char *file, DocsResult *res)
     xmlNodePtr root = xmlDocGetRootElement(pages);
     if (!root || strcmp((const char *)root->name, "pages") != 0) {
         error_at(&l, "the man page stylesheet must produce <pages><page name=\"NAME.3\">...");
-        return 1;
+        return EXIT_INVALID;
     }
     StrMap seen;
     strmap_init(&seen);
@@ -83,7 +84,7 @@ int split_pages(xmlDocPtr pages, const char *file, DocsResult *res)
             error_at(&l, "man page output: <%s name=\"%s\"> is not <page name=\"FILE\"> with "
                          "a plain file name", (const char *)n->name,
                      name ? (const char *)name : "");
-            rc = 1;
+            rc = EXIT_INVALID;
         } else {
             Buf path;
             buf_init(&path);
@@ -92,7 +93,7 @@ int split_pages(xmlDocPtr pages, const char *file, DocsResult *res)
             buf_free(&path);
             if (strmap_put(&seen, f->name, f)) {
                 error_at(&l, "man page output: two pages named '%s'", (const char *)name);
-                rc = 1;
+                rc = EXIT_INVALID;
             }
             xmlChar *text = xmlNodeGetContent(n);
             roff_tidy(&f->data, text ? (const char *)text : "");

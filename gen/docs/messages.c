@@ -14,11 +14,7 @@ static DocsState *cur; /* the loader and error handlers have no user data */
 
 const char *keep_name(DocsState *st, const char *name)
 {
-    char *copy = strdup(name);
-    if (!copy) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    char *copy = xstrdup(name);
     vec_push(&st->files, copy);
     return copy;
 }

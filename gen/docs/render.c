@@ -16,6 +16,7 @@
 #include <libxslt/xsltutils.h>
 
 #include "docs/sandbox.h"
+#include "base/status.h"
 
 static void quote_param(Vec *kv, const char *name, const char *value)
 {
@@ -38,7 +39,7 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
     if (!probe) {
         Loc l = {file, 0};
         error_at(&l, "cannot read template: %s", strerror(errno));
-        *rc = 3;
+        *rc = EXIT_IO;
         return NULL;
     }
     fclose(probe);
@@ -52,7 +53,7 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
         }
         if (style)
             xsltFreeStylesheet(style);
-        *rc = 1;
+        *rc = EXIT_INVALID;
         return NULL;
     }
     return style;
@@ -65,7 +66,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltTransformContextPtr t = xsltNewTransformContext(style, doc);
     if (!t) {
         error_at(NULL, "cannot create an XSLT transformation");
-        *rc = 1;
+        *rc = EXIT_INVALID;
         return NULL;
     }
     t->_private = st;
@@ -91,7 +92,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
         if (res)
             xmlFreeDoc(res);
         res = NULL;
-        *rc = 1;
+        *rc = EXIT_INVALID;
     }
     xsltFreeTransformContext(t);
     return res;
@@ -99,14 +100,10 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
 
 DocFile *add_file(DocsResult *res, const char *name)
 {
-    DocFile *f = realloc(res->files, (res->n + 1) * sizeof *f);
-    if (!f) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    DocFile *f = xrealloc(res->files, (res->n + 1) * sizeof *f);
     res->files = f;
     f = &res->files[res->n++];
-    f->name = strdup(name);
+    f->name = xstrdup(name);
     buf_init(&f->data);
     return f;
 }
@@ -177,7 +174,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
             xmlDocPtr r = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                       &res->files[page], &rc);
             if (send_page(fd, rc, &res->files[page].data, deps, read_before) != 0 && rc == 0)
-                rc = EXIT_HELPER_IO;
+                rc = EXIT_IO;
             close(fd); /* the parent goes on; freeing is this process's own time */
             if (r)
                 xmlFreeDoc(r);
@@ -193,7 +190,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
             xmlDocPtr r = apply(&st, man, doc, man_file, (const char **)kv.items, &rc);
             if (r) {
                 if (split_pages(r, man_file, res) != 0)
-                    rc = 1;
+                    rc = EXIT_INVALID;
                 xmlFreeDoc(r);
             }
             if (pid > 0)

@@ -9,7 +9,8 @@
 
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
-static bool is_blank(char c)
+/* XML's white space (the S production), which man page text is made of. */
+static bool is_xml_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -46,15 +47,15 @@ static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
     Buf b;
     buf_init(&b);
     buf_puts(&b, "");
-    bool lead = len > 0 && is_blank(s[0]);
+    bool lead = len > 0 && is_xml_space(s[0]);
     if (lead)
         buf_putc(&b, ' ');
     bool words = false;
     for (size_t i = 0; i < len;) {
-        while (i < len && is_blank(s[i]))
+        while (i < len && is_xml_space(s[i]))
             i++;
         size_t j = i;
-        while (j < len && !is_blank(s[j]))
+        while (j < len && !is_xml_space(s[j]))
             j++;
         if (j > i) {
             if (words)
@@ -66,7 +67,7 @@ static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
         }
         i = j;
     }
-    if (words && is_blank(s[len - 1]))
+    if (words && is_xml_space(s[len - 1]))
         buf_putc(&b, ' ');
     push_string(pc, b.data);
     buf_free(&b);

@@ -179,10 +179,8 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
     sb.previous = xmlGetExternalEntityLoader();
     xmlSetExternalEntityLoader(loader);
     sb.prefs = xsltNewSecurityPrefs();
-    if (!sb.prefs) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    if (!sb.prefs)
+        die_out_of_memory();
     xsltSetSecurityPrefs(sb.prefs, XSLT_SECPREF_READ_FILE, check_read);
     xsltSetSecurityPrefs(sb.prefs, XSLT_SECPREF_READ_NETWORK, check_read);
     xsltSetSecurityPrefs(sb.prefs, XSLT_SECPREF_WRITE_FILE, xsltSecurityForbid);

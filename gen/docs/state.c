@@ -24,11 +24,7 @@ static void add_error_user(DocsState *st, const char *error, const Function *f)
 {
     Vec *v = strmap_get(&st->error_users, error);
     if (!v) {
-        v = calloc(1, sizeof *v);
-        if (!v) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        v = xcalloc(1, sizeof *v);
         strmap_put(&st->error_users, error, v);
         vec_push(&st->vecs, v);
     }

@@ -61,7 +61,6 @@ DocFile *add_file(DocsResult *res, const char *name);
 int split_pages(xmlDocPtr pages, const char *file, DocsResult *res);
 
 /* helper.c: the process that renders jvmti.html. */
-#define EXIT_HELPER_IO 3
 pid_t start_helper(int *fd);
 int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first);
 void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, int *rc);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/status.h"
 
 static char limit_message[PATH_MAX + 128];
 static size_t limit_message_len;
@@ -19,12 +20,12 @@ static void on_time_limit(int sig)
 {
     (void)sig;
     if (limit_in_helper)
-        _exit(1);
+        _exit(EXIT_INVALID);
     if (limit_helper > 0)
         kill((pid_t)limit_helper, SIGKILL);
     ssize_t w = write(STDERR_FILENO, limit_message, limit_message_len);
     (void)w;
-    _exit(1);
+    _exit(EXIT_INVALID);
 }
 
 void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old)

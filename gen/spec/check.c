@@ -14,10 +14,6 @@ typedef struct Index {
     Arena *a;        /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
-static int errors;
-
-#define report(loc, ...) (errors++, error_at((loc), __VA_ARGS__))
-
 static const char *num_key(Index *ix, const char *kind, long long n)
 {
     Buf b;
@@ -46,7 +42,7 @@ static bool define(StrMap *m, const char *what, const char *id, const Loc *loc)
         return true;
     const Loc *prev = strmap_put(m, id, (void *)loc);
     if (prev)
-        report(loc, "duplicate %s '%s' (first defined at line %d)", what, id, prev->line);
+        error_at(loc, "duplicate %s '%s' (first defined at line %d)", what, id, prev->line);
     return !prev;
 }
 
@@ -73,8 +69,8 @@ static void define_num(Index *ix, StrMap *m, const char *what, const char *id, l
     const char *key = num_key(ix, what, num);
     const Loc *prev = strmap_put(m, key, (void *)loc);
     if (prev)
-        report(loc, "%s '%s' has number %lld, already used at line %d", what, id, num,
-               prev->line);
+        error_at(loc, "%s '%s' has number %lld, already used at line %d", what, id, num,
+                 prev->line);
 }
 
 static void need_identifier(const char *what, const char *name, const Loc *loc)
@@ -82,14 +78,14 @@ static void need_identifier(const char *what, const char *name, const Loc *loc)
     if (!name || is_missing(name))
         return; /* reported as a missing attribute */
     if (!is_c_identifier(name) || is_c_keyword(name))
-        report(loc, "%s '%s' is not a valid C identifier", what, name);
+        error_at(loc, "%s '%s' is not a valid C identifier", what, name);
 }
 
 static void need_since(const char *what, const char *id, const char *since, const Loc *loc)
 {
     if (since && !version_valid(since))
-        report(loc, "%s '%s': since '%s' is not a version (MAJOR[.MINOR[.MICRO]])", what, id,
-               since);
+        error_at(loc, "%s '%s': since '%s' is not a version (MAJOR[.MINOR[.MICRO]])", what, id,
+                 since);
 }
 
 /* ---- index ---- */
@@ -209,14 +205,6 @@ static void build_index(Index *ix, const Spec *s)
 
 /* ---- per-item rules ---- */
 
-static const Param *find_param(Param **ps, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(ps[i]->name, name) == 0)
-            return ps[i];
-    return NULL;
-}
-
 /* Checks one type tree. `owner` names the item; `scope` holds the names that
  * count/companion attributes may refer to (NULL: not checked). */
 /* The handle types jni.h does not declare: jvmti.h declares them with the
@@ -235,26 +223,26 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
         const char *c = type_kinds[t->kind].c;
         if (needs_definition(t->kind) && !strmap_get(&ix->declared, c) &&
             !strmap_put(&ix->undeclared, c, (void *)c))
-            report(&t->loc, "%s '%s' of '%s' uses %s, but no <basetype id=\"%s\"> has a "
-                   "<definition> that declares it", what, member, owner, c, c);
+            error_at(&t->loc, "%s '%s' of '%s' uses %s, but no <basetype id=\"%s\"> has a "
+                     "<definition> that declares it", what, member, owner, c, c);
         if (t->kind == TK_STRUCT && t->name && *t->name &&
             !strmap_get(&ix->type_names, t->name) && !strmap_get(&ix->basetypes, t->name))
-            report(&t->loc, "%s '%s' of '%s' uses unknown type '%s'", what, member, owner,
-                   t->name);
+            error_at(&t->loc, "%s '%s' of '%s' uses unknown type '%s'", what, member, owner,
+                     t->name);
         if (t->kind == TK_ENUM && t->name && *t->name && !strmap_get(&ix->enum_names, t->name))
-            report(&t->loc, "%s '%s' of '%s' uses '%s', which is not an enumeration", what,
-                   member, owner, t->name);
+            error_at(&t->loc, "%s '%s' of '%s' uses '%s', which is not an enumeration", what,
+                     member, owner, t->name);
         if (in_function && (t->kind == TK_VMBUF || t->kind == TK_ALLOCFIELDBUF))
-            report(&t->loc, "parameter '%s' of function '%s': <%s> is not a parameter kind "
-                   "for functions", member, owner, type_kinds[t->kind].xml);
+            error_at(&t->loc, "parameter '%s' of function '%s': <%s> is not a parameter kind "
+                     "for functions", member, owner, type_kinds[t->kind].xml);
         if (scope) {
             const char *refs[] = {t->incount, t->outcount, t->class_, t->method, t->field,
                                   t->thread};
             const char *names[] = {"incount", "outcount", "class", "method", "field", "thread"};
             for (int i = 0; i < 6; i++)
-                if (refs[i] && !find_param(scope, n_scope, refs[i]))
-                    report(&t->loc, "%s '%s' of '%s': %s '%s' is not a %s of '%s'", what,
-                           member, owner, names[i], refs[i], what, owner);
+                if (refs[i] && !param_named(scope, n_scope, refs[i]))
+                    error_at(&t->loc, "%s '%s' of '%s': %s '%s' is not a %s of '%s'", what,
+                             member, owner, names[i], refs[i], what, owner);
         }
     }
 }
@@ -269,7 +257,7 @@ static void check_members(Index *ix, const char *what, const char *owner, Param 
         define(&seen, what, p->name, &p->loc);
         bool varargs = p->type->kind == TK_VARARGS;
         if (varargs && i + 1 != n)
-            report(&p->loc, "%s '%s' of '%s': varargs must come last", what, p->name, owner);
+            error_at(&p->loc, "%s '%s' of '%s': varargs must come last", what, p->name, owner);
         if (!varargs)
             need_identifier(what, p->name, &p->loc);
         check_type(ix, p->type, what, owner, p->name, check_refs ? ps : NULL, n, in_function);
@@ -282,8 +270,8 @@ static void check_caprefs(Index *ix, const char *what, const char *id, NameRef *
 {
     for (size_t i = 0; i < n; i++)
         if (!is_missing(refs[i]->id) && !strmap_get(&ix->capabilities, refs[i]->id))
-            report(&refs[i]->loc, "%s '%s' %s unknown capability '%s'", what, id, how,
-                   refs[i]->id);
+            error_at(&refs[i]->loc, "%s '%s' %s unknown capability '%s'", what, id, how,
+                     refs[i]->id);
 }
 
 /* A base type's <definition> goes into jvmti.h as written, so it must be C
@@ -354,8 +342,8 @@ static void check_items(Index *ix, const Spec *s)
         const BaseType *t = s->basetypes[i];
         const char *why = t->definition && !is_missing(t->id) ? definition_problem(t) : NULL;
         if (why)
-            report(&t->loc, "base type '%s': its <definition> must be C declarations of '%s' "
-                   "and nothing else, but %s", t->id, t->id, why);
+            error_at(&t->loc, "base type '%s': its <definition> must be C declarations of '%s' "
+                     "and nothing else, but %s", t->id, t->id, why);
     }
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
@@ -366,8 +354,8 @@ static void check_items(Index *ix, const Spec *s)
         check_caprefs(ix, "function", f->id, f->optional, f->n_optional, "names");
         for (size_t k = 0; k < f->n_errors; k++)
             if (!is_missing(f->errors[k]->id) && !strmap_get(&ix->errors, f->errors[k]->id))
-                report(&f->errors[k]->loc, "function '%s' lists unknown error '%s'", f->id,
-                       f->errors[k]->id);
+                error_at(&f->errors[k]->loc, "function '%s' lists unknown error '%s'", f->id,
+                         f->errors[k]->id);
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         Callback *c = s->callbacks[i];
@@ -396,14 +384,14 @@ static void check_items(Index *ix, const Spec *s)
         for (size_t k = 0; k < t->n_fields; k++) {
             const Param *f = t->fields[k];
             for (const Type *ty = f->type; ty; ty = ty->elem)
-                if (ty->outcount && !find_param(t->fields, t->n_fields, ty->outcount))
-                    report(&ty->loc, "field '%s' of '%s': outcount '%s' is not a field of '%s'",
-                           f->name, t->id, ty->outcount, t->id);
+                if (ty->outcount && !param_named(t->fields, t->n_fields, ty->outcount))
+                    error_at(&ty->loc, "field '%s' of '%s': outcount '%s' is not a field of '%s'",
+                             f->name, t->id, ty->outcount, t->id);
         }
     }
     if (!s->capabilities) {
         Loc l = {s->file, 0};
-        report(&l, "the spec has no <capabilitiestypedef>");
+        error_at(&l, "the spec has no <capabilitiestypedef>");
     } else {
         need_identifier("capabilities struct", s->capabilities->id, &s->capabilities->loc);
         for (size_t i = 0; i < s->capabilities->n_fields; i++) {
@@ -415,9 +403,9 @@ static void check_items(Index *ix, const Spec *s)
     /* jvmtiError and jvmtiEvent are C enums, which may not be empty. */
     Loc whole = {s->file, 0};
     if (!s->n_errors)
-        report(&whole, "the spec defines no errors (<errorid>)");
+        error_at(&whole, "the spec defines no errors (<errorid>)");
     if (!s->n_events)
-        report(&whole, "the spec defines no events (<event>)");
+        error_at(&whole, "the spec defines no events (<event>)");
     for (size_t i = 0; i < s->n_errors; i++)
         need_identifier("error", s->errors[i]->id, &s->errors[i]->loc);
     for (size_t i = 0; i < s->n_basetypes; i++)
@@ -432,7 +420,7 @@ static void check_expression(StrMap *earlier, const Constant *c)
     if (is_missing(p))
         return; /* reported as a missing attribute */
     if (!*p) {
-        report(&c->loc, "constant '%s' has an empty num", c->id);
+        error_at(&c->loc, "constant '%s' has an empty num", c->id);
         return;
     }
     while (*p) {
@@ -453,8 +441,8 @@ static void check_expression(StrMap *earlier, const Constant *c)
             memcpy(name, start, len);
             name[len] = '\0';
             if (!strmap_get(earlier, name))
-                report(&c->loc, "constant '%s': '%s' in its value is not a constant defined "
-                       "before it", c->id, name);
+                error_at(&c->loc, "constant '%s': '%s' in its value is not a constant defined "
+                         "before it", c->id, name);
         } else if (*p >= '0' && *p <= '9') {
             const char *start = p;
             while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
@@ -465,9 +453,9 @@ static void check_expression(StrMap *earlier, const Constant *c)
             long long v;
             if (len >= sizeof lit || (memcpy(lit, start, len), lit[len] = '\0',
                                       !parse_c_integer(lit, &v)) || v > INT_MAX)
-                report(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
-                       c->id, (int)(len > 40 ? 40 : len), start,
-                       len < sizeof lit ? integer_hint(lit) : "");
+                error_at(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
+                         c->id, (int)(len > 40 ? 40 : len), start,
+                         len < sizeof lit ? integer_hint(lit) : "");
         } else {
             /* Show a whole UTF-8 character, not its first byte. */
             int len = 1;
@@ -477,8 +465,8 @@ static void check_expression(StrMap *earlier, const Constant *c)
             for (int k = 1; k < len; k++)
                 if (!p[k])
                     len = k;
-            report(&c->loc, "constant '%s': unexpected '%.*s' in its value '%s'", c->id, len, p,
-                   c->num);
+            error_at(&c->loc, "constant '%s': unexpected '%.*s' in its value '%s'", c->id, len, p,
+                     c->num);
             return;
         }
     }
@@ -500,7 +488,7 @@ static void check_constants(Index *ix, const Spec *s)
             define(&ix->constants, "constant", c->id, &c->loc);
             if (c->numeric) {
                 if (c->value < INT_MIN || c->value > INT_MAX)
-                    report(&c->loc, "constant '%s': %s does not fit a C int", c->id, c->num);
+                    error_at(&c->loc, "constant '%s': %s does not fit a C int", c->id, c->num);
                 else
                     define_num(ix, &values, "constant", c->id, c->value, &c->loc);
             } else {
@@ -567,11 +555,11 @@ static void check_links(Index *ix, const Spec *s)
             continue;
         if (l->kind == LINK_PARAM) {
             if (!l->owner)
-                report(&l->loc, "paramlink to '%s' outside any function, event or callback",
-                       l->id);
-            else if (!find_param(l->owner_params, l->n_owner_params, l->id))
-                report(&l->loc, "paramlink to '%s', which is not a parameter of '%s'", l->id,
-                       l->owner);
+                error_at(&l->loc, "paramlink to '%s' outside any function, event or callback",
+                         l->id);
+            else if (!param_named(l->owner_params, l->n_owner_params, l->id))
+                error_at(&l->loc, "paramlink to '%s', which is not a parameter of '%s'", l->id,
+                         l->owner);
             continue;
         }
         if (l->kind == LINK_FIELD) {
@@ -580,20 +568,20 @@ static void check_links(Index *ix, const Spec *s)
             const char *key = member_key(ix, l->struct_, l->id);
             if (!strmap_get(&ix->typedefs, l->struct_) &&
                 !(s->capabilities && strcmp(s->capabilities->id, l->struct_) == 0))
-                report(&l->loc, "fieldlink to '%s' of unknown struct '%s'", l->id, l->struct_);
+                error_at(&l->loc, "fieldlink to '%s' of unknown struct '%s'", l->id, l->struct_);
             else if (!strmap_get(&ix->anchors, key))
-                report(&l->loc, "fieldlink to '%s', which is not a field of '%s'", l->id,
-                       l->struct_);
+                error_at(&l->loc, "fieldlink to '%s', which is not a field of '%s'", l->id,
+                         l->struct_);
             continue;
         }
         if (link_resolves(ix, l))
             continue;
         const Elided *el = strmap_get(&ix->elided, l->id);
         if (el)
-            report(&l->loc, "%s to '%s', which is elided (line %d) and so is in no output",
-                   kind, l->id, el->loc.line);
+            error_at(&l->loc, "%s to '%s', which is elided (line %d) and so is in no output",
+                     kind, l->id, el->loc.line);
         else
-            report(&l->loc, "%s to unknown %s '%s'", kind, link_target_word(l->kind), l->id);
+            error_at(&l->loc, "%s to unknown %s '%s'", kind, link_target_word(l->kind), l->id);
     }
 }
 
@@ -612,11 +600,11 @@ static void check_page_name(const char *what, const char *id, const Loc *loc)
     if (!id || is_missing(id))
         return;
     if (strlen(id) > (size_t)PAGE_ID_MAX)
-        report(loc, "%s '%.32s...' has a name of %zu characters: its man page (NAME.3, "
-               "written first as a temporary file of a longer name) allows at most %d", what,
-               id, strlen(id), PAGE_ID_MAX);
+        error_at(loc, "%s '%.32s...' has a name of %zu characters: its man page (NAME.3, "
+                 "written first as a temporary file of a longer name) allows at most %d", what,
+                 id, strlen(id), PAGE_ID_MAX);
     if (strcmp(id, "jvmti") == 0)
-        report(loc, "%s 'jvmti': its man page would be jvmti.3, the overview's", what);
+        error_at(loc, "%s 'jvmti': its man page would be jvmti.3, the overview's", what);
 }
 
 /* "reservedN": the name the header gives the empty slot N of a table. */
@@ -658,8 +646,8 @@ static void check_generated_names(Index *ix, const Spec *s)
         check_page_name("function", f->id, &f->loc);
         long slot = f->id ? reserved_slot(f->id) : 0;
         if (slot && slot <= max_fn && !strmap_get(&ix->function_nums, num_key(ix, "function", slot)))
-            report(&f->loc, "function '%s' has the name of the function table's empty slot %ld",
-                   f->id, slot);
+            error_at(&f->loc, "function '%s' has the name of the function table's empty slot %ld",
+                     f->id, slot);
     }
     StrMap names; /* composed C name -> the event that makes it (NULL: the core's) */
     strmap_init(&names);
@@ -676,13 +664,13 @@ static void check_generated_names(Index *ix, const Spec *s)
             continue;
         const Loc *fn = strmap_get(&ix->functions, e->id);
         if (fn)
-            report(&e->loc, "event '%s' has the name of the function at line %d: both man pages "
-                   "would be %s.3", e->id, fn->line, e->id);
+            error_at(&e->loc, "event '%s' has the name of the function at line %d: both man pages "
+                     "would be %s.3", e->id, fn->line, e->id);
         long slot = reserved_slot(e->id);
         if (slot && slot > min_ev && slot < max_ev &&
             !strmap_get(&ix->event_nums, num_key(ix, "event", slot)))
-            report(&e->loc, "event '%s' has the name of the event callbacks' empty slot %ld",
-                   e->id, slot);
+            error_at(&e->loc, "event '%s' has the name of the event callbacks' empty slot %ld",
+                     e->id, slot);
         for (size_t k = 0; k < sizeof event_name_formats / sizeof *event_name_formats; k++) {
             Buf b;
             buf_init(&b);
@@ -692,26 +680,25 @@ static void check_generated_names(Index *ix, const Spec *s)
             const void *prev = strmap_put(&names, name, (void *)e);
             const Loc *type = k == 0 ? strmap_get(&ix->type_names, name) : NULL;
             if (prev == ix)
-                report(&e->loc, "event '%s': the generated C would define '%s', a name "
-                       "jvmtigen's own code uses", e->id, name);
+                error_at(&e->loc, "event '%s': the generated C would define '%s', a name "
+                         "jvmtigen's own code uses", e->id, name);
             else if (prev)
-                report(&e->loc, "event '%s': the generated C would define '%s' for it and for "
-                       "event '%s' (line %d)", e->id, name, ((const Event *)prev)->id,
-                       ((const Event *)prev)->loc.line);
+                error_at(&e->loc, "event '%s': the generated C would define '%s' for it and for "
+                         "event '%s' (line %d)", e->id, name, ((const Event *)prev)->id,
+                         ((const Event *)prev)->loc.line);
             else if (type)
-                report(&e->loc, "event '%s': its callback type '%s' is also the type defined "
-                       "at line %d", e->id, name, type->line);
+                error_at(&e->loc, "event '%s': its callback type '%s' is also the type defined "
+                         "at line %d", e->id, name, type->line);
         }
     }
     strmap_free(&names);
 }
 
-int check_spec(const Spec *s)
+void check_spec(const Spec *s)
 {
     Index ix;
     memset(&ix, 0, sizeof ix);
     ix.a = arena_new();
-    errors = 0;
     build_index(&ix, s);
     check_items(&ix, s);
     check_generated_names(&ix, s);
@@ -725,5 +712,4 @@ int check_spec(const Spec *s)
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);
-    return errors;
 }

@@ -6,7 +6,7 @@
 
 #include "spec/model.h"
 
-/* Returns the number of errors found. */
-int check_spec(const Spec *spec);
+/* diag_error_count() tells how many were found. */
+void check_spec(const Spec *spec);
 
 #endif

@@ -7,22 +7,30 @@
 #include "c/ctype.h"
 
 const ParamErrorKindInfo param_error_kinds[PE_COUNT] = {
-    [PE_NULL] = {"null", "JVMTI_ERROR_NULL_POINTER", G_NULL},
-    [PE_MONITOR] = {"monitor", "JVMTI_ERROR_INVALID_MONITOR", G_MONITOR},
-    [PE_THREAD] = {"thread", "JVMTI_ERROR_INVALID_THREAD", G_THREAD},
-    [PE_THREAD_ALIVE] = {"thread-alive", "JVMTI_ERROR_THREAD_NOT_ALIVE", G_THREAD},
-    [PE_THREAD_GROUP] = {"thread-group", "JVMTI_ERROR_INVALID_THREAD_GROUP", -1},
-    [PE_OBJECT] = {"object", "JVMTI_ERROR_INVALID_OBJECT", -1},
-    [PE_DEPTH] = {"depth", "JVMTI_ERROR_ILLEGAL_ARGUMENT", G_DEPTH},
-    [PE_FRAMES] = {"frames", "JVMTI_ERROR_NO_MORE_FRAMES", -1},
-    [PE_CLASS] = {"class", "JVMTI_ERROR_INVALID_CLASS", G_CLASS},
-    [PE_METHOD] = {"method", "JVMTI_ERROR_INVALID_METHODID", G_METHOD},
-    [PE_NATIVE] = {"native", "JVMTI_ERROR_NATIVE_METHOD", G_NATIVE},
-    [PE_FIELD] = {"field", "JVMTI_ERROR_INVALID_FIELDID", G_FIELD},
-    [PE_LOCATION] = {"location", "JVMTI_ERROR_INVALID_LOCATION", -1},
-    [PE_ENUM] = {"enum", "JVMTI_ERROR_ILLEGAL_ARGUMENT", -1},
-    [PE_EVENT_TYPE] = {"event-type", "JVMTI_ERROR_INVALID_EVENT_TYPE", -1},
-    [PE_MIN] = {"min", "JVMTI_ERROR_ILLEGAL_ARGUMENT", G_MIN},
+    [PE_NULL] = {"null", "JVMTI_ERROR_NULL_POINTER", G_NULL, "%p is NULL."},
+    [PE_MONITOR] = {"monitor", "JVMTI_ERROR_INVALID_MONITOR", G_MONITOR,
+                    "%p is not a raw monitor."},
+    [PE_THREAD] = {"thread", "JVMTI_ERROR_INVALID_THREAD", G_THREAD, "%p is not a thread object."},
+    [PE_THREAD_ALIVE] = {"thread-alive", "JVMTI_ERROR_THREAD_NOT_ALIVE", G_THREAD,
+                         "%p is not alive: not started yet, or already terminated."},
+    [PE_THREAD_GROUP] = {"thread-group", "JVMTI_ERROR_INVALID_THREAD_GROUP", -1,
+                         "%p is not a thread group."},
+    [PE_OBJECT] = {"object", "JVMTI_ERROR_INVALID_OBJECT", -1, "%p is not an object reference."},
+    [PE_DEPTH] = {"depth", "JVMTI_ERROR_ILLEGAL_ARGUMENT", G_DEPTH, "%p is less than zero."},
+    [PE_FRAMES] = {"frames", "JVMTI_ERROR_NO_MORE_FRAMES", -1,
+                   "The stack has no frame at depth %p."},
+    [PE_CLASS] = {"class", "JVMTI_ERROR_INVALID_CLASS", G_CLASS,
+                  "%p is not a class object, or the class has been unloaded."},
+    [PE_METHOD] = {"method", "JVMTI_ERROR_INVALID_METHODID", G_METHOD, "%p is not a method ID."},
+    [PE_NATIVE] = {"native", "JVMTI_ERROR_NATIVE_METHOD", G_NATIVE, "%p is a native method."},
+    [PE_FIELD] = {"field", "JVMTI_ERROR_INVALID_FIELDID", G_FIELD, "%p is not a field ID%c."},
+    [PE_LOCATION] = {"location", "JVMTI_ERROR_INVALID_LOCATION", -1,
+                     "%p is not a location in the method."},
+    [PE_ENUM] = {"enum", "JVMTI_ERROR_ILLEGAL_ARGUMENT", -1,
+                 "%p is not one of the values of %t."},
+    [PE_EVENT_TYPE] = {"event-type", "JVMTI_ERROR_INVALID_EVENT_TYPE", -1,
+                       "%p is not an event type."},
+    [PE_MIN] = {"min", "JVMTI_ERROR_ILLEGAL_ARGUMENT", G_MIN, "%p is less than %m."},
 };
 
 typedef struct Acc {
@@ -35,11 +43,7 @@ static FnError *add(Acc *a, FnErrorOrigin origin, const char *error)
     FnErrors *e = a->e;
     if (e->n == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 16;
-        e->items = realloc(e->items, a->cap * sizeof *e->items);
-        if (!e->items) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        e->items = xrealloc(e->items, a->cap * sizeof *e->items);
     }
     FnError *x = &e->items[e->n++];
     memset(x, 0, sizeof *x);

@@ -34,10 +34,16 @@ typedef enum ParamErrorKind {
     PE_COUNT
 } ParamErrorKind;
 
+/* One row per kind: a new kind of parameter error is a row here (and, when
+ * the trampoline checks it, a guard_kinds[] row in c/guard.c). */
 typedef struct ParamErrorKindInfo {
     const char *name;  /* as the docs' templates see it: "null", "thread-alive", ... */
     const char *error; /* "JVMTI_ERROR_..." */
     int guard;         /* the GuardKind that checks it on entry, or -1: never */
+    /* The docs' sentence (jg:errors' says=): %p the parameter, %t the type
+     * of its values, %c " of CLASS" when the class is known, %m the minimum;
+     * each format renders them its own way (templates' "says-part"). */
+    const char *says;
 } ParamErrorKindInfo;
 extern const ParamErrorKindInfo param_error_kinds[PE_COUNT];
 

@@ -93,3 +93,11 @@ int event_num_cmp(const void *a, const void *b)
     const Event *x = *(Event *const *)a, *y = *(Event *const *)b;
     return (x->num > y->num) - (x->num < y->num);
 }
+
+const Param *param_named(Param *const *ps, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(ps[i]->name, name) == 0)
+            return ps[i];
+    return NULL;
+}

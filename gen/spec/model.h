@@ -327,4 +327,7 @@ bool attr_has_word(const char *list, const char *word);
 extern const char missing_attr[];
 static inline bool is_missing(const char *s) { return s == missing_attr; }
 
+/* The parameter (or field) of ps named name, or NULL (also for a NULL name). */
+const Param *param_named(Param *const *ps, size_t n, const char *name);
+
 #endif

@@ -252,14 +252,6 @@ static void attrs_of(const Type *t, Attrs *a)
     }
 }
 
-static const Param *find_param(Param *const *ps, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(ps[i]->name, name) == 0)
-            return ps[i];
-    return NULL;
-}
-
 /* For each parameter (prefix "parameters") or field ("fields") in both
  * lists, by name, in the new order: its type as the spec spells it and
  * each attribute. Added, removed, renamed or reordered ones show in the
@@ -268,7 +260,7 @@ static void diff_members(Diff *d, Entry *e, const char *prefix, Param *const *op
                          Param *const *np, size_t nn)
 {
     for (size_t i = 0; i < nn; i++) {
-        const Param *n = np[i], *o = find_param(op, on, n->name);
+        const Param *n = np[i], *o = param_named(op, on, n->name);
         if (!o)
             continue;
         Buf ot, nt;
@@ -727,7 +719,7 @@ static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
             nf.items[i] = nt->fields[i]->name;
         change_set(d, e, "fields", of, nf);
         for (size_t i = 0; i < nt->n_fields; i++) {
-            const Param *p = find_param(ot->fields, ot->n_fields, nt->fields[i]->name);
+            const Param *p = param_named(ot->fields, ot->n_fields, nt->fields[i]->name);
             if (p) /* a callback slot of jvmtiHeapCallbacks retyped, a field retyped */
                 change_str(d, e, printf_str(d, "fields.%s.type", p->name, ""),
                            ctype_str(d, p->type), ctype_str(d, nt->fields[i]->type));

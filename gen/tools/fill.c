@@ -17,6 +17,7 @@
 #include "spec/facts.h"
 #include "c/impl.h"
 #include "base/output.h"
+#include "base/status.h"
 
 void fill_stub_append(Buf *b, const Function *f)
 {
@@ -131,11 +132,7 @@ static Edit *add_edit(Merge *m, size_t pos, size_t del, int rank)
 {
     if (m->n_edits == m->cap_edits) {
         m->cap_edits = m->cap_edits ? m->cap_edits * 2 : 32;
-        m->edits = realloc(m->edits, m->cap_edits * sizeof *m->edits);
-        if (!m->edits) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        m->edits = xrealloc(m->edits, m->cap_edits * sizeof *m->edits);
     }
     Edit *e = &m->edits[m->n_edits];
     *e = (Edit){.pos = pos, .del = del, .rank = rank, .seq = m->n_edits};
@@ -155,15 +152,16 @@ static void put_eol_text(const Merge *m, Buf *b, const char *s)
     }
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+/* White space that does not end a line. */
+static bool is_line_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
-static bool is_space(char c) { return is_blank(c) || c == '\r' || c == '\n'; }
+static bool is_space(char c) { return is_line_space(c) || c == '\r' || c == '\n'; }
 
 /* Whether only blanks come between the start of pos's line and pos. */
 static bool starts_line(const Merge *m, size_t pos, size_t *line_start)
 {
     size_t ls = pos;
-    while (ls > 0 && is_blank(m->t[ls - 1]))
+    while (ls > 0 && is_line_space(m->t[ls - 1]))
         ls--;
     if (ls > 0 && m->t[ls - 1] != '\n')
         return false;
@@ -229,7 +227,7 @@ static size_t after_def(const Merge *m, const CFuncDef *d, bool *bare)
     size_t brace_end = tok_off(m, d->rbrace) + 1;
     size_t j = brace_end, k = 0;
     for (;;) {
-        while (j < m->n && (is_blank(m->t[j]) || m->t[j] == '\r'))
+        while (j < m->n && (is_line_space(m->t[j]) || m->t[j] == '\r'))
             j++;
         while (k < m->sc.n_comments && m->sc.comments[k].off < j)
             k++;
@@ -317,7 +315,7 @@ static void review_signature(Merge *m, const ImplDef *def, const Function *f)
         size_t a = c->off, e = c->end, ls;
         if (starts_line(m, a, &ls)) {
             size_t j = e;
-            while (j < m->n && (is_blank(m->t[j]) || m->t[j] == '\r'))
+            while (j < m->n && (is_line_space(m->t[j]) || m->t[j] == '\r'))
                 j++;
             if (j < m->n && m->t[j] == '\n') {
                 a = ls;
@@ -432,7 +430,7 @@ static int update_table(Merge *m, StrMap *by_fn)
         Loc loc = {m->o->file, line};
         error_at(&loc, "the table of registered implementations has no end ('%s'); "
                  "remove what is left of it", FILL_TABLE_END);
-        return 1;
+        return EXIT_INVALID;
     }
     TableArg arg = {m, by_fn};
     Buf table;
@@ -464,19 +462,15 @@ static int merge(Merge *m, Buf *out)
     if (!cscan(&m->sc, m->t, m->n)) {
         Loc loc = {m->o->file, m->sc.error_line};
         error_at(&loc, "%s", m->sc.error);
-        return 1;
+        return EXIT_INVALID;
     }
     const char *nl = memchr(m->t, '\n', m->n);
     m->eol = nl && nl > m->t && nl[-1] == '\r' ? "\r\n" : "\n";
 
     /* The file's jvmti_impl_ definitions. */
     size_t plen = strlen(IMPL_PREFIX);
-    ImplDef *defs = calloc(m->sc.n_defs + 1, sizeof *defs);
-    Entry *entries = calloc(spec->n_functions + 1, sizeof *entries);
-    if (!defs || !entries) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
+    ImplDef *defs = xcalloc(m->sc.n_defs + 1, sizeof *defs);
+    Entry *entries = xcalloc(spec->n_functions + 1, sizeof *entries);
     size_t n_defs = 0;
     StrMap by_id;
     strmap_init(&by_id);
@@ -488,11 +482,7 @@ static int merge(Merge *m, Buf *out)
         ImplDef *def = &defs[n_defs++];
         def->d = d;
         def->line = name->line;
-        def->id = malloc(name->len - plen + 1);
-        if (!def->id) {
-            fputs("jvmtigen: error: out of memory\n", stderr);
-            exit(3);
-        }
+        def->id = xmalloc(name->len - plen + 1);
         memcpy(def->id, m->t + name->off + plen, name->len - plen);
         def->id[name->len - plen] = '\0';
         const ImplDef *prev = strmap_put(&by_id, def->id, def);
@@ -500,7 +490,7 @@ static int merge(Merge *m, Buf *out)
             Loc loc = {m->o->file, def->line};
             error_at(&loc, IMPL_PREFIX "%s is defined twice; the first definition is at line %d",
                      def->id, prev->line);
-            rc = 1;
+            rc = EXIT_INVALID;
         }
     }
     StrMap by_fn;
@@ -596,7 +586,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
         if (errno != ENOENT) {
             Loc l = {o->file, 0};
             error_at(&l, "cannot read: %s", read_file_error(errno));
-            rc = 3;
+            rc = EXIT_IO;
             goto done;
         }
         created = true;
@@ -622,7 +612,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
     bool had_mode = !created && stat(path, &st) == 0;
     bool changed;
     if (write_if_changed(path, out.data ? out.data : "", out.len, &changed) != 0)
-        rc = 3;
+        rc = EXIT_IO;
     else if (changed && had_mode)
         chmod(path, st.st_mode & 07777);
     free(real);

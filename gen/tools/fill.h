@@ -37,8 +37,9 @@ typedef struct FillOptions {
 #define FILL_TABLE_END "/* jvmtigen: end of registered implementations */"
 
 /* Creates or merges o->file from a checked spec. Diagnostics are queued and
- * flushed. Returns an exit status: 0 done (warnings allowed), 1 the file
- * cannot be scanned or has duplicate definitions, 3 an I/O error. */
+ * flushed. Returns an exit status (base/status.h): EXIT_OK done (warnings
+ * allowed), EXIT_INVALID the file cannot be scanned or has duplicate
+ * definitions, EXIT_IO an I/O error. */
 int fill_file(const Spec *spec, const FillOptions *o);
 
 /* One stub (marker comment, definition), ending with a newline. */

@@ -34,9 +34,7 @@ static void klayout(Json *j, const char *k, Layout lay, const char *const *names
 void model_json_typedef_layout(Json *j, const Spec *s, Layouts *l, size_t i)
 {
     const Typedef *td = s->typedefs[i];
-    const char **names = calloc(td->n_fields + 1, sizeof *names);
-    if (!names)
-        abort(); /* as util.c's allocations: nothing sensible to print */
+    const char **names = xcalloc(td->n_fields + 1, sizeof *names);
     for (size_t k = 0; k < td->n_fields; k++)
         names[k] = td->fields[k]->name;
     json_key(j, "layout");
@@ -58,9 +56,7 @@ void model_json_typedef_layout(Json *j, const Spec *s, Layouts *l, size_t i)
 static void kslots(Json *j, const char *k, const char *id, const char *item, int first,
                    const char *const *names, const char *const *items, size_t n)
 {
-    long *offsets = calloc(n + 1, sizeof *offsets);
-    if (!offsets)
-        abort();
+    long *offsets = xcalloc(n + 1, sizeof *offsets);
     json_key(j, k);
     json_begin(j, '{');
     json_kstr(j, "id", id);

@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fputs("jvmtigen: error: out of memory\n", stderr);
-        exit(3);
-    }
-    return p;
-}
-
 /* ---- lines and their classes ---- */
 
 typedef struct Line {
