@@ -33,6 +33,11 @@ static int selected(const char *name)
     return on;
 }
 
+int jvmticheck_trace_selected(const char *name)
+{
+    return patterns && selected(name);
+}
+
 int jvmticheck_trace_events(const char *p)
 {
     free(patterns);

@@ -12,10 +12,12 @@
  * as the process: the agent or the VM may keep their addresses. */
 #include <ffi.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jvmticheck.h"
+#include "jvmtigen_trace.h"
 
 /* The type an argument of this kind and base type has in a variadic call
  * (default promotions: small integers to int, float to double). */
@@ -86,6 +88,58 @@ typedef struct ext_fn {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ext_fn *fns; /* under lock */
 
+/* A traced call's arguments, in JVM TI's trace line format: values by
+ * their promoted type, strings (const char * in) as text, the rest as
+ * pointers. */
+static void trace_args(jvmtigen_trace_call *tc, jvmtiEnv *env, const ext_sig *s, void **args)
+{
+    jvmtigen_trace_begin(tc, env, s->id);
+    for (jint i = 0; i < s->n; i++) {
+        const jvmtiParamInfo *p = &s->params[i];
+        void *a = args[i + 1];
+        if (p->kind == JVMTI_KIND_IN_PTR && p->base_type == JVMTI_TYPE_CCHAR) {
+            jvmtigen_trace_str(tc, p->name, *(const char **)a);
+            continue;
+        }
+        ffi_type *t = s->types[i + 1];
+        if (t == &ffi_type_sint32)
+            jvmtigen_trace_int(tc, p->name, *(int32_t *)a);
+        else if (t == &ffi_type_uint32)
+            jvmtigen_trace_int(tc, p->name, *(uint32_t *)a);
+        else if (t == &ffi_type_sint64)
+            jvmtigen_trace_int(tc, p->name, *(int64_t *)a);
+        else if (t == &ffi_type_double)
+            jvmtigen_trace_double(tc, p->name, *(double *)a);
+        else if (t == &ffi_type_uint64)
+            jvmtigen_trace_int(tc, p->name, (jlong) * (uint64_t *)a);
+        else
+            jvmtigen_trace_ptr(tc, p->name, *(void **)a);
+    }
+    jvmtigen_trace_call_start(tc);
+}
+
+/* After a call that succeeded, the values it stored through scalar
+ * out-pointers, as the generated trace lines show them (*name=value). */
+static void trace_outs(jvmtigen_trace_call *tc, const ext_sig *s, void **args)
+{
+    for (jint i = 0; i < s->n; i++) {
+        const jvmtiParamInfo *p = &s->params[i];
+        void *out = *(void **)args[i + 1];
+        if (p->kind != JVMTI_KIND_OUT || !out)
+            continue;
+        char name[136];
+        snprintf(name, sizeof name, "*%s", p->name);
+        switch (p->base_type) {
+        case JVMTI_TYPE_JINT: jvmtigen_trace_int(tc, name, *(jint *)out); break;
+        case JVMTI_TYPE_JLONG: jvmtigen_trace_int(tc, name, *(jlong *)out); break;
+        case JVMTI_TYPE_JBOOLEAN: jvmtigen_trace_bool(tc, name, *(jboolean *)out); break;
+        case JVMTI_TYPE_JFLOAT: jvmtigen_trace_double(tc, name, *(jfloat *)out); break;
+        case JVMTI_TYPE_JDOUBLE: jvmtigen_trace_double(tc, name, *(jdouble *)out); break;
+        default: break; /* handles and buffers: the pointer was shown */
+        }
+    }
+}
+
 /* An out-pointer (every kind but IN) the spec of the function says must
  * not be NULL: the first such NULL is the finding, as for the others. */
 static void fn_entry(ffi_cif *cif, void *ret, void **args, void *data)
@@ -110,9 +164,19 @@ static void fn_entry(ffi_cif *cif, void *ret, void **args, void *data)
     fwd[0] = &real;
     for (jint i = 0; i < f->sig.n; i++)
         fwd[i + 1] = args[i + 1];
+    jvmtigen_trace_call tc;
+    int traced = jvmticheck_trace_selected(f->sig.id);
+    if (traced)
+        trace_args(&tc, env, &f->sig, args);
     ffi_sarg r = 0;
     ffi_call(&f->sig.cif, FFI_FN(f->real), &r, fwd);
     *(ffi_sarg *)ret = r;
+    if (traced) {
+        jvmtigen_trace_result(&tc, (jvmtiError)r);
+        if (r == JVMTI_ERROR_NONE)
+            trace_outs(&tc, &f->sig, args);
+        jvmtigen_trace_end(&tc);
+    }
 }
 
 /* The checker's entry for the VM's function (one per function, made on

@@ -120,6 +120,8 @@ typedef struct jvmticheck_event_call {
 void jvmticheck_event_begin(jvmticheck_event_call *c, jvmticheck_env *e, const char *name);
 void jvmticheck_event_end(jvmticheck_event_call *c);
 int jvmticheck_trace_events(const char *patterns);
+/* Whether calls or events named name are traced (the same selection). */
+int jvmticheck_trace_selected(const char *name);
 void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);
 
 /* ---- the tables (generated) ---- */

@@ -49,6 +49,9 @@ extensions() {
         grep -qx "buggy: $fn returned 0, value [0-9]*" "$d/$vm-ext-plain.out"
     check "jvmticheck: $vm: ... the same answer as without the checker, no finding" \
         bash -c 'diff "$1" "$2" && test ! -s "$3"' _ "$d/$vm-ext-plain.out" "$d/$vm-ext-call.out" "$d/$vm-ext-call.err"
+    "$@" "$vm-ext-trace" "trace=$fn," ext-call
+    check "jvmticheck: $vm: trace=: a selected extension function's call is one line, with what it stored" \
+        grep -Eqx "jvmti: \\[env 0x[0-9a-f]+\\] $fn\\($param=0x[0-9a-f]+\\) = JVMTI_ERROR_NONE; \\*$param=[0-9a-z]+ \\([0-9]+ ns\\)" "$d/$vm-ext-trace.err"
     "$@" "$vm-ext-null" "" ext-null
     finds "$vm-ext-null" "jvmticheck: $fn: $param must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_ext_null (libbuggy.so)"
     check "jvmticheck: $vm: the extension function's NULL out-pointer: warn mode forwards it (the VM's 100)" \
