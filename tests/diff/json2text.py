@@ -1,5 +1,5 @@
 """json2text.py DIFF.json DIFF.txt: rebuilds the text form of `jvmtigen
-diff` from its JSON form, by the rules README.md states, and compares it
+diff` from its JSON form, by the rules docs/model.md states, and compares it
 with the text jvmtigen printed. Exit 1 (with a unified diff) if they differ.
 Written for the tests, independently of gen/tools/diff.c."""
 import difflib

@@ -3,7 +3,7 @@
 #   - fixtures/old.xml -> new.xml: every kind of item added, removed and
 #     changed in each fact; the text is expected.txt, written by hand;
 #   - the JSON is valid, has the documented shape, and says exactly what the
-#     text says (the text rebuilt from the JSON by the README's rules);
+#     text says (the text rebuilt from the JSON by docs/model.md's rules);
 #   - jdk17 -> jdk25 (and jdk25 -> mainline): the functions, events,
 #     capabilities and errors added or removed are those python finds in the
 #     two XML files, with their numbers and since versions;
@@ -128,7 +128,7 @@ assert hush["impl"]["old"] == "notrace" and hush["impl"]["new"] is None
 assert "Stay" not in [e["id"] for e in doc["functions"]["changed"]]
 EOF
 
-# The text, rebuilt from the JSON by the rules README.md gives, must be the
+# The text, rebuilt from the JSON by the rules docs/model.md gives, must be the
 # text jvmtigen printed: both forms carry the same facts.
 check "diff: the JSON and the text say the same (fixture)" python3 tests/diff/json2text.py "$d/fixture.json" "$d/fixture.txt"
 "$JVMTIGEN" diff $F/new.xml $F/old.xml >"$d/reverse.txt"
