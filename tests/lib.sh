@@ -30,6 +30,9 @@ need_refs() {
     done
 }
 
+# jni_include (tests/jni.sh): where jni.h is.
+. tests/jni.sh
+
 # A fresh scratch directory under the run's temp dir.
 scratch() { mktemp -d "$TESTS_TMP/$1.XXXXXX"; }
 

@@ -11,8 +11,8 @@
 set -u
 . tests/lib.sh
 
-JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
-if [ ! -f "$JNI_INC/jni.h" ]; then skip "abi: no jni.h in $JNI_INC (openjdk-17-jdk-headless)"; exit 0; fi
+JNI_INC=$(jni_include)
+if [ ! -f "$JNI_INC/jni.h" ]; then skip "abi: no jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0; fi
 if ! command -v python3 >/dev/null; then not_ok "abi: python3 is not installed"; exit 0; fi
 d=$(scratch abi)
 

@@ -31,17 +31,6 @@ fi
 
 # ---- the valid spec ----
 
-jni_include() {
-    local d
-    for d in "${JNI_INCLUDE:-}" "${JAVA_HOME:+$JAVA_HOME/include}" \
-             /usr/lib/jvm/java-17-openjdk-amd64/include; do
-        if [ -n "$d" ] && [ -f "$d/jni.h" ]; then
-            echo "$d"
-            return 0
-        fi
-    done
-    return 1
-}
 
 check_valid() {
     local out err status

@@ -11,9 +11,7 @@
 . tests/lib.sh
 if ! command -v make >/dev/null; then skip "consumer: make is not installed"; exit 0; fi
 CC=${CC:-cc}
-if [ -z "${JNI_INCLUDE:-}" ]; then
-    JNI_INCLUDE=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
-fi
+JNI_INCLUDE=$(jni_include)
 case $JVMTIGEN in /*) ;; *) JVMTIGEN=$PWD/$JVMTIGEN ;; esac
 d=$(scratch consumer)
 

@@ -7,12 +7,12 @@
 # Expected function sets come from the spec files through xmllint, not from
 # jvmtigen.
 . tests/lib.sh
-JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
+JNI_INC=$(jni_include)
 
 for tool in xmllint gcc clang perl; do
     if ! command -v "$tool" >/dev/null; then not_ok "fill: needs $tool"; exit 0; fi
 done
-if [ ! -f "$JNI_INC/jni.h" ]; then not_ok "fill: needs $JNI_INC/jni.h (openjdk-17-jdk-headless)"; exit 0; fi
+if [ ! -f "$JNI_INC/jni.h" ]; then not_ok "fill: needs jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0; fi
 
 S17="$SHARED_SPECS/jdk17/jvmti.xml"
 S25="$SHARED_SPECS/jdk25/jvmti.xml"

@@ -5,7 +5,7 @@
 
 JDK17_H=/usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h
 JDK25_H=/usr/lib/jvm/temurin-25-jdk-amd64/include/jvmti.h
-JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
+JNI_INC=$(jni_include)
 
 # The part below the opening comment: the JDK's carries its license there,
 # ours the spec's copyright lines; everything after must be the same bytes.

@@ -10,7 +10,7 @@
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
-JDK_INC=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
+JDK_INC=$(jni_include)
 CC=${CC:-cc}
 san=()
 [ -n "${SANITIZE:-}" ] && san=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer)

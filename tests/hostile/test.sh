@@ -14,8 +14,7 @@
 if ! command -v python3 >/dev/null; then not_ok "hostile: python3 is needed"; exit 0; fi
 hostile_setup || { not_ok "hostile: cannot generate the base outputs"; exit 0; }
 CC=${CC:-cc}
-INC=${JNI_INCLUDE:-}
-[ -f "$INC/jni.h" ] || INC=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
+INC=$(jni_include)
 
 cases=$(scratch hostile-cases)
 python3 tests/hostile/make-cases . "$cases" || { not_ok "hostile: make-cases failed"; exit 0; }

@@ -24,9 +24,7 @@
 CC=${CC:-cc}
 PREFIX=${PREFIX:-/usr/local}
 MAKE=${MAKE:-make}
-if [ -z "${JNI_INCLUDE:-}" ]; then
-    JNI_INCLUDE=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
-fi
+JNI_INCLUDE=$(jni_include)
 root=$PWD
 d=$(scratch install)
 dest=$d/dest

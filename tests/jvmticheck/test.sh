@@ -11,7 +11,7 @@
 RT_SO=${RT_SO:-lib/libjvmtirt.so}
 CHECK_SO=$(cd "$(dirname "$RT_SO")" && pwd)/libjvmticheck.so
 [ -f "$CHECK_SO" ] || { not_ok "jvmticheck: $CHECK_SO not built"; exit 0; }
-JNI_INCLUDE=${JNI_INCLUDE:-/usr/lib/jvm/java-17-openjdk-amd64/include}
+JNI_INCLUDE=$(jni_include)
 jdk=$(dirname "$JNI_INCLUDE")
 JAVA=$jdk/bin/java JAVAC=$jdk/bin/javac JAR=$jdk/bin/jar
 here=tests/jvmticheck

@@ -38,9 +38,7 @@ if [ -z "${RT_LIB:-}" ]; then
 fi
 CC=${CC:-cc}
 RT_OUT=${RT_OUT:-out}
-if [ -z "${JNI_INCLUDE:-}" ]; then
-    JNI_INCLUDE=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
-fi
+JNI_INCLUDE=$(jni_include)
 d=$(scratch runtime)
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -O1 -pthread

@@ -3,8 +3,7 @@
 # base type's line, and nothing is written. The first case is the attack
 # itself: a function with a constructor attribute that every program
 # including the header would run at start-up.
-INC=${JNI_INCLUDE:-}
-[ -f "$INC/jni.h" ] || INC=$(dirname "$(ls /usr/lib/jvm/*/include/jni.h 2>/dev/null | head -1)")
+INC=$(jni_include)
 injection() { # NAME DEFINITION
     local name=$1 d err status
     d=$(scratch "sec-def-$name")

@@ -7,14 +7,14 @@
 . tests/lib.sh
 
 GEN_DRIVER="${GEN_DRIVER:-build/${CC:-cc}/gen-driver}"
-JNI_INC=/usr/lib/jvm/java-17-openjdk-amd64/include
+JNI_INC=$(jni_include)
 INC=(-Iruntime -Icheck -Itests/trampolines -I"$JNI_INC" -I"$JNI_INC/linux")
 RUNTIME=(runtime/hooks.c runtime/trace.c)
 SAN=()
 [ -n "${SANITIZE:-}" ] && SAN=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
 if [ ! -f "$JNI_INC/jni.h" ]; then
-    not_ok "trampolines: needs $JNI_INC/jni.h (openjdk-17-jdk-headless)"; exit 0
+    not_ok "trampolines: needs jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0
 fi
 
 # build_driver OUTDIR DRIVER_C BINARY: the driver (compiled once, to
