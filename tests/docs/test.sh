@@ -318,8 +318,15 @@ if command -v strace >/dev/null; then
     forks() { strace -f -e trace=clone,clone3,fork,vfork -o "$d/strace" "$JVMTIGEN" -q -o "$d/forks" "$FIXTURE" >/dev/null 2>&1
               grep -c 'clone\|fork' "$d/strace"; }
     two=$(JVMTIGEN_JOBS=2 forks) one=$(JVMTIGEN_JOBS=1 forks)
-    check "docs: JVMTIGEN_JOBS=2 forks the helper ($two), JVMTIGEN_JOBS=1 does not ($one)" \
-        test "$two" -ge 1 -a "$one" -eq 0
+    if [ -n "${SANITIZE:-}" ]; then
+        # a sanitizer's runtime clones a process of its own (LeakSanitizer
+        # stops the world that way at exit): the helper is the difference
+        check "docs: JVMTIGEN_JOBS=2 forks the helper ($two clones), JVMTIGEN_JOBS=1 does not ($one, the $SANITIZE runtime's)" \
+            test "$two" -gt "$one"
+    else
+        check "docs: JVMTIGEN_JOBS=2 forks the helper ($two), JVMTIGEN_JOBS=1 does not ($one)" \
+            test "$two" -ge 1 -a "$one" -eq 0
+    fi
 fi
 check "docs: --no-docs writes the C outputs only" \
     bash -c "[ -f '$d/nodocs/jvmti.h' ] && [ ! -e '$d/nodocs/jvmti.html' ] && [ ! -e '$d/nodocs/man' ]"
