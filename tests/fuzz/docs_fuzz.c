@@ -87,7 +87,8 @@ static int letter(char c)
 static int known_macro(const char *p, size_t n)
 {
     static const char *const macros[] = {"TH", "SH", "SS", "PP", "TP", "IP", "B", "I", "BR",
-                                         "IR", "RS", "RE", "nf", "fi", "br", "\\\""};
+                                         "IR", "RS", "RE", "nf", "fi", "br", "nh", "ad",
+                                         "\\\""};
     for (size_t i = 0; i < sizeof macros / sizeof *macros; i++)
         if (strlen(macros[i]) == n && memcmp(macros[i], p, n) == 0)
             return 1;
