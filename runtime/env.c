@@ -22,6 +22,7 @@
  * "Freed" means emptied and put on a free list: slots are never unmapped
  * while the core runs, so a stale jvmtiEnv* finds a dead magic (see
  * free_env). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,13 +128,19 @@ static void free_env_state(rt_env *e)
 static void free_env(rt_env *e)
 {
     free_env_state(e);
-    /* Everything but the head; the head's capabilities word by word, as
-     * the trampolines read them; magic stays RT_ENV_DEAD. */
-    memset((char *)e + sizeof e->head, 0, sizeof *e - sizeof e->head);
+    /* Everything but the head and `disposed`; the head's capabilities word
+     * by word, as the trampolines read them; magic stays RT_ENV_DEAD.
+     * `disposed` stays 1 throughout: a walk that opens its cursor on a
+     * stale handle reads it with no lock (heap.c's walk_begin), and a
+     * passing 0 would let it into the state freed here. */
+    size_t from = sizeof e->head, at = offsetof(rt_env, disposed),
+           past = at + sizeof e->disposed;
+    memset((char *)e + from, 0, at - from);
+    memset((char *)e + past, 0, sizeof *e - past);
     jvmtiCapabilities none;
     memset(&none, 0, sizeof none);
     jvmtigen_capabilities_store(&e->head.capabilities, &none);
-    e->disposed = 1;
+    STORE(&e->disposed, 1);
     if (rt.free_tail)
         rt.free_tail->pending_next = e;
     else
@@ -152,7 +159,7 @@ static rt_env *take_env_slot(void)
             rt.free_tail = NULL;
         rt.n_free--;
         e->pending_next = NULL;
-        e->disposed = 0;
+        STORE(&e->disposed, 0);
         return e;
     }
     rt_env *e = calloc(1, sizeof *e);

@@ -503,11 +503,18 @@ static void drain(walk *w)
     }
 }
 
-/* Starts a walk on the environment: the heap held still, a posting cursor
- * open (see the top of this file). */
-static int walk_begin(void)
+/* Starts a walk on the environment: a posting cursor open (see the top of
+ * this file), then the heap held still. -1 when the environment turns out
+ * disposed: the trampoline checked it before the cursor, and a dispose and
+ * a whole grace period may fall in between, its tag map freed. Inside the
+ * cursor the answer holds (env.c keeps `disposed` set in a freed slot). */
+static int walk_begin(walk *w)
 {
     int cursor = rt_walk_begin();
+    if (LOAD(&w->e->disposed)) {
+        rt_walk_end(cursor);
+        return -1;
+    }
     if (rt.config.heap_pause)
         rt.config.heap_pause(1);
     return cursor;
@@ -585,7 +592,9 @@ jvmtiError jvmti_impl_FollowReferences(jvmtiEnv *env, jint heap_filter, jclass k
     jvmtiError err = class_arg(env, klass, &w.klass);
     if (err)
         return err;
-    int cursor = walk_begin();
+    int cursor = walk_begin(&w);
+    if (cursor < 0)
+        return JVMTI_ERROR_INVALID_ENVIRONMENT;
     uintptr_t initial = 0;
     if (initial_object && !(initial = object_arg(initial_object)))
         w.err = JVMTI_ERROR_INVALID_OBJECT;
@@ -605,7 +614,9 @@ jvmtiError jvmti_impl_IterateOverReachableObjects(jvmtiEnv *env,
     walk w = {.e = rt_env_of(env), .basic = 1, .root_cb = heap_root_callback,
               .stack_cb = stack_ref_callback, .object_cb = object_ref_callback,
               .user_data = (void *)user_data};
-    int cursor = walk_begin();
+    int cursor = walk_begin(&w);
+    if (cursor < 0)
+        return JVMTI_ERROR_INVALID_ENVIRONMENT;
     follow(&w, 0);
     return walk_end(&w, cursor);
 }
@@ -618,7 +629,9 @@ jvmtiError jvmti_impl_IterateOverObjectsReachableFromObject(
         return JVMTI_ERROR_NOT_AVAILABLE;
     walk w = {.e = rt_env_of(env), .basic = 1, .object_cb = object_reference_callback,
               .user_data = (void *)user_data};
-    int cursor = walk_begin();
+    int cursor = walk_begin(&w);
+    if (cursor < 0)
+        return JVMTI_ERROR_INVALID_ENVIRONMENT;
     uintptr_t initial = object_arg(object);
     if (!initial)
         w.err = JVMTI_ERROR_INVALID_OBJECT;
@@ -648,7 +661,9 @@ static int subclass_of(uintptr_t k, uintptr_t of)
 static jvmtiError iterate(walk *w, jvmtiHeapObjectCallback ocb,
                           jvmtiHeapObjectFilter object_filter, int subclasses)
 {
-    int cursor = walk_begin();
+    int cursor = walk_begin(w);
+    if (cursor < 0)
+        return JVMTI_ERROR_INVALID_ENVIRONMENT;
     idvec all = {0};
     rt.config.heap_objects(collect_object, &all);
     if (all.oom) {

@@ -4,7 +4,8 @@
  * (0 untags, a self-reference shares one tag), visit and iteration
  * control, reference info, primitive callbacks; a chain of a million
  * objects (no recursion); the VM without enumerations (NOT_AVAILABLE,
- * reported) or built against the older, smaller config; walks concurrent
+ * reported) or built against the older, smaller config; an environment
+ * disposed between the trampoline's check and the walk; walks concurrent
  * with SetTag and with DisposeEnvironment (race-free under TSan).
  *
  * This program plays the VM: an object is a `vobj`, its identity and its
@@ -851,6 +852,54 @@ static void section_missing(void)
     core_down();
 }
 
+/* ---- an environment disposed between the trampoline's check and the walk ----
+ * Another thread's DisposeEnvironment, and the grace period after it, can
+ * fall between the trampoline's check of the environment and the walk's
+ * cursor. The VM's check_class runs in that window, so disposing there
+ * makes the interleaving certain: the walk must answer INVALID_ENVIRONMENT
+ * and touch nothing (before the fix it walked the freed slot, called back
+ * and wrote tags back into it). */
+
+static jvmtiEnv *window_env;
+
+static jvmtiError dispose_in_window(jvmtiEnv *env, jclass klass, int of_member)
+{
+    (void)klass, (void)of_member;
+    if (env == window_env) {
+        window_env = NULL;
+        (*env)->DisposeEnvironment(env);
+    }
+    return JVMTI_ERROR_NONE;
+}
+
+static void section_window(void)
+{
+    make_graph();
+    jvmtirt_config cfg = JVMTIRT_CONFIG_INIT;
+    cfg.check_class = dispose_in_window;
+    core_up(&cfg, 1);
+    jvmtiHeapCallbacks cb = all_callbacks();
+    for (int fn = 0; fn < 2; fn++) {
+        jvmtiEnv *e = window_env = tagging_env();
+        seen s;
+        memset(&s, 0, sizeof s);
+        s.visit = JVMTI_VISIT_OBJECTS;
+        s.tag_set_by_size = 1;
+        jvmtiError err =
+            fn == 0 ? (*e)->FollowReferences(e, 0, (jclass)REF(&g[C_OBJECT]), NULL, &cb, &s)
+                    : (*e)->IterateThroughHeap(e, 0, (jclass)REF(&g[C_OBJECT]), &cb, &s);
+        jvmtirt_stats st;
+        jvmtirt_get_stats(&st);
+        CHECK_EQ(st.pending_disposal, 0, "window: %s's environment was freed in the window",
+                 fn ? "IterateThroughHeap" : "FollowReferences");
+        CHECK_EQ(err, JVMTI_ERROR_INVALID_ENVIRONMENT, "... and the walk answers INVALID_ENVIRONMENT");
+        CHECK_EQ(s.refs + s.objects + s.calls + s.primitive_fields + s.arrays + s.strings, 0,
+                 "... without a callback");
+    }
+    CHECK_EQ(__atomic_load_n(&pauses, __ATOMIC_RELAXED), 0, "window: heap_pause balanced");
+    core_down();
+}
+
 /* ---- walks concurrent with SetTag and DisposeEnvironment ---- */
 
 static double stress_seconds = 0.5;
@@ -966,6 +1015,7 @@ int main(int argc, char **argv)
     section_chain();
     section_packed();
     section_missing();
+    section_window();
     section_stress();
     return tap_failures != 0;
 }
