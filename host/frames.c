@@ -108,19 +108,20 @@ static jvmtiError field_watch_arm(uintptr_t class_id, jfieldID field, jvmtiEvent
 
 /* ---- frames: each thread's stack (host_thread.frames, stacks.c) ---- */
 
-/* Only the calling thread gets here: the host suspends no thread, so the
- * core asks about no other (config.thread_suspended is NULL). It reads its
- * own stack, which only it changes. */
+/* The core asks only about the calling thread or one it holds suspended:
+ * either way the thread's frames stay put meanwhile (a suspended host
+ * thread stops before its next move: suspend.c). A frame's key is its
+ * height, unique among the thread's live frames. */
 static jvmtiError frame_at(uintptr_t thread, jint depth, uintptr_t *frame)
 {
-    if (thread != jvmtirt_current_thread_id())
-        return JVMTI_ERROR_THREAD_NOT_SUSPENDED;
-    const host_thread *t = (const host_thread *)thread;
-    if (depth >= t->height)
-        return JVMTI_ERROR_NO_MORE_FRAMES;
-    if (t->frames[t->height - 1 - depth].method->is_native)
+    host_member *m;
+    jint height;
+    jvmtiError err = host_stack_frame((const host_thread *)thread, depth, &m, &height);
+    if (err)
+        return err;
+    if (m->is_native)
         return JVMTI_ERROR_OPAQUE_FRAME;
-    *frame = (uintptr_t)(t->height - depth); /* its height: unique while it lives */
+    *frame = (uintptr_t)height;
     return JVMTI_ERROR_NONE;
 }
 

@@ -136,10 +136,14 @@ jclass host_heap_find_class(const char *name);
 jclass host_heap_class_of(jobject obj);
 
 /* Suspension (suspend.c): the core's operations, and the thread's "Java
- * code" (-work:SECONDS), which passes a safe point every turn. */
+ * code" (-work:SECONDS), which passes a safe point every turn. A move of
+ * a thread's stack is a safe point too: it runs between move_begin (which
+ * stops while the thread is suspended) and move_end. */
 jvmtiError host_suspend_thread(uintptr_t id, int is_current);
 jvmtiError host_resume_thread(uintptr_t id);
 void host_run_java(host_thread *t, double seconds);
+void host_move_begin(host_thread *t);
+void host_move_end(void);
 
 /* The frames area (frames.c): breakpoints, field watches, frame pops,
  * native method prefixes, the JNI table and class-loader search. configure
@@ -165,6 +169,9 @@ void host_stacks_thread_end(host_thread *t);
 void host_stack_push(host_thread *t, host_member *m);
 void host_stack_at(host_thread *t, jlocation at);
 void host_stack_pop(host_thread *t);
+/* Frame `depth` of a thread that is the caller or suspended (0: top): the
+ * method, and the frame's height as its key; NO_MORE_FRAMES. */
+jvmtiError host_stack_frame(const host_thread *t, jint depth, host_member **method, jint *height);
 /* The main thread's program once the VM is live: Main.main calls
  * ConfChain.a, which calls b, which calls c (each call at location 0, as
  * javac compiles tests/conformance/Main.java). */

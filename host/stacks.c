@@ -31,28 +31,49 @@ void host_stacks_thread_end(host_thread *t)
     pthread_mutex_unlock(&stacks_lock);
 }
 
+/* The three moves are safe points (suspend.c): a suspended thread stops
+ * before its next one. */
 void host_stack_push(host_thread *t, host_member *m)
 {
+    host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
     if (t->height < HOST_MAX_FRAMES)
         t->frames[t->height++] = (host_frame){m, m->is_native ? -1 : 0};
     pthread_mutex_unlock(&stacks_lock);
+    host_move_end();
 }
 
 void host_stack_at(host_thread *t, jlocation at)
 {
+    host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
     if (t->height > 0)
         t->frames[t->height - 1].at = at;
     pthread_mutex_unlock(&stacks_lock);
+    host_move_end();
 }
 
 void host_stack_pop(host_thread *t)
 {
+    host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
     if (t->height > 0)
         t->height--;
     pthread_mutex_unlock(&stacks_lock);
+    host_move_end();
+}
+
+jvmtiError host_stack_frame(const host_thread *t, jint depth, host_member **method, jint *height)
+{
+    jvmtiError err = JVMTI_ERROR_NO_MORE_FRAMES;
+    pthread_mutex_lock(&stacks_lock);
+    if (depth < t->height) {
+        *method = t->frames[t->height - 1 - depth].method;
+        *height = t->height - depth;
+        err = JVMTI_ERROR_NONE;
+    }
+    pthread_mutex_unlock(&stacks_lock);
+    return err;
 }
 
 /* Thread ids are host_thread addresses (config.thread_id); thread objects

@@ -1,11 +1,16 @@
 /* Suspension in the host: the core's suspend_thread / resume_thread
  * operations, and the safe points where a suspended thread stops.
  *
- * A host thread runs "Java code" only in host_run_java (its -work loop),
- * which passes a safe point every turn; everywhere else (posting events,
- * agents' callbacks, JVM TI) it is in native code, which counts as stopped:
- * suspending it returns at once, and it stops when it next enters Java.
- * One mutex and condition variable serve every thread (the host is small). */
+ * A host thread runs "Java code" in host_run_java (its -work loop), which
+ * passes a safe point every turn, and moves its interpreter's stack (a
+ * call, a step, a return: stacks.c), each move a safe point; everywhere
+ * else (posting events, agents' callbacks, JVM TI) it is in native code,
+ * which counts as stopped: suspending it returns at once, and it stops at
+ * its next move. A move holds this lock from its safe point to its end, so
+ * once SuspendThread returns the thread's frames stay as they are until it
+ * is resumed (what GetFrameLocation and NotifyFramePop of a suspended
+ * thread rely on). One mutex and condition variable serve every thread
+ * (the host is small). */
 #include <time.h>
 
 #include "host.h"
@@ -24,6 +29,14 @@ static void safepoint_locked(host_thread *t)
     }
     t->parked = 0;
 }
+
+void host_move_begin(host_thread *t)
+{
+    pthread_mutex_lock(&lock);
+    safepoint_locked(t);
+}
+
+void host_move_end(void) { pthread_mutex_unlock(&lock); }
 
 jvmtiError host_suspend_thread(uintptr_t id, int is_current)
 {

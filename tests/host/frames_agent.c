@@ -3,11 +3,17 @@
  * prefix, the JNI function table and class-loader search in jvmti-host.
  * Options: "TAG" sets them all and prints what happens; "TAG,quiet" only
  * enables the same events with callbacks, and must get none of them (they
- * go only to the environment that set or watched them). One line per
- * result: "TAG: what: answer". */
+ * go only to the environment that set or watched them). At the breakpoint
+ * in run, a thread of the agent's suspends the worker, looks at its frames
+ * and asks for its frame pop while it stays suspended, then resumes it.
+ * One line per result: "TAG: what: answer". */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jvmti.h"
 
@@ -19,6 +25,7 @@ static jfieldID name_field, priority_field;
 static jclass thread_class;
 static jint (JNICALL *vm_get_version)(JNIEnv *);
 static int version_calls; /* through the agent's table */
+static JavaVM *the_vm;
 
 static const char *err(jvmtiError e)
 {
@@ -32,6 +39,7 @@ static const char *err(jvmtiError e)
     case JVMTI_ERROR_OPAQUE_FRAME: return "OPAQUE_FRAME";
     case JVMTI_ERROR_ILLEGAL_ARGUMENT: return "ILLEGAL_ARGUMENT";
     case JVMTI_ERROR_NOT_AVAILABLE: return "NOT_AVAILABLE";
+    case JVMTI_ERROR_THREAD_NOT_SUSPENDED: return "THREAD_NOT_SUSPENDED";
     default: snprintf(buf, sizeof buf, "%d", (int)e); return buf;
     }
 }
@@ -47,12 +55,76 @@ static const char *method_name(jmethodID m)
     return m == run ? "run" : m == get_name ? "getName" : "?";
 }
 
+/* ---- another thread's frames, while it is suspended ---- */
+
+static pthread_t controller;
+static int controller_started; /* atomic: the first worker at run@2 starts it */
+static jthread worker;          /* a global reference */
+static int worker_suspended;    /* under lock */
+static jvmtiError resume_answer = -1;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The worker is in the breakpoint's callback when it is suspended, and
+ * returns from it at once: it must stop before its next move (the call of
+ * getName), so 50 ms later its frames are still run@2, alone. */
+static void *control(void *arg)
+{
+    (void)arg;
+    JNIEnv *jni;
+    if ((*the_vm)->AttachCurrentThread(the_vm, (void **)&jni, NULL) != JNI_OK) {
+        say("controller", "cannot attach");
+        return NULL;
+    }
+    jvmtiError e = (*jvmti)->SuspendThread(jvmti, worker);
+    say("SuspendThread(worker) in its Breakpoint", err(e));
+    pthread_mutex_lock(&lock);
+    worker_suspended = 1;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+    sleep_ms(50);
+    jint count = -1;
+    jmethodID m = NULL;
+    jlocation at = -1;
+    (*jvmti)->GetFrameCount(jvmti, worker, &count);
+    (*jvmti)->GetFrameLocation(jvmti, worker, 0, &m, &at);
+    char answer[64];
+    snprintf(answer, sizeof answer, "%d frame, %s@%d", (int)count, method_name(m), (int)at);
+    say("the suspended worker, 50 ms after its callback returned", answer);
+    say("NotifyFramePop(suspended worker, 0)", err((*jvmti)->NotifyFramePop(jvmti, worker, 0)));
+    say("NotifyFramePop(suspended worker, 1)", err((*jvmti)->NotifyFramePop(jvmti, worker, 1)));
+    resume_answer = (*jvmti)->ResumeThread(jvmti, worker); /* printed at VMDeath */
+    (*jni)->DeleteGlobalRef(jni, worker);
+    (*the_vm)->DetachCurrentThread(the_vm);
+    return NULL;
+}
+
+static void start_controller(JNIEnv *jni, jthread t)
+{
+    worker = (*jni)->NewGlobalRef(jni, t);
+    if (pthread_create(&controller, NULL, control, NULL) != 0) {
+        say("controller", "not started");
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    while (!worker_suspended)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+}
+
 static void JNICALL on_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodID m, jlocation at)
 {
-    (void)jni, (void)t;
     char what[64];
     snprintf(what, sizeof what, "Breakpoint %s@%d", method_name(m), (int)at);
     say(what, "hit");
+    if (m == run && !__atomic_exchange_n(&controller_started, 1, __ATOMIC_ACQ_REL))
+        start_controller(jni, t);
     if (m == get_name) {
         /* getName's frame is at depth 0 (run below it, hashCode not yet). */
         say("NotifyFramePop(current, 0)", err((*env)->NotifyFramePop(env, NULL, 0)));
@@ -161,11 +233,16 @@ static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 {
     (void)env, (void)jni;
     say("VMDeath", "reached");
+    if (__atomic_load_n(&controller_started, __ATOMIC_ACQUIRE)) {
+        pthread_join(controller, NULL);
+        say("ResumeThread(worker) after NotifyFramePop", err(resume_answer));
+    }
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
+    the_vm = vm;
     snprintf(tag, sizeof tag, "%s", options ? options : "agent");
     char *comma = strchr(tag, ',');
     if (comma) {
@@ -181,6 +258,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     caps.can_generate_field_modification_events = 1;
     caps.can_generate_frame_pop_events = 1;
     caps.can_set_native_method_prefix = 1;
+    caps.can_suspend = 1;
     say("AddCapabilities", err((*jvmti)->AddCapabilities(jvmti, &caps)));
     if (!quiet) {
         say("SetNativeMethodPrefix", err((*jvmti)->SetNativeMethodPrefix(jvmti, "$$frames_")));

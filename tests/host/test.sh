@@ -260,7 +260,7 @@ fi
 # by an agent built against the JDK's own jvmti.h; a second copy of it only
 # enables the events, and must get none of them ----
 frames_build() {
-    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" -I"$JDK_INC/linux" \
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "${san[@]}" -I"$JDK_INC" -I"$JDK_INC/linux" \
         -o "$d/frames_a.so" tests/host/frames_agent.c && cp "$d/frames_a.so" "$d/frames_b.so"
 }
 if check "host: frames: the agent builds against the JDK's own jvmti.h" frames_build; then
@@ -290,6 +290,11 @@ A: boot class path appended in OnLoad: /no/such/boot/dir
 A: AddToSystemClassLoaderSearch(a directory) when live: ILLEGAL_ARGUMENT
 A: a new thread's JNIEnv uses the new table: yes
 A: Breakpoint run@2: hit
+A: a new thread's JNIEnv uses the new table: yes
+A: SuspendThread(worker) in its Breakpoint: NONE
+A: the suspended worker, 50 ms after its callback returned: 1 frame, run@2
+A: NotifyFramePop(suspended worker, 0): NONE
+A: NotifyFramePop(suspended worker, 1): NO_MORE_FRAMES
 A: Breakpoint getName@0: hit
 A: NotifyFramePop(current, 0): NONE
 A: NotifyFramePop(current, 0) again: DUPLICATE
@@ -300,11 +305,15 @@ A: ClearBreakpoint(getName, 0): NONE
 A: ClearBreakpoint(getName, 0) again: NOT_FOUND
 A: FieldModification priority in run@4: I 5
 jvmti-host: native hashCode: prefixes $$frames_
+A: FramePop run: returned
+A: ClearBreakpoint(getName, 0): NOT_FOUND
+A: ClearBreakpoint(getName, 0) again: NOT_FOUND
 A: VMDeath: reached
+A: ResumeThread(worker) after NotifyFramePop: NONE
 B: VMDeath: reached
 EOT
     }
-    check "host: frames: breakpoint hit, field watched, frame pop delivered, JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
+    check "host: frames: breakpoint hit, field watched, frame pop delivered (also one asked for by another thread while the worker was suspended: it stops before its next move), JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
         diff <(expected_frames) <(cat <<<"$out")
     # Four threads through the same breakpoints, watches and frame pops at
     # once (what SANITIZE=thread is for).
