@@ -54,10 +54,11 @@ jvmtiError jvmtirt_init(const jvmtirt_config *config)
     rt.config = c;
     if (rt.config.jlocation_format == 0)
         rt.config.jlocation_format = JVMTI_JLOCATION_JVMBCI;
-    if (!rt_port_apply(&rt.config)) {
+    jvmtiError refused = rt_port_apply(&rt.config);
+    if (refused != JVMTI_ERROR_NONE) {
         memset(&rt.config, 0, sizeof rt.config);
         pthread_mutex_unlock(&rt.lock);
-        return JVMTI_ERROR_NOT_AVAILABLE;
+        return refused;
     }
     /* The VM cannot offer what it does not have. */
     for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++) {

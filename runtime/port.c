@@ -79,9 +79,29 @@ static int reachable(const jvmtigen_function_info *f, const jvmtiCapabilities *p
 
 static jvmtiCapabilities withdrawn; /* set by rt_port_apply, read by the report */
 
-int rt_port_apply(jvmtirt_config *c)
+/* Functions of the core that the VM also registered: its own would never
+ * be called, silently. Counted, and each named on stderr. */
+static int shadowed_registrations(void)
+{
+    int n = 0;
+    for (int num = 1; num < JVMTIGEN_FUNCTION_SLOTS; num++) {
+        const char *name = jvmtigen_functions_info[num].name;
+        if (name && jvmtigen_impl_shadowed(num)) {
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init: impls.%s is set, but the core "
+                            "implements %s (from the config's operations, see jvmtirt.h): "
+                            "leave it out of the table\n",
+                    name, name);
+            n++;
+        }
+    }
+    return n;
+}
+
+jvmtiError rt_port_apply(jvmtirt_config *c)
 {
     jvmtigen_impls_register(c->impls);
+    if (shadowed_registrations() > 0)
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     jvmtigen_vm_hooks h = {0};
     h.check_thread = c->check_thread;
     h.check_class = c->check_class;
@@ -111,10 +131,10 @@ int rt_port_apply(jvmtirt_config *c)
                             "capability and %d capability or function(s) offered are missing:\n",
                     missing, offered_missing);
             jvmtirt_report_defaults(stderr);
-            return 0;
+            return JVMTI_ERROR_NOT_AVAILABLE;
         }
     }
-    return 1;
+    return JVMTI_ERROR_NONE;
 }
 
 int jvmtirt_report_defaults(FILE *out)

@@ -130,9 +130,11 @@ void rt_free_properties_and_extensions(void);
 /* The port (port.c): rt_port_take copies the VM's config (0 and a message
  * on stderr if its size or version is unknown); rt_port_apply, under
  * rt.lock, installs its checks and implementations and withdraws the
- * capabilities whose functions are all defaults (0: strict and missing). */
+ * capabilities whose functions are all defaults (ILLEGAL_ARGUMENT: a
+ * function of the core registered; NOT_AVAILABLE: strict and missing;
+ * each with a message on stderr). */
 int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from);
-int rt_port_apply(jvmtirt_config *c);
+jvmtiError rt_port_apply(jvmtirt_config *c);
 
 /* ---- objects ----
  * Frees what e holds of this area (tags, thread-local storage); called when

@@ -60,5 +60,15 @@ void emit_defaults(const GenContext *ctx, Buf *o)
                           "               registered.%s != NULL;\n", n, f->id, f->id, f->id);
     }
     buf_puts(o, "    default:\n        return -1;\n    }\n}\n");
+    /* The table has a member for every slot, the core's functions too: one
+     * registered there would never be called, so the core refuses it. */
+    buf_puts(o, "\n/* Registered, but the core implements it. */\n"
+                "int jvmtigen_impl_shadowed(int num)\n{\n    switch (num) {\n");
+    for (int n = 1; n <= max; n++) {
+        const Function *f = slot[n];
+        if (f && core_implements(f->id))
+            buf_printf(o, "    case %d:\n        return registered.%s != NULL;\n", n, f->id);
+    }
+    buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
     free(slot);
 }

@@ -42,7 +42,10 @@ static void impls_table_append(const Spec *s, Buf *o)
                 " * its own exported jvmti_impl_ definition), 0 if it is at its default,\n"
                 " * -1 if there is no default (the runtime core implements it, or no such\n"
                 " * slot). */\n"
-                "int jvmtigen_impl_supplied(int num);\n");
+                "int jvmtigen_impl_supplied(int num);\n"
+                "/* 1 if the function in slot num is the runtime core's and the table\n"
+                " * registered has one for it too (never called: jvmtirt_init refuses). */\n"
+                "int jvmtigen_impl_shadowed(int num);\n");
 }
 
 void emit_impl_header(const GenContext *ctx, Buf *o)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jvmtigen_impl.h"
 #include "jvmtigen_post.h"
@@ -221,6 +222,51 @@ static void section_registered(void)
     jvmtirt_shutdown();
 }
 
+/* A function of the core's own registered as well: the VM's would never
+ * be called (the core's list grows between releases, so a table that was
+ * right for an older core can be wrong for this one). init refuses and
+ * names it; before, the registration was ignored in silence. */
+static jvmtiError my_thread_state(jvmtiEnv *env, jthread thread, jint *state)
+{
+    (void)env, (void)thread;
+    *state = 0;
+    return JVMTI_ERROR_NONE;
+}
+
+static void section_shadowed(void)
+{
+    jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
+    impls.GetThreadState = my_thread_state;
+    impls.InterruptThread = my_interrupt;
+    jvmtirt_config c = base_config();
+    c.impls = &impls;
+    fflush(stderr);
+    FILE *log = tmpfile();
+    int saved = dup(2);
+    if (!log || saved < 0 || dup2(fileno(log), 2) < 0) {
+        expect(0, 1, "stderr redirected");
+        return;
+    }
+    jvmtiError err = jvmtirt_init(&c);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[1024] = "";
+    rewind(log);
+    size_t n = fread(text, 1, sizeof text - 1, log);
+    text[n] = '\0';
+    fclose(log);
+    expect(err, JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "impls.GetThreadState (a function of the core's) registered: init refuses");
+    expect(strstr(text, "jvmtirt: error: jvmtirt_init: impls.GetThreadState is set, but the "
+                        "core implements GetThreadState") != NULL,
+           1, "... and says which");
+    expect(strstr(text, "InterruptThread") == NULL, 1, "... naming no VM function");
+    impls.GetThreadState = NULL;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "without it, init succeeds");
+    jvmtirt_shutdown();
+}
+
 static void section_config_versions(void)
 {
     jvmtirt_config c = base_config();
@@ -403,6 +449,7 @@ int main(void)
 {
     section_unregistered();
     section_registered();
+    section_shadowed();
     section_config_versions();
     section_dispose();
     section_resolve_thread();
