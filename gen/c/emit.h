@@ -4,6 +4,7 @@
 #ifndef JVMTIGEN_EMIT_H
 #define JVMTIGEN_EMIT_H
 
+#include "base/output.h"
 #include "spec/facts.h"
 #include "spec/model.h"
 
@@ -22,9 +23,9 @@ typedef struct Output {
 extern const Output outputs[];
 extern const int n_outputs;
 
-/* Every output, outputs[i] into bufs[i] (n_outputs initialized buffers):
- * the whole generation, in memory. */
-void emit_all(const GenContext *ctx, Buf *bufs);
+/* Every output, outputs[i] into files[i].data (n_outputs initialized
+ * buffers): the whole generation, in memory. */
+void emit_all(const GenContext *ctx, OutFile *files);
 
 void emit_header(const GenContext *ctx, Buf *out);
 void emit_impl_header(const GenContext *ctx, Buf *out);

@@ -178,16 +178,16 @@ void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, in
 int docs_wait(DocsResult *res)
 {
     if (res->helper_pid <= 0)
-        return 0;
+        return EXIT_OK;
     int wstatus = wait_for(res->helper_pid);
     res->helper_pid = 0;
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
-        return 0;
+        return EXIT_OK;
     if (WIFSIGNALED(wstatus))
         error_at(NULL, "the process rendering jvmti.html died after sending it (signal %d)",
                  WTERMSIG(wstatus));
     else
         error_at(NULL, "the process rendering jvmti.html failed after sending it (status %d)",
                  WEXITSTATUS(wstatus));
-    return 1;
+    return EXIT_IO;
 }
