@@ -342,8 +342,16 @@ static int load_and_check(const Options *o, const char *path, Spec **spec, xmlDo
     return rc;
 }
 
+/* Frees what load_and_check made. */
+static void unload(Spec *spec, xmlDocPtr doc)
+{
+    spec_free(spec);
+    if (doc)
+        xmlFreeDoc(doc);
+}
+
 /* The version outputs are made for: --jvmti-version, else the spec's
- * latest change. False (with a diagnostic queued) if neither is known. */
+ * latest change. False (with the diagnostic printed) if neither is known. */
 static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
 {
     const char *vtext = o->version ? o->version : spec->latest_version;
@@ -351,6 +359,7 @@ static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
         Loc l = {o->spec, 0};
         error_at(&l, "no <change version=...> says which JVM TI version this is; "
                      "pass --jvmti-version");
+        diag_flush();
         return false;
     }
     version_parse(vtext, v);
@@ -365,15 +374,11 @@ static int fill(const Options *o)
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
     FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
                       .quiet = o->quiet, .core = o->core};
-    if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
-        diag_flush();
+    if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version))
         rc = EXIT_INVALID;
-    }
     if (rc == EXIT_OK)
         rc = fill_file(spec, &fo);
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     return rc;
 }
@@ -403,9 +408,7 @@ static int model(const Options *o)
         rc = write_stdout(&json);
         buf_free(&json);
     }
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     return rc;
 }
@@ -432,11 +435,8 @@ static int diff(const Options *o)
         rc = write_stdout(&out);
         buf_free(&out);
     }
-    for (int i = 0; i < 2; i++) {
-        spec_free(specs[i]);
-        if (docs[i])
-            xmlFreeDoc(docs[i]);
-    }
+    for (int i = 0; i < 2; i++)
+        unload(specs[i], docs[i]);
     free_strings(&deps);
     return rc;
 }
@@ -651,10 +651,8 @@ static int generate(const Options *o, int write_outputs)
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
     GenContext ctx = {.spec = spec, .spec_name = path_base_name(o->spec),
                       .banner = o->banner_file ? banner.data : NULL};
-    if (rc == EXIT_OK && write_outputs && !resolve_version(o, spec, &ctx.version)) {
-        diag_flush();
+    if (rc == EXIT_OK && write_outputs && !resolve_version(o, spec, &ctx.version))
         rc = EXIT_INVALID;
-    }
     OutputSet set = {0};
     DocsResult docs = {0};
     if (rc == EXIT_OK && write_outputs) {
@@ -678,9 +676,7 @@ static int generate(const Options *o, int write_outputs)
     }
     set_free(&set);
     docs_result_free(&docs);
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     buf_free(&banner);
     return rc;

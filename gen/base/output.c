@@ -256,10 +256,7 @@ int write_files(OutFile *files, size_t n)
             continue; /* the same directory as the previous file */
         Buf dir;
         buf_init(&dir);
-        if (slash)
-            buf_put(&dir, path, slash == path ? 1 : (size_t)(slash - path));
-        else
-            buf_puts(&dir, ".");
+        path_dir_name(path, &dir);
         remove_leftovers(dir.data);
         buf_free(&dir);
     }
@@ -425,16 +422,12 @@ const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
  * doubled slashes. */
 static void canonical_name(const char *path, Buf *out)
 {
-    const char *slash = strrchr(path, '/');
     Buf dir;
     buf_init(&dir);
-    if (slash)
-        buf_put(&dir, path, slash == path ? 1 : (size_t)(slash - path));
-    else
-        buf_puts(&dir, ".");
+    path_dir_name(path, &dir);
     char *real = realpath(dir.data, NULL);
     if (real) {
-        buf_printf(out, "%s/%s", real, slash ? slash + 1 : path);
+        buf_printf(out, "%s/%s", real, path_base_name(path));
         free(real);
     } else {
         for (const char *p = path; *p; p++) {

@@ -297,7 +297,7 @@ int read_file(const char *path, Buf *out)
     /* O_NONBLOCK: opening a FIFO with no writer would wait forever. What is
      * not a regular file (a FIFO, a device such as /dev/zero, a socket) is
      * refused before a byte is read, and so is a file above the limit. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
@@ -449,6 +449,15 @@ const char *path_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void path_dir_name(const char *path, Buf *out)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        buf_put(out, path, slash == path ? 1 : (size_t)(slash - path));
+    else
+        buf_puts(out, ".");
 }
 
 void buf_put_utf8(Buf *b, const char *s)

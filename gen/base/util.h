@@ -66,6 +66,9 @@ char *xstrdup(const char *s);
 
 /* The last component of a path ("dir/jvmti.xml" -> "jvmti.xml"). */
 const char *path_base_name(const char *path);
+/* Appends the directory of a path ("dir/jvmti.xml" -> "dir", "/x" -> "/",
+ * "x" -> "."). */
+void path_dir_name(const char *path, Buf *out);
 
 /* Appends s as valid UTF-8: each byte that does not start a well-formed
  * sequence (a file name may hold any) becomes U+FFFD, as in Python's

@@ -53,6 +53,12 @@ void register_roff_functions(xsltTransformContextPtr t);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);
+/* A function of one string argument whose result is a string: render
+ * appends the result to b (st is NULL outside a transformation). The part
+ * they share: the argument (an arity error without one), the result, the
+ * freeing. */
+void string_function(xmlXPathParserContextPtr pc, int nargs,
+                     void (*render)(Buf *b, const char *arg, const DocsState *st));
 
 /* render.c */
 DocFile *add_file(DocsResult *res, const char *name);

@@ -1,6 +1,7 @@
 #include "spec/check.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,24 +15,29 @@ typedef struct Index {
     Arena *a;        /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
-static const char *num_key(Index *ix, const char *kind, long long n)
+/* A key of the index's maps, kept in its arena. */
+static const char *index_key(Index *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *index_key(Index *ix, const char *fmt, ...)
 {
     Buf b;
     buf_init(&b);
-    buf_printf(&b, "%s#%lld", kind, n);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
     char *s = arena_strdup(ix->a, b.data);
     buf_free(&b);
     return s;
 }
 
+static const char *num_key(Index *ix, const char *kind, long long n)
+{
+    return index_key(ix, "%s#%lld", kind, n);
+}
+
 static const char *member_key(Index *ix, const char *owner, const char *member)
 {
-    Buf b;
-    buf_init(&b);
-    buf_printf(&b, "%s.%s", owner, member);
-    char *s = arena_strdup(ix->a, b.data);
-    buf_free(&b);
-    return s;
+    return index_key(ix, "%s.%s", owner, member);
 }
 
 /* Registers a unique name; a second definition is an error naming the first. */

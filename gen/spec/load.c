@@ -126,38 +126,19 @@ static xmlParserInputPtr load_subset(const char *sysid, xmlParserCtxtPtr ctxt)
     xmlParserInputPtr in = NULL;
     Buf data;
     buf_init(&data);
-    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        Loc loc = document_loc();
-        error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
-        cur.refused++;
-        request_stop();
-        goto out;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        refuse(sysid, "the DTD is not a regular file", ctxt);
-        goto out;
-    }
-    char tmp[65536];
-    for (;;) {
-        ssize_t n = read(fd, tmp, sizeof tmp);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
+    if (read_file(path, &data) != 0) {
+        int err = errno;
+        if (err == READ_NOT_REGULAR || err == EISDIR) {
+            refuse(sysid, "the DTD is not a regular file", ctxt);
+        } else if (err == READ_TOO_BIG) {
+            refuse(sysid, "the DTD is too large", ctxt);
+        } else {
             Loc loc = document_loc();
-            error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
+            error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(err));
             cur.refused++;
             request_stop();
-            goto out;
         }
-        if (n == 0)
-            break;
-        buf_put(&data, tmp, (size_t)n);
-        if (data.len > INT_MAX) {
-            refuse(sysid, "the DTD is too large", ctxt);
-            goto out;
-        }
+        goto out;
     }
     xmlParserInputBufferPtr ib =
         xmlParserInputBufferCreateMem(data.data ? data.data : "", (int)data.len,
@@ -175,8 +156,6 @@ static xmlParserInputPtr load_subset(const char *sysid, xmlParserCtxtPtr ctxt)
     if (cur.deps)
         vec_push(cur.deps, xstrdup(path));
 out:
-    if (fd >= 0)
-        close(fd);
     buf_free(&data);
     free(path);
     return in;

@@ -12,6 +12,7 @@
 #include "c/impl.h"
 #include "base/json.h"
 #include "c/layout.h"
+#include "tools/model_abi.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1
@@ -378,16 +379,21 @@ typedef struct Held {
     long position;     /* a capability's place in jvmtiCapabilities */
 } Held;
 
+static void hold(Diff *d, Vec *v, const char *id, const void *item, const char *owner,
+                 long position)
+{
+    Held *h = arena_alloc(d->a, sizeof *h);
+    *h = (Held){id, item, owner, position};
+    vec_push(v, h);
+}
+
 static void **held_constants(Diff *d, const Spec *s, size_t *n)
 {
     Vec v = {0};
     for (size_t g = 0; g < s->n_constant_groups; g++) {
         const ConstantGroup *grp = s->constant_groups[g];
-        for (size_t i = 0; i < grp->n_constants; i++) {
-            Held *h = arena_alloc(d->a, sizeof *h);
-            *h = (Held){grp->constants[i]->id, grp->constants[i], grp->id, 0};
-            vec_push(&v, h);
-        }
+        for (size_t i = 0; i < grp->n_constants; i++)
+            hold(d, &v, grp->constants[i]->id, grp->constants[i], grp->id, 0);
     }
     return vec_freeze(&v, d->a, n);
 }
@@ -397,11 +403,8 @@ static void **held_basetypes(Diff *d, const Spec *s, size_t *n)
     Vec v = {0};
     for (size_t g = 0; g < s->n_basetype_groups; g++) {
         const BaseTypeGroup *grp = s->basetype_groups[g];
-        for (size_t i = 0; i < grp->n_types; i++) {
-            Held *h = arena_alloc(d->a, sizeof *h);
-            *h = (Held){grp->types[i]->id, grp->types[i], grp->id, 0};
-            vec_push(&v, h);
-        }
+        for (size_t i = 0; i < grp->n_types; i++)
+            hold(d, &v, grp->types[i]->id, grp->types[i], grp->id, 0);
     }
     return vec_freeze(&v, d->a, n);
 }
@@ -410,11 +413,8 @@ static void **held_capabilities(Diff *d, const Spec *s, size_t *n)
 {
     Vec v = {0};
     const Capabilities *c = s->capabilities;
-    for (size_t i = 0; c && i < c->n_fields; i++) {
-        Held *h = arena_alloc(d->a, sizeof *h);
-        *h = (Held){c->fields[i]->id, c->fields[i], c->id, (long)i};
-        vec_push(&v, h);
-    }
+    for (size_t i = 0; c && i < c->n_fields; i++)
+        hold(d, &v, c->fields[i]->id, c->fields[i], c->id, (long)i);
     return vec_freeze(&v, d->a, n);
 }
 
@@ -623,39 +623,10 @@ typedef struct AbiItem {
  * hands it out, NULL when nothing passes it; a struct inside another is
  * allocated with it. A struct an agent allocates cannot grow without
  * breaking agents built against the old header. */
-static const char *allocated_by(const Spec *s, const char *id, int depth)
+static const char *allocated_by(const Spec *s, const char *id)
 {
-    const char *by = NULL;
-    for (size_t i = 0; i < s->n_functions; i++)
-        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
-            const Type *t = s->functions[i]->params[p]->type;
-            if (!t->elem || !t->elem->name || strcmp(t->elem->name, id) != 0)
-                continue;
-            if (t->kind == TK_OUTPTR || t->kind == TK_OUTBUF || t->kind == TK_INPTR ||
-                t->kind == TK_INBUF)
-                return "agent";
-            by = "vm";
-        }
-    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
-        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
-            const Type *t = s->typedefs[i]->fields[f]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0) {
-                const char *outer = allocated_by(s, s->typedefs[i]->id, depth + 1);
-                if (outer && strcmp(outer, "agent") == 0)
-                    return outer;
-                by = outer ? outer : by;
-            }
-        }
-    if (!by && s->n_callbacks)
-        for (size_t i = 0; i < s->n_callbacks; i++)
-            for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
-                const Type *t = s->callbacks[i]->params[p]->type;
-                const Type *e = t->elem ? t->elem : t;
-                if (e->name && strcmp(e->name, id) == 0)
-                    by = "vm";
-            }
-    return by;
+    unsigned uses = struct_uses(s, id);
+    return uses & (USE_IN | USE_OUT) ? "agent" : uses & (USE_VM | USE_CALLBACK) ? "vm" : NULL;
 }
 
 /* "lp64.size", "ilp32.offsets.NAME": a fact in one data model. */
@@ -726,7 +697,7 @@ static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
         }
     }
     if (e->changes.n) {
-        const char *by = allocated_by(n->s, n->id, 0);
+        const char *by = allocated_by(n->s, n->id);
         fact(e, "allocated_by", vstr(by ? by : o->special == SPECIAL_TABLE ? "vm" : NULL));
     }
 }
