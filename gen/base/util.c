@@ -353,6 +353,7 @@ const char *read_file_error(int err)
 
 /* Words that cannot name anything in the header: C11 keywords, and C++
  * keywords, since the header's C++ wrappers use parameter names too. */
+/* clang-format off */
 static const char *const keywords[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
     "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept",
@@ -368,6 +369,7 @@ static const char *const keywords[] = {
     "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
     "_Thread_local", NULL,
 };
+/* clang-format on */
 
 bool is_c_keyword(const char *s)
 {

@@ -174,6 +174,7 @@ static void trampoline(Buf *o, const Function *f)
 static void trace_leaf(Buf *o, const Spec *s, const Type *t, const char *name, const char *expr)
 {
     (void)s;
+    /* clang-format off */
     switch (t->kind) {
     case TK_JINT: case TK_JLONG: case TK_JLOCATION: case TK_JCHAR: case TK_JFRAMEID:
     case TK_UCHAR: case TK_SIZE_T:
@@ -201,11 +202,13 @@ static void trace_leaf(Buf *o, const Spec *s, const Type *t, const char *name, c
         buf_printf(o, "    jvmtigen_trace_raw(&jvmtigen_tc, \"%s\", \"{...}\");\n", name);
         break;
     }
+    /* clang-format on */
 }
 
 static void trace_in(Buf *o, const Spec *s, const Param *p)
 {
     const Type *t = p->type;
+    /* clang-format off */
     switch (t->kind) {
     case TK_PTRTYPE:
         buf_printf(o, "    jvmtigen_trace_ptr(&jvmtigen_tc, \"%s\", (const void *)(uintptr_t)(%s));\n",
@@ -226,6 +229,7 @@ static void trace_in(Buf *o, const Spec *s, const Param *p)
         trace_leaf(o, s, t, p->name, p->name);
         break;
     }
+    /* clang-format on */
 }
 
 /* What an output parameter holds after a successful call. */

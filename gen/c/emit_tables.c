@@ -10,6 +10,7 @@
 #include "c/guard.h"
 #include "c/impl.h"
 
+/* clang-format off */
 static const char *const rule_names[] = {
     [RULE_LIVE] = "JVMTIGEN_RULE_LIVE",
     [RULE_START] = "JVMTIGEN_RULE_START",
@@ -17,6 +18,7 @@ static const char *const rule_names[] = {
     [RULE_ONLOAD_ONLY] = "JVMTIGEN_RULE_ONLOAD_ONLY",
     [RULE_ANY] = "JVMTIGEN_RULE_ANY",
 };
+/* clang-format on */
 
 static int capability_index(const Spec *s, const char *id)
 {

@@ -97,6 +97,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     if (!param_in_signature(p))
         return;
     Guard *g;
+    /* clang-format off */
     switch (t->kind) {
     case TK_PTRTYPE: case TK_OUTPTR: case TK_OUTBUF: case TK_ALLOCFIELDBUF: case TK_INPTR:
     case TK_INBUF: case TK_VMBUF: case TK_ALLOCBUF: case TK_AGENTBUF: case TK_ALLOCALLOCBUF:
@@ -143,6 +144,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     default:
         break;
     }
+    /* clang-format on */
 }
 
 Guard *guards_of(const Function *f, size_t *n_out)

@@ -267,10 +267,12 @@ static Phase parse_phase(Builder *b, xmlNodePtr n, bool function)
     const char *s = attr(b, n, "phase");
     if (!s)
         return PHASE_DEFAULT;
+    /* clang-format off */
     static const struct { const char *name; Phase p; } phases[] = {
         {"onload", PHASE_ONLOAD}, {"onloadOnly", PHASE_ONLOAD_ONLY}, {"start", PHASE_START},
         {"live", PHASE_LIVE}, {"any", PHASE_ANY},
     };
+    /* clang-format on */
     for (size_t i = 0; i < sizeof phases / sizeof *phases; i++)
         if (strcmp(s, phases[i].name) == 0 && (function || phases[i].p != PHASE_ONLOAD_ONLY))
             return phases[i].p;

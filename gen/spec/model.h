@@ -16,6 +16,7 @@
 
 /* ---- types of parameters and fields ---- */
 
+/* clang-format off */
 typedef enum TypeKind {
     /* leaves: the element names of the spec's base types */
     TK_JMETHODID, TK_JFIELDID, TK_JFRAMEID, TK_JRAWMONITORID, TK_JCLASS, TK_JTHREAD,
@@ -37,6 +38,7 @@ typedef enum TypeKind {
     TK_ALLOCALLOCBUF, /* T***: callee allocates an array of allocated arrays */
     TK_COUNT
 } TypeKind;
+/* clang-format on */
 
 typedef struct TypeKindInfo {
     const char *xml;   /* element name in the spec */
@@ -89,10 +91,12 @@ typedef struct NameRef {
     Loc loc;
 } NameRef;
 
+/* clang-format off */
 typedef enum Phase {
     PHASE_DEFAULT = 0, /* attribute absent: functions are live-phase, events by spec */
     PHASE_ONLOAD, PHASE_ONLOAD_ONLY, PHASE_START, PHASE_LIVE, PHASE_ANY
 } Phase;
+/* clang-format on */
 const char *phase_name(Phase p); /* spelling in the spec; "" for PHASE_DEFAULT */
 
 /* ---- items ---- */
@@ -244,10 +248,12 @@ typedef struct Intro {
     Loc loc;
 } Intro;
 
+/* clang-format off */
 typedef enum LinkKind {
     LINK_FUNCTION, LINK_EVENT, LINK_TYPE, LINK_DATA, LINK_FIELD, LINK_PARAM, LINK_ERROR,
     LINK_INTERNAL, LINK_EXTERNAL, LINK_COUNT
 } LinkKind;
+/* clang-format on */
 extern const char *const link_kind_names[LINK_COUNT]; /* "functionlink", ... */
 
 typedef struct Link {

@@ -56,12 +56,14 @@ typedef struct Entry {
     Vec changes; /* Delta* */
 } Entry;
 
+/* clang-format off */
 typedef enum Kind {
     K_FUNCTIONS, K_EVENTS, K_CALLBACKS, K_TYPES, K_BASETYPES, K_CAPABILITIES, K_ERRORS,
     K_CONSTANT_GROUPS, K_CONSTANTS,
     /* --abi: layouts instead of the API */
     K_STRUCTS, K_FUNCTION_SLOTS, K_EVENT_SLOTS, K_CAPABILITY_BITS, K_COUNT
 } Kind;
+/* clang-format on */
 enum { K_ABI_FIRST = K_STRUCTS };
 
 static const struct {
@@ -243,10 +245,12 @@ typedef struct Attrs {
 static void attrs_of(const Type *t, Attrs *a)
 {
     for (; t; t = t->elem) {
+        /* clang-format off */
 #define TAKE(f) if (!a->f) a->f = t->f
         TAKE(incount); TAKE(outcount); TAKE(min); TAKE(null); TAKE(started); TAKE(frame);
         TAKE(impl); TAKE(class_); TAKE(native); TAKE(method); TAKE(field); TAKE(thread);
 #undef TAKE
+        /* clang-format on */
         if (t->min && a->min == t->min)
             a->min_value = t->min_value;
         a->nullok = a->nullok || t->nullok;
