@@ -33,16 +33,16 @@ typedef struct Options {
     const char *version;
     const char *banner_file;
     const char *depfile;
-    int md;       /* -MD: depfile in the output directory */
+    int md;                 /* -MD: depfile in the output directory */
     const char *dep_target; /* -MT: the depfile rule's target, instead of the outputs */
     int verbose;
     int quiet;
-    int fill;     /* the fill command: SPEC FILE */
-    int core;     /* fill --core */
-    int model;    /* the model command: JSON on stdout */
-    int diff;     /* the diff command: OLD (spec) and NEW (file) */
-    int json;     /* diff --json */
-    int abi;      /* diff --abi: layouts instead of the API */
+    int fill;  /* the fill command: SPEC FILE */
+    int core;  /* fill --core */
+    int model; /* the model command: JSON on stdout */
+    int diff;  /* the diff command: OLD (spec) and NEW (file) */
+    int json;  /* diff --json */
+    int abi;   /* diff --abi: layouts instead of the API */
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
@@ -143,8 +143,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Matches "--name VALUE" and "--name=VALUE"; returns 1 and advances *i. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
-                     int *err)
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **out, int *err)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -164,8 +163,10 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
         if (v[0] == '-' && v[1] != '\0') {
             Buf m;
             buf_init(&m);
-            buf_printf(&m, "%s needs a value, and '%s' looks like an option (for a file "
-                       "of that name write ./%s or %s=%s)", name, v, v, name, v);
+            buf_printf(&m,
+                       "%s needs a value, and '%s' looks like an option (for a file "
+                       "of that name write ./%s or %s=%s)",
+                       name, v, v, name, v);
             *err = usage_error("%s", m.data);
             buf_free(&m);
             return 1;
@@ -233,7 +234,8 @@ static int parse_options(int argc, char **argv, Options *o)
         } else if (o->spec) {
             return usage_error(o->fill   ? "fill takes one SPEC and one FILE ('%s' is a third)"
                                : o->diff ? "diff takes two specs, OLD and NEW ('%s' is a third)"
-                                         : "more than one spec given ('%s')", a);
+                                         : "more than one spec given ('%s')",
+                               a);
         } else {
             o->spec = a;
         }
@@ -259,8 +261,8 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "diff takes only --abi, --json and -q");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
-    if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
-                     o->verbose))
+    if (o->model &&
+        (o->outdir || o->version || o->banner_file || o->depfile || o->md || o->verbose))
         return usage_error("%s", "model takes no -o, --jvmti-version, --banner, --depfile, "
                                  "-MD or -v");
     if ((o->fill || o->model) && (o->templates || o->no_docs))
@@ -284,7 +286,8 @@ static int parse_options(int argc, char **argv, Options *o)
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
             return usage_error("--jvmti-version '%s' is not MAJOR[.MINOR.MICRO] "
-                               "(major 1..4095, minor and micro 0..255)", o->version);
+                               "(major 1..4095, minor and micro 0..255)",
+                               o->version);
     }
     return 0;
 }
@@ -321,8 +324,9 @@ static int load_and_check(const Options *o, const char *path, Spec **spec, xmlDo
                          "document made to keep the XML parser busy?\n",
                          path, o->seconds);
         time_limit_message_len = n < 0 ? 0
-                                 : (size_t)n < sizeof time_limit_message ? (size_t)n
-                                                                        : sizeof time_limit_message - 1;
+                                 : (size_t)n < sizeof time_limit_message
+                                     ? (size_t)n
+                                     : sizeof time_limit_message - 1;
         signal(SIGALRM, on_time_limit);
         alarm(o->seconds);
     }
@@ -372,8 +376,11 @@ static int fill(const Options *o)
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
-    FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
-                      .quiet = o->quiet, .core = o->core};
+    FillOptions fo = {.spec_path = o->spec,
+                      .file = o->file,
+                      .verbose = o->verbose,
+                      .quiet = o->quiet,
+                      .core = o->core};
     if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version))
         rc = EXIT_INVALID;
     if (rc == EXIT_OK)
@@ -566,8 +573,8 @@ static int verify(const Options *o, const OutputSet *set, const DocsResult *docs
  * read. Refused when it would replace one of them. Returns an exit status. */
 static int add_depfile(const Options *o, OutputSet *set, Vec *deps)
 {
-    OutFile *dep = o->depfile ? set_add(set, NULL, o->depfile)
-                              : set_add(set, o->outdir, "jvmtigen.d");
+    OutFile *dep =
+        o->depfile ? set_add(set, NULL, o->depfile) : set_add(set, o->outdir, "jvmtigen.d");
     if (o->banner_file)
         vec_push(deps, xstrdup(o->banner_file));
     int rc = EXIT_OK;
@@ -575,8 +582,8 @@ static int add_depfile(const Options *o, OutputSet *set, Vec *deps)
     for (size_t i = 0; i < deps->n + set->n_outputs && rc == EXIT_OK; i++) {
         const char *other = i < deps->n ? deps->items[i] : set->files[i - deps->n].path;
         if (same_file(dep->path, other)) {
-            fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n",
-                    dep->path, i < deps->n ? "a file this run reads," : "the output", other);
+            fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n", dep->path,
+                    i < deps->n ? "a file this run reads," : "the output", other);
             rc = EXIT_USAGE;
         }
     }
@@ -594,8 +601,10 @@ static int add_depfile(const Options *o, OutputSet *set, Vec *deps)
     free(targets);
     if (why) {
         Loc l = {dep->path, 0};
-        error_at(&l, "cannot name '%s' in a make rule: make cannot read a file name "
-                 "with %s", bad, why);
+        error_at(&l,
+                 "cannot name '%s' in a make rule: make cannot read a file name "
+                 "with %s",
+                 bad, why);
         rc = EXIT_IO;
     }
     return rc;
@@ -649,7 +658,8 @@ static int generate(const Options *o, int write_outputs)
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
-    GenContext ctx = {.spec = spec, .spec_name = path_base_name(o->spec),
+    GenContext ctx = {.spec = spec,
+                      .spec_name = path_base_name(o->spec),
                       .banner = o->banner_file ? banner.data : NULL};
     if (rc == EXIT_OK && write_outputs && !resolve_version(o, spec, &ctx.version))
         rc = EXIT_INVALID;

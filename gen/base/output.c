@@ -276,8 +276,7 @@ int write_files(OutFile *files, size_t n)
         const OutFile *f = &files[written];
         todo[written] = !same_content(f->path, f->data.data, f->data.len);
         if (todo[written])
-            rc = write_temp(f->path, f->data.data ? f->data.data : "", f->data.len,
-                            &tmps[written]);
+            rc = write_temp(f->path, f->data.data ? f->data.data : "", f->data.len, &tmps[written]);
         if (rc)
             todo[written] = false; /* write_temp left nothing */
         if (rc == 0 && stop_pending(&stop)) {

@@ -118,10 +118,7 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
-char *arena_strdup(Arena *a, const char *s)
-{
-    return s ? arena_strndup(a, s, strlen(s)) : NULL;
-}
+char *arena_strdup(Arena *a, const char *s) { return s ? arena_strndup(a, s, strlen(s)) : NULL; }
 
 /* ---- buffer ---- */
 
@@ -163,15 +160,9 @@ void buf_put(Buf *b, const char *s, size_t n)
     b->data[b->len] = '\0';
 }
 
-void buf_puts(Buf *b, const char *s)
-{
-    buf_put(b, s, strlen(s));
-}
+void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
-void buf_putc(Buf *b, char c)
-{
-    buf_put(b, &c, 1);
-}
+void buf_putc(Buf *b, char c) { buf_put(b, &c, 1); }
 
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {

@@ -11,8 +11,8 @@
 typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t size);         /* zeroed */
-char *arena_strdup(Arena *a, const char *s);       /* NULL stays NULL */
+void *arena_alloc(Arena *a, size_t size);    /* zeroed */
+char *arena_strdup(Arena *a, const char *s); /* NULL stays NULL */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 
 /* Growable, always NUL-terminated byte buffer. */

@@ -11,12 +11,12 @@
 typedef struct GenContext {
     const Spec *spec;
     JvmtiVersion version;
-    const char *spec_name;  /* the spec's file name, for banners */
-    const char *banner;     /* replacement banner text (--banner), or NULL */
+    const char *spec_name; /* the spec's file name, for banners */
+    const char *banner;    /* replacement banner text (--banner), or NULL */
 } GenContext;
 
 typedef struct Output {
-    const char *name;       /* path below the output directory */
+    const char *name; /* path below the output directory */
     void (*emit)(const GenContext *ctx, Buf *out);
 } Output;
 

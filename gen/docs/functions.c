@@ -152,7 +152,8 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
             }
             if (x->param && x->kind == PE_MIN)
                 xmlSetProp(c, BAD_CAST "min", BAD_CAST x->param->type->min);
-            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) && x->param->type->name)
+            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) &&
+                x->param->type->name)
                 xmlSetProp(c, BAD_CAST "type", BAD_CAST x->param->type->name);
             if (x->guard && x->guard->klass)
                 xmlSetProp(c, BAD_CAST "class", BAD_CAST x->guard->klass->name);
@@ -186,7 +187,6 @@ static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
 }
-
 
 /* jg:table-slots(): the slots of the function table, 1 to the highest, as
  * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
@@ -227,6 +227,5 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
-    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
-                            fn_error_functions);
+    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
 }

@@ -23,10 +23,10 @@ typedef struct DocsState {
     StrMap error_users;                  /* error id -> Vec* of Function* */
     Vec vecs;                            /* the Vecs above, to free */
     Vec *deps;
-    Buf messages;                        /* libxslt's error text, collected */
-    Vec files;                           /* file names diagnostics point at */
-    StrMap said;                         /* "file:line: message" already reported */
-    int repeated_errors;                 /* errors not reported again */
+    Buf messages;        /* libxslt's error text, collected */
+    Vec files;           /* file names diagnostics point at */
+    StrMap said;         /* "file:line: message" already reported */
+    int repeated_errors; /* errors not reported again */
 } DocsState;
 
 /* state.c: the lookups of the extension functions, from ctx's model. */

@@ -92,7 +92,7 @@ typedef struct Section {
 typedef struct Diff {
     Arena *a;
     Section sec[K_COUNT];
-    Vec entries; /* every Entry, to free their change vectors */
+    Vec entries;     /* every Entry, to free their change vectors */
     int first, last; /* the kinds written: the API's, or --abi's */
 } Diff;
 
@@ -236,8 +236,8 @@ static const char *arena_buf(Diff *d, Buf *b)
 /* The attributes of a parameter or field, gathered along its type's
  * elements (the wrapper's and the leaf's do not overlap). */
 typedef struct Attrs {
-    const char *incount, *outcount, *min, *null, *started, *frame, *impl, *class_, *native,
-        *method, *field, *thread;
+    const char *incount, *outcount, *min, *null, *started, *frame, *impl, *class_, *native, *method,
+        *field, *thread;
     long long min_value; /* valid when min is set */
     bool nullok;
 } Attrs;
@@ -426,7 +426,10 @@ static void **held_capabilities(Diff *d, const Spec *s, size_t *n)
  * of one in both ---- */
 
 /* A function without a phase attribute is a live-phase function. */
-static const char *function_phase(Phase p) { return phase_name(p == PHASE_DEFAULT ? PHASE_LIVE : p); }
+static const char *function_phase(Phase p)
+{
+    return phase_name(p == PHASE_DEFAULT ? PHASE_LIVE : p);
+}
 
 static void function_facts(Diff *d, Entry *e, const void *item)
 {
@@ -445,8 +448,7 @@ static void function_compare(Diff *d, Entry *e, const void *old, const void *new
     change_val(d, e, "callbacksafe", vbool(o->callbacksafe), vbool(n->callbacksafe));
     change_val(d, e, "hide", vbool(o->hide), vbool(n->hide));
     change_str(d, e, "impl", o->impl, n->impl);
-    change_val(d, e, "eventcapabilities", vbool(o->eventcapabilities),
-               vbool(n->eventcapabilities));
+    change_val(d, e, "eventcapabilities", vbool(o->eventcapabilities), vbool(n->eventcapabilities));
     change_set(d, e, "capabilities.required", ref_names(d, o->required, o->n_required),
                ref_names(d, n->required, n->n_required));
     change_set(d, e, "capabilities.optional", ref_names(d, o->optional, o->n_optional),
@@ -561,7 +563,10 @@ static void error_facts(Diff *d, Entry *e, const void *item)
     fact(e, "num", vint(((const ErrorDef *)item)->num));
 }
 
-static const char *error_category(const ErrorDef *e) { return e->category ? e->category->id : NULL; }
+static const char *error_category(const ErrorDef *e)
+{
+    return e->category ? e->category->id : NULL;
+}
 
 static void error_compare(Diff *d, Entry *e, const void *old, const void *new_)
 {
@@ -613,12 +618,12 @@ typedef struct AbiItem {
     const char *id;
     const Spec *s;
     Layouts *l;
-    long index;         /* structs: the typedef's index, or -1 for SPECIAL */
+    long index; /* structs: the typedef's index, or -1 for SPECIAL */
     enum { SPECIAL_NONE, SPECIAL_CAPS, SPECIAL_EVENTS, SPECIAL_TABLE } special;
-    long slot;          /* slots: number; capabilities: bit */
-    const char *other;  /* slots: what holds the same slot in the other spec */
+    long slot;             /* slots: number; capabilities: bit */
+    const char *other;     /* slots: what holds the same slot in the other spec */
     long offset[DM_COUNT]; /* event slots: offset in jvmtiEventCallbacks */
-    Param **params;     /* slots: the function pointer's parameters */
+    Param **params;        /* slots: the function pointer's parameters */
     size_t n_params;
 } AbiItem;
 
@@ -673,7 +678,8 @@ static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
     for (int dm = 0; dm < DM_COUNT; dm++) {
         Layout ol = {0, 0}, nl = {0, 0};
         const long *oo, *no;
-        bool ok = abi_layout(o, (DataModel)dm, &ol, &oo), nk = abi_layout(n, (DataModel)dm, &nl, &no);
+        bool ok = abi_layout(o, (DataModel)dm, &ol, &oo),
+             nk = abi_layout(n, (DataModel)dm, &nl, &no);
         change_val(d, e, dm_key(d, (DataModel)dm, "size", NULL), ok ? vint(ol.size) : vstr(NULL),
                    nk ? vint(nl.size) : vstr(NULL));
         change_val(d, e, dm_key(d, (DataModel)dm, "align", NULL), ok ? vint(ol.align) : vstr(NULL),
@@ -733,7 +739,8 @@ static void bit_facts(Diff *d, Entry *e, const void *item)
 
 static void bit_compare(Diff *d, Entry *e, const void *old, const void *new_)
 {
-    change_val(d, e, "bit", vint(((const AbiItem *)old)->slot), vint(((const AbiItem *)new_)->slot));
+    change_val(d, e, "bit", vint(((const AbiItem *)old)->slot),
+               vint(((const AbiItem *)new_)->slot));
 }
 
 static AbiItem *abi_item(Diff *d, Vec *v, const char *id, const Spec *s, Layouts *l)
@@ -1014,7 +1021,8 @@ static void write_json(const Diff *d, const Spec *old, const Spec *new_, const D
 size_t emit_spec_diff(const Spec *old, const Spec *new_, const DiffNames *names, bool json,
                       bool abi, Buf *out)
 {
-    Diff d = {.a = arena_new(), .first = abi ? K_ABI_FIRST : 0, .last = abi ? K_COUNT : K_ABI_FIRST};
+    Diff d = {
+        .a = arena_new(), .first = abi ? K_ABI_FIRST : 0, .last = abi ? K_COUNT : K_ABI_FIRST};
     if (abi) {
         diff_abi(&d, old, new_);
     } else {

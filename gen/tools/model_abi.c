@@ -76,8 +76,8 @@ static void kslots(Json *j, const char *k, const char *id, const char *item, int
     for (int dm = 0; dm < DM_COUNT; dm++) {
         for (size_t i = 0; i < n; i++)
             offsets[i] = (long)i * layout_pointer_size((DataModel)dm);
-        klayout(j, data_model_names[dm], layout_pointers((DataModel)dm, (long)n), names,
-                offsets, n);
+        klayout(j, data_model_names[dm], layout_pointers((DataModel)dm, (long)n), names, offsets,
+                n);
     }
     json_end(j, '}');
     json_end(j, '}');
@@ -224,7 +224,4 @@ static unsigned struct_uses_from(const Spec *s, const char *id, int depth)
     return uses;
 }
 
-unsigned struct_uses(const Spec *s, const char *id)
-{
-    return struct_uses_from(s, id, 0);
-}
+unsigned struct_uses(const Spec *s, const char *id) { return struct_uses_from(s, id, 0); }

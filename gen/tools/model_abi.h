@@ -16,11 +16,11 @@ void model_json_abi(Json *j, const Spec *s);
  * references in its fields, for the model's "owner" and diff's
  * "allocated_by". */
 enum {
-    USE_IN = 1,            /* a function takes one in (inptr, inbuf) */
-    USE_OUT = 2,           /* a function fills the caller's (outptr, outbuf) */
-    USE_VM = 4,            /* a function passes it otherwise (the VM's memory) */
-    USE_CALLBACK = 8,      /* a callback hands one to the agent */
-    USE_IN_UNPASSED = 16,  /* a field of a struct nothing passes */
+    USE_IN = 1,           /* a function takes one in (inptr, inbuf) */
+    USE_OUT = 2,          /* a function fills the caller's (outptr, outbuf) */
+    USE_VM = 4,           /* a function passes it otherwise (the VM's memory) */
+    USE_CALLBACK = 8,     /* a callback hands one to the agent */
+    USE_IN_UNPASSED = 16, /* a field of a struct nothing passes */
 };
 /* Every way struct id is passed: directly, or inside a struct (its fields
  * go where it goes), up to 16 levels out. */

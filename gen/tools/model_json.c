@@ -274,9 +274,10 @@ static void events(Json *j, const Spec *s)
         json_kstr(j, "const", e->const_name);
         json_kint(j, "num", e->num);
         kphase(j, "phase", e->phase);
-        json_kstr(j, "filtered", e->filtered == FILTER_THREAD   ? "thread"
-                            : e->filtered == FILTER_GLOBAL ? "global"
-                                                           : NULL);
+        json_kstr(j, "filtered",
+                  e->filtered == FILTER_THREAD   ? "thread"
+                  : e->filtered == FILTER_GLOBAL ? "global"
+                                                 : NULL);
         json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
         kparams(j, "parameters", e->params, e->n_params, OWNER_CALLBACK);
