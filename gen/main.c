@@ -27,25 +27,22 @@
 #error "JVMTIGEN_VERSION is not defined: build with make (it reads the file VERSION)"
 #endif
 
-/* Internal: the docs helper process has done its part (see docs.h). */
-enum { EXIT_DONE = -1 };
-
 typedef struct Options {
     const char *spec;
     const char *outdir;
     const char *version;
     const char *banner_file;
     const char *depfile;
-    int md;       /* -MD: depfile in the output directory */
+    int md;                 /* -MD: depfile in the output directory */
     const char *dep_target; /* -MT: the depfile rule's target, instead of the outputs */
     int verbose;
     int quiet;
-    int fill;     /* the fill command: SPEC FILE */
-    int core;     /* fill --core */
-    int model;    /* the model command: JSON on stdout */
-    int diff;     /* the diff command: OLD (spec) and NEW (file) */
-    int json;     /* diff --json */
-    int abi;      /* diff --abi: layouts instead of the API */
+    int fill;  /* the fill command: SPEC FILE */
+    int core;  /* fill --core */
+    int model; /* the model command: JSON on stdout */
+    int diff;  /* the diff command: OLD (spec) and NEW (file) */
+    int json;  /* diff --json */
+    int abi;   /* diff --abi: layouts instead of the API */
     const char *file;
     const char *templates; /* --templates DIR */
     int no_docs;           /* --no-docs */
@@ -146,8 +143,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Matches "--name VALUE" and "--name=VALUE"; returns 1 and advances *i. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
-                     int *err)
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **out, int *err)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -167,8 +163,10 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
         if (v[0] == '-' && v[1] != '\0') {
             Buf m;
             buf_init(&m);
-            buf_printf(&m, "%s needs a value, and '%s' looks like an option (for a file "
-                       "of that name write ./%s or %s=%s)", name, v, v, name, v);
+            buf_printf(&m,
+                       "%s needs a value, and '%s' looks like an option (for a file "
+                       "of that name write ./%s or %s=%s)",
+                       name, v, v, name, v);
             *err = usage_error("%s", m.data);
             buf_free(&m);
             return 1;
@@ -236,7 +234,8 @@ static int parse_options(int argc, char **argv, Options *o)
         } else if (o->spec) {
             return usage_error(o->fill   ? "fill takes one SPEC and one FILE ('%s' is a third)"
                                : o->diff ? "diff takes two specs, OLD and NEW ('%s' is a third)"
-                                         : "more than one spec given ('%s')", a);
+                                         : "more than one spec given ('%s')",
+                               a);
         } else {
             o->spec = a;
         }
@@ -262,8 +261,8 @@ static int parse_options(int argc, char **argv, Options *o)
         return usage_error("%s", "diff takes only --abi, --json and -q");
     if (o->fill && (o->outdir || o->banner_file || o->depfile || o->md))
         return usage_error("%s", "fill takes no -o, --banner, --depfile or -MD");
-    if (o->model && (o->outdir || o->version || o->banner_file || o->depfile || o->md ||
-                     o->verbose))
+    if (o->model &&
+        (o->outdir || o->version || o->banner_file || o->depfile || o->md || o->verbose))
         return usage_error("%s", "model takes no -o, --jvmti-version, --banner, --depfile, "
                                  "-MD or -v");
     if ((o->fill || o->model) && (o->templates || o->no_docs))
@@ -287,7 +286,8 @@ static int parse_options(int argc, char **argv, Options *o)
         JvmtiVersion v;
         if (!version_parse(o->version, &v) || v.major < 1)
             return usage_error("--jvmti-version '%s' is not MAJOR[.MINOR.MICRO] "
-                               "(major 1..4095, minor and micro 0..255)", o->version);
+                               "(major 1..4095, minor and micro 0..255)",
+                               o->version);
     }
     return 0;
 }
@@ -324,8 +324,9 @@ static int load_and_check(const Options *o, const char *path, Spec **spec, xmlDo
                          "document made to keep the XML parser busy?\n",
                          path, o->seconds);
         time_limit_message_len = n < 0 ? 0
-                                 : (size_t)n < sizeof time_limit_message ? (size_t)n
-                                                                        : sizeof time_limit_message - 1;
+                                 : (size_t)n < sizeof time_limit_message
+                                     ? (size_t)n
+                                     : sizeof time_limit_message - 1;
         signal(SIGALRM, on_time_limit);
         alarm(o->seconds);
     }
@@ -345,8 +346,16 @@ static int load_and_check(const Options *o, const char *path, Spec **spec, xmlDo
     return rc;
 }
 
+/* Frees what load_and_check made. */
+static void unload(Spec *spec, xmlDocPtr doc)
+{
+    spec_free(spec);
+    if (doc)
+        xmlFreeDoc(doc);
+}
+
 /* The version outputs are made for: --jvmti-version, else the spec's
- * latest change. False (with a diagnostic queued) if neither is known. */
+ * latest change. False (with the diagnostic printed) if neither is known. */
 static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
 {
     const char *vtext = o->version ? o->version : spec->latest_version;
@@ -354,6 +363,7 @@ static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
         Loc l = {o->spec, 0};
         error_at(&l, "no <change version=...> says which JVM TI version this is; "
                      "pass --jvmti-version");
+        diag_flush();
         return false;
     }
     version_parse(vtext, v);
@@ -366,17 +376,16 @@ static int fill(const Options *o)
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
-    FillOptions fo = {.spec_path = o->spec, .file = o->file, .verbose = o->verbose,
-                      .quiet = o->quiet, .core = o->core};
-    if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version)) {
-        diag_flush();
+    FillOptions fo = {.spec_path = o->spec,
+                      .file = o->file,
+                      .verbose = o->verbose,
+                      .quiet = o->quiet,
+                      .core = o->core};
+    if (rc == EXIT_OK && !resolve_version(o, spec, &fo.version))
         rc = EXIT_INVALID;
-    }
     if (rc == EXIT_OK)
         rc = fill_file(spec, &fo);
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     return rc;
 }
@@ -406,9 +415,7 @@ static int model(const Options *o)
         rc = write_stdout(&json);
         buf_free(&json);
     }
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     return rc;
 }
@@ -435,64 +442,104 @@ static int diff(const Options *o)
         rc = write_stdout(&out);
         buf_free(&out);
     }
-    for (int i = 0; i < 2; i++) {
-        spec_free(specs[i]);
-        if (docs[i])
-            xmlFreeDoc(docs[i]);
-    }
+    for (int i = 0; i < 2; i++)
+        unload(specs[i], docs[i]);
     free_strings(&deps);
     return rc;
 }
 
-/* Renders the documentation into docs and appends the paths of its files
- * to *paths (malloc'd; *paths grows). Returns an exit status. */
+/* The output set: every file a run writes, made in memory before any is
+ * written, then written all or nothing (a failure leaves DIR as it was).
+ * In order: the C outputs (c/emit.c's outputs[]), the docs (jvmti.html,
+ * the man pages), then the depfile when one is asked for. */
+typedef struct OutputSet {
+    OutFile *files;
+    size_t n;
+    /* files[0..n_outputs) are the outputs: what --verify compares, -v
+     * lists and the depfile names as its targets. */
+    size_t n_outputs;
+} OutputSet;
+
+/* Adds a file at DIR/NAME (NAME alone when dir is NULL), empty. */
+static OutFile *set_add(OutputSet *set, const char *dir, const char *name)
+{
+    set->files = xrealloc(set->files, (set->n + 1) * sizeof *set->files);
+    OutFile *f = &set->files[set->n++];
+    Buf path;
+    buf_init(&path);
+    if (dir)
+        buf_printf(&path, "%s/", dir);
+    buf_puts(&path, name);
+    *f = (OutFile){.path = path.data};
+    buf_init(&f->data);
+    return f;
+}
+
+static void set_free(OutputSet *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        free(set->files[i].path);
+        buf_free(&set->files[i].data);
+    }
+    free(set->files);
+}
+
+/* The C outputs, the first files of the set: made while the docs' helper
+ * process renders jvmti.html (docs.h), or first when there is none. */
 typedef struct CEmit {
     const GenContext *ctx;
-    Buf *bufs; /* one per output, in outputs[] order */
+    OutFile *files;
 } CEmit;
 
 static void emit_c_outputs(void *arg)
 {
     CEmit *ce = arg;
-    emit_all(ce->ctx, ce->bufs);
+    emit_all(ce->ctx, ce->files);
 }
 
-static int render_docs(const Options *o, const GenContext *ctx, xmlDocPtr doc, DocsResult *docs,
-                       Vec *deps, const char ***paths, CEmit *ce)
+/* Every output into the set, in memory: the C outputs, and the docs unless
+ * --no-docs. In the docs' helper process (docs->helper) only jvmti.html is
+ * rendered, and sent to the parent: the set stays without docs. Returns an
+ * exit status. */
+static int make_outputs(const Options *o, const GenContext *ctx, xmlDocPtr doc, Vec *deps,
+                        OutputSet *set, DocsResult *docs)
 {
-    char *dir = o->templates ? xstrdup(o->templates) : docs_default_templates(o->argv0);
-    int rc = docs_render(ctx, doc, dir, o->seconds, docs, deps, emit_c_outputs, ce);
-    free(dir);
-    if (rc != 0 || docs->helper)
-        return rc;
-    const char **p = xrealloc(*paths, ((size_t)n_outputs + docs->n) * sizeof *p);
-    for (size_t i = 0; i < docs->n; i++) {
-        Buf b;
-        buf_init(&b);
-        buf_printf(&b, "%s/%s", o->outdir, docs->files[i].name);
-        p[n_outputs + i] = b.data;
+    for (int i = 0; i < n_outputs; i++)
+        set_add(set, o->outdir, outputs[i].name);
+    CEmit ce = {ctx, set->files};
+    int rc = EXIT_OK;
+    if (o->no_docs) {
+        emit_c_outputs(&ce);
+    } else {
+        char *dir = o->templates ? xstrdup(o->templates) : docs_default_templates(o->argv0);
+        rc = docs_render(ctx, doc, dir, o->seconds, docs, deps, emit_c_outputs, &ce);
+        free(dir);
     }
-    *paths = p;
+    for (size_t i = 0; rc == EXIT_OK && !docs->helper && i < docs->n; i++) {
+        OutFile *f = set_add(set, o->outdir, docs->files[i].name);
+        f->data = docs->files[i].data; /* moved: docs keeps the names */
+        buf_init(&docs->files[i].data);
+    }
+    set->n_outputs = set->n;
     return rc;
 }
 
 /* --verify: each output against its file in DIR, and the man pages a run
  * would remove. The diffs go to stdout; DIR is only read. */
-static int verify(const Options *o, const char *const *paths, size_t n_paths, const Buf *bufs,
-                  const DocsResult *docs)
+static int verify(const Options *o, const OutputSet *set, const DocsResult *docs)
 {
     Buf report;
     buf_init(&report);
-    size_t differ = 0, total = n_paths;
+    size_t differ = 0, total = set->n_outputs;
     int rc = EXIT_OK;
-    for (size_t i = 0; i < n_paths; i++) {
-        const Buf *data = i < (size_t)n_outputs ? &bufs[i] : &docs->files[i - n_outputs].data;
-        int r = verify_file(paths[i], data->data ? data->data : "", data->len, &report);
+    for (size_t i = 0; i < set->n_outputs; i++) {
+        const OutFile *f = &set->files[i];
+        int r = verify_file(f->path, f->data.data ? f->data.data : "", f->data.len, &report);
         if (r < 0)
             rc = EXIT_IO;
         differ += r > 0;
         if (r >= 0 && o->verbose)
-            fprintf(stderr, "jvmtigen: %s %s\n", r ? "differs" : "up to date", paths[i]);
+            fprintf(stderr, "jvmtigen: %s %s\n", r ? "differs" : "up to date", f->path);
     }
     if (!o->no_docs) {
         Vec stale = {0};
@@ -521,6 +568,82 @@ static int verify(const Options *o, const char *const *paths, size_t n_paths, co
     return rc;
 }
 
+/* The depfile (--depfile FILE, or DIR/jvmtigen.d with -MD) as the set's
+ * last file: the outputs (or -MT's target) depend on every file the run
+ * read. Refused when it would replace one of them. Returns an exit status. */
+static int add_depfile(const Options *o, OutputSet *set, Vec *deps)
+{
+    OutFile *dep =
+        o->depfile ? set_add(set, NULL, o->depfile) : set_add(set, o->outdir, "jvmtigen.d");
+    if (o->banner_file)
+        vec_push(deps, xstrdup(o->banner_file));
+    int rc = EXIT_OK;
+    /* --depfile SPEC lost the spec: refused before anything is written. */
+    for (size_t i = 0; i < deps->n + set->n_outputs && rc == EXIT_OK; i++) {
+        const char *other = i < deps->n ? deps->items[i] : set->files[i - deps->n].path;
+        if (same_file(dep->path, other)) {
+            fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n", dep->path,
+                    i < deps->n ? "a file this run reads," : "the output", other);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (rc != EXIT_OK)
+        return rc;
+    const char **targets = xcalloc(set->n_outputs, sizeof *targets);
+    for (size_t i = 0; i < set->n_outputs; i++)
+        targets[i] = set->files[i].path;
+    const char *bad = NULL;
+    const char *why = o->dep_target
+                          ? depfile_append(&dep->data, &o->dep_target, 1,
+                                           (const char *const *)deps->items, deps->n, &bad)
+                          : depfile_append(&dep->data, targets, set->n_outputs,
+                                           (const char *const *)deps->items, deps->n, &bad);
+    free(targets);
+    if (why) {
+        Loc l = {dep->path, 0};
+        error_at(&l,
+                 "cannot name '%s' in a make rule: make cannot read a file name "
+                 "with %s",
+                 bad, why);
+        rc = EXIT_IO;
+    }
+    return rc;
+}
+
+/* Writes the set into DIR, under its lock, and removes the man pages the
+ * docs no longer have. Returns an exit status. */
+static int write_set(const Options *o, OutputSet *set, const DocsResult *docs)
+{
+    if (make_dirs(o->outdir) != 0)
+        return EXIT_IO;
+    /* One writer at a time per output directory, up to the pruning of
+     * stale pages: two runs at once would leave a mix of their sets. */
+    int lock = output_lock(o->outdir);
+    if (lock < 0)
+        return EXIT_IO;
+    int rc = EXIT_OK;
+    if (docs->n > 1) {
+        Buf man;
+        buf_init(&man);
+        buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
+        if (make_dirs(man.data) != 0)
+            rc = EXIT_IO;
+        buf_free(&man);
+    }
+    if (rc == EXIT_OK && write_files(set->files, set->n) != 0)
+        rc = EXIT_IO;
+    for (size_t i = 0; i < set->n_outputs && rc == EXIT_OK && o->verbose; i++)
+        fprintf(stderr, "jvmtigen: %s %s\n", set->files[i].changed ? "wrote" : "unchanged",
+                set->files[i].path);
+    if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, docs, o->verbose) != 0)
+        rc = EXIT_IO;
+    output_unlock(lock);
+    return rc;
+}
+
+/* generate and check: load, build and check the spec (check stops there);
+ * make every output in memory, then compare them with DIR (--verify) or
+ * write them into it, all or nothing, with the depfile last. */
 static int generate(const Options *o, int write_outputs)
 {
     Buf banner;
@@ -535,142 +658,35 @@ static int generate(const Options *o, int write_outputs)
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
-    if (rc != EXIT_OK || !write_outputs)
-        goto done;
-
-    GenContext ctx = {.spec = spec, .spec_name = path_base_name(o->spec),
+    GenContext ctx = {.spec = spec,
+                      .spec_name = path_base_name(o->spec),
                       .banner = o->banner_file ? banner.data : NULL};
-    if (!resolve_version(o, spec, &ctx.version)) {
-        diag_flush();
+    if (rc == EXIT_OK && write_outputs && !resolve_version(o, spec, &ctx.version))
         rc = EXIT_INVALID;
-        goto done;
-    }
-
-    /* Everything is generated in memory first, the depfile last, and the
-     * files are written all or nothing: a failure leaves DIR as it was. */
-    Buf *bufs = xcalloc((size_t)n_outputs, sizeof *bufs);
-    const char **paths = xcalloc((size_t)n_outputs, sizeof *paths);
-    Buf *pathbuf = xcalloc((size_t)n_outputs, sizeof *pathbuf);
-    for (int i = 0; i < n_outputs; i++) {
-        buf_init(&bufs[i]);
-        buf_init(&pathbuf[i]);
-        buf_printf(&pathbuf[i], "%s/%s", o->outdir, outputs[i].name);
-        paths[i] = pathbuf[i].data;
-    }
-    /* The C outputs are made while the docs' helper process renders
-     * jvmti.html (docs.h), or first when there are no docs. */
-    CEmit ce = {&ctx, bufs};
+    OutputSet set = {0};
     DocsResult docs = {0};
-    if (!o->no_docs)
-        rc = render_docs(o, &ctx, doc, &docs, &deps, &paths, &ce);
-    else
-        emit_c_outputs(&ce);
-    /* The helper process that rendered jvmti.html writes nothing. */
-    size_t n_paths = docs.helper ? (size_t)n_outputs : (size_t)n_outputs + docs.n;
-    if (docs.helper && rc == EXIT_OK)
-        rc = EXIT_DONE;
-    if (rc == EXIT_OK && o->verify) {
-        rc = verify(o, paths, n_paths, bufs, &docs);
-        goto verified;
-    }
-    if (rc != EXIT_OK)
-        goto verified;
-
-    /* Every file in one list (the Bufs are shallow copies): the outputs,
-     * the docs, and the depfile after them. */
-    bool with_depfile = o->depfile || o->md;
-    size_t n_files = n_paths + (with_depfile ? 1 : 0);
-    const char **all_paths = xcalloc(n_files, sizeof *all_paths);
-    Buf *all = xcalloc(n_files, sizeof *all);
-    bool *changed = xcalloc(n_files, sizeof *changed);
-    for (size_t i = 0; i < n_paths; i++) {
-        all_paths[i] = paths[i];
-        all[i] = i < (size_t)n_outputs ? bufs[i] : docs.files[i - n_outputs].data;
-    }
-    Buf depname, depfile;
-    buf_init(&depname);
-    buf_init(&depfile);
-    if (with_depfile) {
-        if (o->depfile)
-            buf_puts(&depname, o->depfile);
-        else
-            buf_printf(&depname, "%s/jvmtigen.d", o->outdir);
-        if (o->banner_file)
-            vec_push(&deps, xstrdup(o->banner_file));
-        const char *const *targets = o->dep_target ? &o->dep_target : paths;
-        size_t n_targets = o->dep_target ? 1 : n_paths;
-        /* The depfile must not replace a file this run reads or writes
-         * (--depfile SPEC lost the spec): refused before anything is written. */
-        for (size_t i = 0; i < deps.n + n_paths && rc == EXIT_OK; i++) {
-            const char *other = i < deps.n ? deps.items[i] : paths[i - deps.n];
-            if (same_file(depname.data, other)) {
-                fprintf(stderr, "jvmtigen: error: the depfile '%s' would replace %s '%s'\n",
-                        depname.data, i < deps.n ? "a file this run reads," : "the output",
-                        other);
-                rc = EXIT_USAGE;
-            }
+    if (rc == EXIT_OK && write_outputs) {
+        rc = make_outputs(o, &ctx, doc, &deps, &set, &docs);
+        /* The docs' helper process has sent its page: its status is
+         * rc, and what to write is the parent's business. */
+        if (rc == EXIT_OK && !docs.helper && o->verify)
+            rc = verify(o, &set, &docs);
+        else if (rc == EXIT_OK && !docs.helper) {
+            if (o->depfile || o->md)
+                rc = add_depfile(o, &set, &deps);
+            if (rc == EXIT_OK)
+                rc = write_set(o, &set, &docs);
         }
-        const char *bad = NULL, *why = NULL;
-        if (rc == EXIT_OK)
-            why = depfile_append(&depfile, targets, n_targets, (const char *const *)deps.items,
-                                 deps.n, &bad);
-        if (why) {
-            Loc l = {depname.data, 0};
-            error_at(&l, "cannot name '%s' in a make rule: make cannot read a file name "
-                     "with %s", bad, why);
-            rc = EXIT_IO;
-        }
-        all_paths[n_paths] = depname.data;
-        all[n_paths] = depfile;
+        /* A helper that failed after sending its page is no fault of the
+         * spec's: an I/O status, which does not hide the spec's own. */
+        int helper = docs_wait(&docs);
+        if (helper != EXIT_OK && (rc == EXIT_OK || rc == EXIT_STALE))
+            rc = helper;
+        diag_flush();
     }
-    if (rc == EXIT_OK && make_dirs(o->outdir) != 0)
-        rc = EXIT_IO;
-    /* One writer at a time per output directory, up to the pruning of
-     * stale pages: two runs at once would leave a mix of their sets. */
-    int lock = rc == EXIT_OK ? output_lock(o->outdir) : -1;
-    if (rc == EXIT_OK && lock < 0)
-        rc = EXIT_IO;
-    if (rc == EXIT_OK && docs.n > 1) {
-        Buf man;
-        buf_init(&man);
-        buf_printf(&man, "%s/" DOCS_MAN_DIR, o->outdir);
-        if (make_dirs(man.data) != 0)
-            rc = EXIT_IO;
-        buf_free(&man);
-    }
-    if (rc == EXIT_OK && write_files(all_paths, all, n_files, changed) != 0)
-        rc = EXIT_IO;
-    for (size_t i = 0; i < n_paths && rc == EXIT_OK && o->verbose; i++)
-        fprintf(stderr, "jvmtigen: %s %s\n", changed[i] ? "wrote" : "unchanged", paths[i]);
-    if (rc == EXIT_OK && !o->no_docs && docs_prune(o->outdir, &docs, o->verbose) != 0)
-        rc = EXIT_IO;
-    output_unlock(lock);
-    buf_free(&depname);
-    buf_free(&depfile);
-    free(all_paths);
-    free(all);
-    free(changed);
-verified:
-    /* A helper that died is no fault of the spec's. */
-    if (docs_wait(&docs) != 0 && (rc == EXIT_OK || rc == EXIT_STALE))
-        rc = EXIT_IO;
-    diag_flush();
-    for (int i = 0; i < n_outputs; i++) {
-        buf_free(&bufs[i]);
-        buf_free(&pathbuf[i]);
-    }
-    for (size_t i = (size_t)n_outputs; i < n_paths; i++)
-        free((char *)paths[i]);
+    set_free(&set);
     docs_result_free(&docs);
-    if (rc == EXIT_DONE)
-        rc = EXIT_OK;
-    free(bufs);
-    free(paths);
-    free(pathbuf);
-done:
-    spec_free(spec);
-    if (doc)
-        xmlFreeDoc(doc);
+    unload(spec, doc);
     free_strings(&deps);
     buf_free(&banner);
     return rc;

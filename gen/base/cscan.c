@@ -15,7 +15,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 
 typedef struct Brace {
     int line;
-    bool counts;            /* false for the brace of extern "C" { } */
+    bool counts; /* false for the brace of extern "C" { } */
 } Brace;
 
 typedef struct Scanner {
@@ -27,8 +27,8 @@ typedef struct Scanner {
     size_t cap_toks, cap_comments, cap_defs, cap_braces;
     Brace *braces;
     size_t n_braces;
-    int depth;              /* braces that count */
-    size_t decl_first;      /* token index where the current declaration starts */
+    int depth;         /* braces that count */
+    size_t decl_first; /* token index where the current declaration starts */
     bool in_def;
     CFuncDef def;
 } Scanner;
@@ -255,8 +255,7 @@ static bool scan(Scanner *sc)
             size_t end = t[i + 1] == '*' ? skip_block_comment(sc, i) : skip_line_comment(sc, i);
             if (!end)
                 return fail(sc, line, "unterminated comment");
-            s->comments = grow(s->comments, &sc->cap_comments, s->n_comments,
-                               sizeof *s->comments);
+            s->comments = grow(s->comments, &sc->cap_comments, s->n_comments, sizeof *s->comments);
             s->comments[s->n_comments++] = (CComment){i, end, line};
             sc->i = end;
             continue;
@@ -296,8 +295,9 @@ static bool scan(Scanner *sc)
         } else if (c == '"' || c == '\'') {
             size_t end = skip_literal(sc, i, true);
             if (!end)
-                return fail(sc, tok.line, c == '"' ? "unterminated string literal"
-                                                   : "unterminated character constant");
+                return fail(sc, tok.line,
+                            c == '"' ? "unterminated string literal"
+                                     : "unterminated character constant");
             tok.kind = c == '"' ? CT_STRING : CT_CHAR;
             tok.len = end - i;
         } else if (c == '.' && i + 2 < sc->n && t[i + 1] == '.' && t[i + 2] == '.') {
@@ -345,9 +345,9 @@ void cscan_free(CScan *s)
 static bool is_type_keyword(const CScan *s, size_t i)
 {
     static const char *const words[] = {
-        "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-        "_Bool", "_Complex", "_Imaginary", "const", "volatile", "restrict", "__restrict",
-        "__restrict__", "_Atomic",
+        "void",   "char",     "short",    "int",        "long",         "float",
+        "double", "signed",   "unsigned", "_Bool",      "_Complex",     "_Imaginary",
+        "const",  "volatile", "restrict", "__restrict", "__restrict__", "_Atomic",
     };
     for (size_t k = 0; k < sizeof words / sizeof *words; k++)
         if (ctok_is(s, i, words[k]))
@@ -401,10 +401,11 @@ void cscan_signature_key(const CScan *s, const CFuncDef *d, Buf *out)
 static bool is_forbidden_word(const CScan *s, size_t i)
 {
     static const char *const words[] = {
-        "__attribute__", "__attribute", "__declspec", "asm", "__asm", "__asm__", "_Pragma",
-        "__pragma", "static", "extern", "auto", "register", "_Thread_local", "thread_local",
-        "__thread", "inline", "__inline", "__inline__", "_Noreturn", "__forceinline",
-        "_Alignas", "alignas", "_Static_assert", "static_assert",
+        "__attribute__", "__attribute", "__declspec",     "asm",           "__asm",
+        "__asm__",       "_Pragma",     "__pragma",       "static",        "extern",
+        "auto",          "register",    "_Thread_local",  "thread_local",  "__thread",
+        "inline",        "__inline",    "__inline__",     "_Noreturn",     "__forceinline",
+        "_Alignas",      "alignas",     "_Static_assert", "static_assert",
     };
     for (size_t k = 0; k < sizeof words / sizeof *words; k++)
         if (ctok_is(s, i, words[k]))
@@ -437,14 +438,13 @@ const char *cscan_type_decls_problem(const CScan *s, size_t *tok)
             why = "it has an attribute, asm, _Pragma, a storage class or a function specifier";
         else if (adjacent(s, i, '[', '['))
             why = "it has an attribute ('[[')";
-        else if (adjacent(s, i, '<', ':') || adjacent(s, i, ':', '>') ||
-                 adjacent(s, i, '<', '%'))
+        else if (adjacent(s, i, '<', ':') || adjacent(s, i, ':', '>') || adjacent(s, i, '<', '%'))
             why = "it has a digraph";
         else if (depth == 0 && i == first && !ctok_is(s, i, "typedef") && !is_tag_word(s, i))
             why = "a declaration starts with neither 'typedef' nor struct, union or enum";
         else if (ctok_is(s, i, "{")) {
-            size_t tag = i >= 1 && s->toks[i - 1].kind == CT_IDENT && !is_tag_word(s, i - 1)
-                             ? i - 1 : i;
+            size_t tag =
+                i >= 1 && s->toks[i - 1].kind == CT_IDENT && !is_tag_word(s, i - 1) ? i - 1 : i;
             if (tag == 0 || !is_tag_word(s, tag - 1))
                 why = "a '{' opens something other than a struct, union or enum body (code)";
             else

@@ -23,20 +23,20 @@ typedef enum CTokKind { CT_IDENT, CT_NUMBER, CT_STRING, CT_CHAR, CT_PUNCT } CTok
 
 typedef struct CTok {
     CTokKind kind;
-    size_t off, len;        /* bytes of the token in the text */
-    int line;               /* 1-based line of its first byte */
+    size_t off, len; /* bytes of the token in the text */
+    int line;        /* 1-based line of its first byte */
 } CTok;
 
 typedef struct CComment {
-    size_t off, end;        /* from the opening slash to just after the comment */
+    size_t off, end; /* from the opening slash to just after the comment */
     int line;
 } CComment;
 
 typedef struct CFuncDef {
-    size_t first;           /* token index where the declaration starts */
-    size_t name;            /* token index of the function's name */
-    size_t lparen, rparen;  /* token indexes of the parameter list's parentheses */
-    size_t lbrace, rbrace;  /* token indexes of the body's braces */
+    size_t first;          /* token index where the declaration starts */
+    size_t name;           /* token index of the function's name */
+    size_t lparen, rparen; /* token indexes of the parameter list's parentheses */
+    size_t lbrace, rbrace; /* token indexes of the body's braces */
 } CFuncDef;
 
 typedef struct CScan {
@@ -44,9 +44,9 @@ typedef struct CScan {
     size_t len;
     CTok *toks;
     size_t n_toks;
-    CComment *comments;     /* outside preprocessor directives, in text order */
+    CComment *comments; /* outside preprocessor directives, in text order */
     size_t n_comments;
-    CFuncDef *defs;         /* top-level function definitions, in text order */
+    CFuncDef *defs; /* top-level function definitions, in text order */
     size_t n_defs;
     /* when cscan() fails: what and where */
     const char *error;

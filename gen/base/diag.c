@@ -8,7 +8,7 @@
 #include "base/util.h"
 
 typedef struct Pending {
-    char *file;       /* a copy: libxml2 frees its own file names with the parser */
+    char *file; /* a copy: libxml2 frees its own file names with the parser */
     int line;
     size_t seq;
     DiagLevel level;

@@ -8,7 +8,7 @@
 
 typedef struct Loc {
     const char *file;
-    int line;  /* 0: no line (the whole file) */
+    int line; /* 0: no line (the whole file) */
 } Loc;
 
 typedef enum { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } DiagLevel;

@@ -238,28 +238,25 @@ static bool stop_pending(const sigset_t *stop)
  * compiler) would have to know about them; with backups beside the files
  * the outputs stay plain files in DIR, and a crash in the middle of the
  * renames (SIGKILL) is the one case left half-new, until the next run. */
-int write_files(const char *const *paths, const Buf *contents, size_t n, bool *changed)
+int write_files(OutFile *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        changed[i] = false;
+        files[i].changed = false;
         struct stat st;
-        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (stat(files[i].path, &st) == 0 && !S_ISREG(st.st_mode)) {
             errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
-            return io_error(paths[i], "cannot replace (not a regular file)");
+            return io_error(files[i].path, "cannot replace (not a regular file)");
         }
     }
     /* Leftovers of killed runs, in every directory written to. */
     for (size_t i = 0; i < n; i++) {
-        const char *slash = strrchr(paths[i], '/');
-        if (i && slash && strncmp(paths[i], paths[i - 1], (size_t)(slash - paths[i]) + 1) == 0 &&
-            !strchr(paths[i - 1] + (slash - paths[i]) + 1, '/'))
+        const char *path = files[i].path, *slash = strrchr(path, '/');
+        if (i && slash && strncmp(path, files[i - 1].path, (size_t)(slash - path) + 1) == 0 &&
+            !strchr(files[i - 1].path + (slash - path) + 1, '/'))
             continue; /* the same directory as the previous file */
         Buf dir;
         buf_init(&dir);
-        if (slash)
-            buf_put(&dir, paths[i], slash == paths[i] ? 1 : (size_t)(slash - paths[i]));
-        else
-            buf_puts(&dir, ".");
+        path_dir_name(path, &dir);
         remove_leftovers(dir.data);
         buf_free(&dir);
     }
@@ -276,15 +273,14 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
     for (; written < n && rc == 0; written++) {
         buf_init(&tmps[written]);
         buf_init(&olds[written]);
-        todo[written] = !same_content(paths[written], contents[written].data,
-                                      contents[written].len);
+        const OutFile *f = &files[written];
+        todo[written] = !same_content(f->path, f->data.data, f->data.len);
         if (todo[written])
-            rc = write_temp(paths[written], contents[written].data ? contents[written].data : "",
-                            contents[written].len, &tmps[written]);
+            rc = write_temp(f->path, f->data.data ? f->data.data : "", f->data.len, &tmps[written]);
         if (rc)
             todo[written] = false; /* write_temp left nothing */
         if (rc == 0 && stop_pending(&stop)) {
-            Loc loc = {paths[written], 0};
+            Loc loc = {files[written].path, 0};
             error_at(&loc, "%s", "interrupted by a signal before any file was replaced");
             rc = -1;
         }
@@ -293,7 +289,7 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
     for (size_t i = 0; i < written && rc == 0; i++) {
         if (!todo[i])
             continue;
-        int k = keep_old(paths[i], &olds[i]);
+        int k = keep_old(files[i].path, &olds[i]);
         if (k < 0)
             rc = -1;
         has_old[i] = k == 0;
@@ -301,8 +297,8 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
     /* Every file is on disk: now they take their places. */
     size_t renamed = 0;
     for (; renamed < written && rc == 0; renamed++) {
-        if (todo[renamed] && rename(tmps[renamed].data, paths[renamed]) != 0) {
-            rc = io_error(paths[renamed], "cannot replace");
+        if (todo[renamed] && rename(tmps[renamed].data, files[renamed].path) != 0) {
+            rc = io_error(files[renamed].path, "cannot replace");
             break;
         }
     }
@@ -311,8 +307,8 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
         for (size_t i = 0; i < renamed; i++) {
             if (!todo[i])
                 continue;
-            if (has_old[i] ? rename(olds[i].data, paths[i]) != 0 : unlink(paths[i]) != 0)
-                io_error(paths[i], "cannot put the previous file back");
+            if (has_old[i] ? rename(olds[i].data, files[i].path) != 0 : unlink(files[i].path) != 0)
+                io_error(files[i].path, "cannot put the previous file back");
             else
                 has_old[i] = false;
         }
@@ -323,7 +319,7 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
         if (has_old[i])
             unlink(olds[i].data);
         if (todo[i] && rc == 0)
-            changed[i] = true;
+            files[i].changed = true;
         buf_free(&tmps[i]);
         buf_free(&olds[i]);
     }
@@ -337,8 +333,10 @@ int write_files(const char *const *paths, const Buf *contents, size_t n, bool *c
 
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed)
 {
-    Buf b = {(char *)(uintptr_t)data, len, len};
-    return write_files(&path, &b, 1, changed);
+    OutFile f = {(char *)(uintptr_t)path, {(char *)(uintptr_t)data, len, len}, false};
+    int rc = write_files(&f, 1);
+    *changed = f.changed;
+    return rc;
 }
 
 /* What GNU make cannot read back in a file name of a rule, whatever the
@@ -423,16 +421,12 @@ const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
  * doubled slashes. */
 static void canonical_name(const char *path, Buf *out)
 {
-    const char *slash = strrchr(path, '/');
     Buf dir;
     buf_init(&dir);
-    if (slash)
-        buf_put(&dir, path, slash == path ? 1 : (size_t)(slash - path));
-    else
-        buf_puts(&dir, ".");
+    path_dir_name(path, &dir);
     char *real = realpath(dir.data, NULL);
     if (real) {
-        buf_printf(out, "%s/%s", real, slash ? slash + 1 : path);
+        buf_printf(out, "%s/%s", real, path_base_name(path));
         free(real);
     } else {
         for (const char *p = path; *p; p++) {

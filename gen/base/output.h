@@ -13,15 +13,22 @@
 /* mkdir -p. 0 on success; on failure a diagnostic is queued. */
 int make_dirs(const char *dir);
 
-/* Writes contents[i] to paths[i] for each i < n whose file does not already
- * hold exactly that; changed[i] says which were replaced. A target that
+/* One file of a set written together. */
+typedef struct OutFile {
+    char *path;   /* where it goes */
+    Buf data;     /* what it holds */
+    bool changed; /* set by write_files: the file was replaced */
+} OutFile;
+
+/* Writes files[i].data to files[i].path for each i < n whose file does not
+ * already hold exactly that; files[i].changed says which were replaced. A target that
  * exists and is not a regular file is refused before anything is written;
  * a failure to write any temporary file removes them all and replaces
  * nothing; a failed rename puts back the files already replaced (see
  * output.c). SIGINT, SIGTERM, SIGHUP and SIGQUIT wait until it returns.
  * Leftovers of killed runs beside the targets are removed first.
  * 0 on success; on failure a diagnostic is queued. */
-int write_files(const char *const *paths, const Buf *contents, size_t n, bool *changed);
+int write_files(OutFile *files, size_t n);
 
 /* Locks the output directory dir against other writers (flock on the
  * directory itself), waiting for one at work, and holds SIGINT, SIGTERM,

@@ -118,10 +118,7 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
-char *arena_strdup(Arena *a, const char *s)
-{
-    return s ? arena_strndup(a, s, strlen(s)) : NULL;
-}
+char *arena_strdup(Arena *a, const char *s) { return s ? arena_strndup(a, s, strlen(s)) : NULL; }
 
 /* ---- buffer ---- */
 
@@ -163,15 +160,9 @@ void buf_put(Buf *b, const char *s, size_t n)
     b->data[b->len] = '\0';
 }
 
-void buf_puts(Buf *b, const char *s)
-{
-    buf_put(b, s, strlen(s));
-}
+void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
-void buf_putc(Buf *b, char c)
-{
-    buf_put(b, &c, 1);
-}
+void buf_putc(Buf *b, char c) { buf_put(b, &c, 1); }
 
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
@@ -297,7 +288,7 @@ int read_file(const char *path, Buf *out)
     /* O_NONBLOCK: opening a FIFO with no writer would wait forever. What is
      * not a regular file (a FIFO, a device such as /dev/zero, a socket) is
      * refused before a byte is read, and so is a file above the limit. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
@@ -353,6 +344,7 @@ const char *read_file_error(int err)
 
 /* Words that cannot name anything in the header: C11 keywords, and C++
  * keywords, since the header's C++ wrappers use parameter names too. */
+/* clang-format off */
 static const char *const keywords[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
     "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept",
@@ -368,6 +360,7 @@ static const char *const keywords[] = {
     "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
     "_Thread_local", NULL,
 };
+/* clang-format on */
 
 bool is_c_keyword(const char *s)
 {
@@ -449,6 +442,15 @@ const char *path_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void path_dir_name(const char *path, Buf *out)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        buf_put(out, path, slash == path ? 1 : (size_t)(slash - path));
+    else
+        buf_puts(out, ".");
 }
 
 void buf_put_utf8(Buf *b, const char *s)

@@ -11,8 +11,8 @@
 typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t size);         /* zeroed */
-char *arena_strdup(Arena *a, const char *s);       /* NULL stays NULL */
+void *arena_alloc(Arena *a, size_t size);    /* zeroed */
+char *arena_strdup(Arena *a, const char *s); /* NULL stays NULL */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 
 /* Growable, always NUL-terminated byte buffer. */
@@ -66,6 +66,9 @@ char *xstrdup(const char *s);
 
 /* The last component of a path ("dir/jvmti.xml" -> "jvmti.xml"). */
 const char *path_base_name(const char *path);
+/* Appends the directory of a path ("dir/jvmti.xml" -> "dir", "/x" -> "/",
+ * "x" -> "."). */
+void path_dir_name(const char *path, Buf *out);
 
 /* Appends s as valid UTF-8: each byte that does not start a well-formed
  * sequence (a file name may hold any) becomes U+FFFD, as in Python's

@@ -16,15 +16,9 @@ void ctype_append(Buf *b, const Type *t)
     }
 }
 
-bool param_in_signature(const Param *p)
-{
-    return !(p->type->kind == TK_JCLASS && p->type->method);
-}
+bool param_in_signature(const Param *p) { return !(p->type->kind == TK_JCLASS && p->type->method); }
 
-bool param_in_call(const Param *p)
-{
-    return param_in_signature(p) && p->type->kind != TK_VARARGS;
-}
+bool param_in_call(const Param *p) { return param_in_signature(p) && p->type->kind != TK_VARARGS; }
 
 void cparam_append(Buf *b, const Param *p)
 {

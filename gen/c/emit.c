@@ -17,10 +17,10 @@ const Output outputs[] = {
 };
 const int n_outputs = (int)(sizeof outputs / sizeof *outputs);
 
-void emit_all(const GenContext *ctx, Buf *bufs)
+void emit_all(const GenContext *ctx, OutFile *files)
 {
     for (int i = 0; i < n_outputs; i++)
-        outputs[i].emit(ctx, &bufs[i]);
+        outputs[i].emit(ctx, &files[i].data);
 }
 
 void emit_banner(const GenContext *ctx, Buf *out, const char *what)

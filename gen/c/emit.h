@@ -4,27 +4,28 @@
 #ifndef JVMTIGEN_EMIT_H
 #define JVMTIGEN_EMIT_H
 
+#include "base/output.h"
 #include "spec/facts.h"
 #include "spec/model.h"
 
 typedef struct GenContext {
     const Spec *spec;
     JvmtiVersion version;
-    const char *spec_name;  /* the spec's file name, for banners */
-    const char *banner;     /* replacement banner text (--banner), or NULL */
+    const char *spec_name; /* the spec's file name, for banners */
+    const char *banner;    /* replacement banner text (--banner), or NULL */
 } GenContext;
 
 typedef struct Output {
-    const char *name;       /* path below the output directory */
+    const char *name; /* path below the output directory */
     void (*emit)(const GenContext *ctx, Buf *out);
 } Output;
 
 extern const Output outputs[];
 extern const int n_outputs;
 
-/* Every output, outputs[i] into bufs[i] (n_outputs initialized buffers):
- * the whole generation, in memory. */
-void emit_all(const GenContext *ctx, Buf *bufs);
+/* Every output, outputs[i] into files[i].data (n_outputs initialized
+ * buffers): the whole generation, in memory. */
+void emit_all(const GenContext *ctx, OutFile *files);
 
 void emit_header(const GenContext *ctx, Buf *out);
 void emit_impl_header(const GenContext *ctx, Buf *out);

@@ -49,7 +49,8 @@ static void track_struct(Buf *o, const Spec *s, const Function *f, const Typedef
         buf_printf(&e, "(%s).%s", expr, fl->name);
         if (t->kind == TK_ALLOCFIELDBUF) {
             owned(o, depth, f, e.data);
-            const Typedef *inner = t->elem->kind == TK_STRUCT ? typedef_named(s, t->elem->name) : NULL;
+            const Typedef *inner =
+                t->elem->kind == TK_STRUCT ? typedef_named(s, t->elem->name) : NULL;
             if (inner && t->outcount) {
                 Buf sub;
                 buf_init(&sub);
@@ -58,9 +59,12 @@ static void track_struct(Buf *o, const Spec *s, const Function *f, const Typedef
                 buf_init(&in);
                 track_struct(&in, s, f, inner, sub.data, depth + 1);
                 if (in.len)
-                    buf_printf(o, "%*sfor (jint jvmticheck_i%d = 0; %s != NULL && jvmticheck_i%d < (%s).%s; "
-                                  "jvmticheck_i%d++) {\n%s%*s}\n", 8 + 4 * depth, "", depth, e.data,
-                               depth, expr, t->outcount, depth, in.data, 8 + 4 * depth, "");
+                    buf_printf(
+                        o,
+                        "%*sfor (jint jvmticheck_i%d = 0; %s != NULL && jvmticheck_i%d < (%s).%s; "
+                        "jvmticheck_i%d++) {\n%s%*s}\n",
+                        8 + 4 * depth, "", depth, e.data, depth, expr, t->outcount, depth, in.data,
+                        8 + 4 * depth, "");
                 buf_free(&in);
                 buf_free(&sub);
             }
@@ -79,8 +83,8 @@ static void track_outputs(Buf *o, const Spec *s, const Function *f)
         const Type *t = p->type;
         if (!param_in_call(p))
             continue;
-        const Typedef *td = t->elem && t->elem->kind == TK_STRUCT ? typedef_named(s, t->elem->name)
-                                                                  : NULL;
+        const Typedef *td =
+            t->elem && t->elem->kind == TK_STRUCT ? typedef_named(s, t->elem->name) : NULL;
         Buf e, body;
         buf_init(&e);
         buf_init(&body);
@@ -102,8 +106,11 @@ static void track_outputs(Buf *o, const Spec *s, const Function *f)
                 else
                     track_struct(&in, s, f, td, el.data, 1);
                 if (in.len)
-                    buf_printf(o, "        for (jint jvmticheck_i = 0; *%s != NULL && jvmticheck_i < *%s; "
-                                  "jvmticheck_i++) {\n%s        }\n", p->name, t->outcount, in.data);
+                    buf_printf(
+                        o,
+                        "        for (jint jvmticheck_i = 0; *%s != NULL && jvmticheck_i < *%s; "
+                        "jvmticheck_i++) {\n%s        }\n",
+                        p->name, t->outcount, in.data);
                 buf_free(&in);
                 buf_free(&el);
             }
@@ -112,8 +119,7 @@ static void track_outputs(Buf *o, const Spec *s, const Function *f)
             if (td)
                 track_struct(o, s, f, td, e.data, 0);
             break;
-        default:
-            break;
+        default: break;
         }
         o = all;
         /* An out-parameter may be NULL where the spec lets it (nullok). */
@@ -135,8 +141,10 @@ static void forwarder(Buf *o, const Spec *s, const Function *f)
     buf_puts(o, ";\nJVMTICHECK_WEAK jvmtiError\n");
     buf_printf(o, "jvmticheck_forward_%s", f->id);
     impl_params_append(o, f);
-    buf_printf(o, "\n{\n    jvmtiEnv *jvmticheck_r = JVMTICHECK_REAL(env);\n"
-                  "    jvmtiError jvmticheck_err = (*jvmticheck_r)->%s(jvmticheck_r", f->id);
+    buf_printf(o,
+               "\n{\n    jvmtiEnv *jvmticheck_r = JVMTICHECK_REAL(env);\n"
+               "    jvmtiError jvmticheck_err = (*jvmticheck_r)->%s(jvmticheck_r",
+               f->id);
     for (size_t i = 0; i < f->n_params; i++)
         if (param_in_call(f->params[i]))
             buf_printf(o, ", %s", f->params[i]->name);
@@ -163,8 +171,10 @@ static const char *phase_cond(PhaseRule r)
 {
     switch (r) {
     case RULE_LIVE: return "jvmticheck_phase != JVMTI_PHASE_LIVE";
-    case RULE_START: return "jvmticheck_phase != JVMTI_PHASE_START && jvmticheck_phase != JVMTI_PHASE_LIVE";
-    case RULE_ONLOAD: return "jvmticheck_phase != JVMTI_PHASE_ONLOAD && jvmticheck_phase != JVMTI_PHASE_LIVE";
+    case RULE_START:
+        return "jvmticheck_phase != JVMTI_PHASE_START && jvmticheck_phase != JVMTI_PHASE_LIVE";
+    case RULE_ONLOAD:
+        return "jvmticheck_phase != JVMTI_PHASE_ONLOAD && jvmticheck_phase != JVMTI_PHASE_LIVE";
     case RULE_ONLOAD_ONLY: return "jvmticheck_phase != JVMTI_PHASE_ONLOAD";
     case RULE_ANY: break;
     }
@@ -177,7 +187,9 @@ static const char *phase_cond(PhaseRule r)
 static void rule(Buf *o, bool *first, const Function *f, const char *cond, const char *what,
                  const char *text, const char *err)
 {
-    buf_printf(o, "    %sif (JVMTICHECK_UNLIKELY(%s))\n        jvmticheck_broke(env, \"%s\", %s%s%s, \"%s\", %s);\n",
+    buf_printf(o,
+               "    %sif (JVMTICHECK_UNLIKELY(%s))\n        jvmticheck_broke(env, \"%s\", %s%s%s, "
+               "\"%s\", %s);\n",
                *first ? "" : "else ", cond, f->id, what ? "\"" : "", what ? what : "NULL",
                what ? "\"" : "", text, err);
     *first = false;
@@ -206,7 +218,7 @@ static void entry(Buf *o, const Function *f)
             break;
         case G_ATTACHED:
             buf_printf(&c, "!JVMTICHECK_ATTACHED(%s)",
-                       g->attach == ATTACH_JAVA ? "JVMTICHECK_JAVA"
+                       g->attach == ATTACH_JAVA         ? "JVMTICHECK_JAVA"
                        : g->attach == ATTACH_JAVA_OR_VM ? "JVMTICHECK_JAVA_OR_VM"
                                                         : "JVMTICHECK_JAVA_IF_THREADS");
             rule(&body, &first, f, c.data, NULL,
@@ -278,13 +290,15 @@ static void event_wrapper(Buf *o, const Event *e)
     if (p.len)
         buf_printf(o, ", %s", p.data);
     buf_free(&p);
-    buf_printf(o, ")\n{\n    jvmticheck_env *jvmticheck_e = jvmticheck_env_of(jvmticheck_r);\n"
-                  "    jvmticheck_event_call jvmticheck_c;\n"
-                  "    jvmtiEvent%s jvmticheck_cb;\n"
-                  "    if (jvmticheck_e == NULL || (jvmticheck_cb = JVMTICHECK_CALLBACK(jvmticheck_e, %s)) == NULL)\n"
-                  "        return;\n"
-                  "    jvmticheck_event_begin(&jvmticheck_c, jvmticheck_e, \"%s\");\n"
-                  "    jvmticheck_cb((jvmtiEnv *)jvmticheck_e",
+    buf_printf(o,
+               ")\n{\n    jvmticheck_env *jvmticheck_e = jvmticheck_env_of(jvmticheck_r);\n"
+               "    jvmticheck_event_call jvmticheck_c;\n"
+               "    jvmtiEvent%s jvmticheck_cb;\n"
+               "    if (jvmticheck_e == NULL || (jvmticheck_cb = JVMTICHECK_CALLBACK(jvmticheck_e, "
+               "%s)) == NULL)\n"
+               "        return;\n"
+               "    jvmticheck_event_begin(&jvmticheck_c, jvmticheck_e, \"%s\");\n"
+               "    jvmticheck_cb((jvmtiEnv *)jvmticheck_e",
                e->id, e->id, e->id);
     for (size_t i = 0; i < e->n_params; i++)
         if (param_in_call(e->params[i]))

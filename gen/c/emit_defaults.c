@@ -19,18 +19,20 @@ void emit_defaults(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
     emit_banner(ctx, o, "JVM TI default implementations");
-    buf_puts(o, "\n#include <string.h>\n\n#include \"jvmtigen_impl.h\"\n\n"
-                "#if !defined(__GNUC__) && !defined(__clang__)\n"
-                "#error \"jvmtigen_defaults.c needs weak aliases (GCC or Clang)\"\n#endif\n\n"
-                "static jvmtirt_impl_table registered;\n\n"
-                "void jvmtigen_impls_register(const jvmtirt_impl_table *impls)\n{\n"
-                "    memset(&registered, 0, sizeof registered);\n"
-                "    if (!impls)\n        return;\n"
-                "    size_t n = impls->size < sizeof registered ? impls->size : sizeof registered;\n"
-                "    if (n > sizeof registered.size)\n"
-                "        memcpy((char *)&registered + sizeof registered.size,\n"
-                "               (const char *)impls + sizeof registered.size, n - sizeof registered.size);\n"
-                "    registered.size = n;\n}\n");
+    buf_puts(o,
+             "\n#include <string.h>\n\n#include \"jvmtigen_impl.h\"\n\n"
+             "#if !defined(__GNUC__) && !defined(__clang__)\n"
+             "#error \"jvmtigen_defaults.c needs weak aliases (GCC or Clang)\"\n#endif\n\n"
+             "static jvmtirt_impl_table registered;\n\n"
+             "void jvmtigen_impls_register(const jvmtirt_impl_table *impls)\n{\n"
+             "    memset(&registered, 0, sizeof registered);\n"
+             "    if (!impls)\n        return;\n"
+             "    size_t n = impls->size < sizeof registered ? impls->size : sizeof registered;\n"
+             "    if (n > sizeof registered.size)\n"
+             "        memcpy((char *)&registered + sizeof registered.size,\n"
+             "               (const char *)impls + sizeof registered.size, n - sizeof "
+             "registered.size);\n"
+             "    registered.size = n;\n}\n");
     int max = max_table_num(s);
     const Function **slot = table_slots(s);
     for (int n = 1; n <= max; n++) {
@@ -56,8 +58,11 @@ void emit_defaults(const GenContext *ctx, Buf *o)
     for (int n = 1; n <= max; n++) {
         const Function *f = slot[n];
         if (f && !core_implements(f->id))
-            buf_printf(o, "    case %d:\n        return (jvmtigen_fn)jvmti_impl_%s != (jvmtigen_fn)default_%s ||\n"
-                          "               registered.%s != NULL;\n", n, f->id, f->id, f->id);
+            buf_printf(o,
+                       "    case %d:\n        return (jvmtigen_fn)jvmti_impl_%s != "
+                       "(jvmtigen_fn)default_%s ||\n"
+                       "               registered.%s != NULL;\n",
+                       n, f->id, f->id, f->id);
     }
     buf_puts(o, "    default:\n        return -1;\n    }\n}\n");
     /* The table has a member for every slot, the core's functions too: one

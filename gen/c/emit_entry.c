@@ -18,7 +18,7 @@
 #include "c/guard.h"
 #include "c/impl.h"
 
-#define UNLIKELY_RETURN(o, cond, err) \
+#define UNLIKELY_RETURN(o, cond, err)                                                              \
     buf_printf((o), "    if (JVMTIGEN_UNLIKELY(%s))\n        return %s;\n", (cond), (err))
 
 static void ret_if(Buf *o, const char *err, const char *fmt, const char *a, const char *b)
@@ -33,32 +33,32 @@ static void ret_if(Buf *o, const char *err, const char *fmt, const char *a, cons
 /* Returns the hook's error if it is not JVMTI_ERROR_NONE. */
 static void hook_call(Buf *o, const char *in, const char *call)
 {
-    buf_printf(o, "%s    jvmtigen_err = %s;\n"
-                  "%s    if (JVMTIGEN_UNLIKELY(jvmtigen_err != JVMTI_ERROR_NONE))\n"
-                  "%s        return jvmtigen_err;\n", in, call, in, in);
+    buf_printf(o,
+               "%s    jvmtigen_err = %s;\n"
+               "%s    if (JVMTIGEN_UNLIKELY(jvmtigen_err != JVMTI_ERROR_NONE))\n"
+               "%s        return jvmtigen_err;\n",
+               in, call, in, in);
 }
 
 static void phase_check(Buf *o, PhaseRule rule)
 {
     const char *e = "JVMTI_ERROR_WRONG_PHASE";
     switch (rule) {
-    case RULE_LIVE:
-        UNLIKELY_RETURN(o, "JVMTIGEN_PHASE(env) != JVMTI_PHASE_LIVE", e);
-        break;
+    case RULE_LIVE: UNLIKELY_RETURN(o, "JVMTIGEN_PHASE(env) != JVMTI_PHASE_LIVE", e); break;
     case RULE_ONLOAD_ONLY:
         UNLIKELY_RETURN(o, "JVMTIGEN_PHASE(env) != JVMTI_PHASE_ONLOAD", e);
         break;
     case RULE_START:
     case RULE_ONLOAD:
         buf_printf(o, "    jvmtigen_phase = JVMTIGEN_PHASE(env);\n");
-        UNLIKELY_RETURN(o, rule == RULE_START
-                               ? "jvmtigen_phase != JVMTI_PHASE_START && "
-                                 "jvmtigen_phase != JVMTI_PHASE_LIVE"
-                               : "jvmtigen_phase != JVMTI_PHASE_ONLOAD && "
-                                 "jvmtigen_phase != JVMTI_PHASE_LIVE", e);
+        UNLIKELY_RETURN(o,
+                        rule == RULE_START ? "jvmtigen_phase != JVMTI_PHASE_START && "
+                                             "jvmtigen_phase != JVMTI_PHASE_LIVE"
+                                           : "jvmtigen_phase != JVMTI_PHASE_ONLOAD && "
+                                             "jvmtigen_phase != JVMTI_PHASE_LIVE",
+                        e);
         break;
-    case RULE_ANY:
-        break;
+    case RULE_ANY: break;
     }
 }
 
@@ -66,18 +66,20 @@ static void attach_check(Buf *o, AttachRule rule)
 {
     const char *e = "JVMTI_ERROR_UNATTACHED_THREAD";
     switch (rule) {
-    case ATTACH_JAVA:
-        UNLIKELY_RETURN(o, "JVMTIGEN_THREAD_KIND() != JVMTIRT_JAVA_THREAD", e);
-        break;
+    case ATTACH_JAVA: UNLIKELY_RETURN(o, "JVMTIGEN_THREAD_KIND() != JVMTIRT_JAVA_THREAD", e); break;
     case ATTACH_JAVA_OR_VM:
         buf_puts(o, "    jvmtigen_kind = JVMTIGEN_THREAD_KIND();\n");
-        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
-                           "jvmtigen_kind != JVMTIRT_VM_THREAD", e);
+        UNLIKELY_RETURN(o,
+                        "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
+                        "jvmtigen_kind != JVMTIRT_VM_THREAD",
+                        e);
         break;
     case ATTACH_JAVA_IF_THREADS:
         buf_puts(o, "    jvmtigen_kind = JVMTIGEN_THREAD_KIND();\n");
-        UNLIKELY_RETURN(o, "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
-                           "jvmtigen_kind != JVMTIGEN_NO_THREADS", e);
+        UNLIKELY_RETURN(o,
+                        "jvmtigen_kind != JVMTIRT_JAVA_THREAD && "
+                        "jvmtigen_kind != JVMTIGEN_NO_THREADS",
+                        e);
         break;
     }
 }
@@ -174,6 +176,7 @@ static void trampoline(Buf *o, const Function *f)
 static void trace_leaf(Buf *o, const Spec *s, const Type *t, const char *name, const char *expr)
 {
     (void)s;
+    /* clang-format off */
     switch (t->kind) {
     case TK_JINT: case TK_JLONG: case TK_JLOCATION: case TK_JCHAR: case TK_JFRAMEID:
     case TK_UCHAR: case TK_SIZE_T:
@@ -201,11 +204,13 @@ static void trace_leaf(Buf *o, const Spec *s, const Type *t, const char *name, c
         buf_printf(o, "    jvmtigen_trace_raw(&jvmtigen_tc, \"%s\", \"{...}\");\n", name);
         break;
     }
+    /* clang-format on */
 }
 
 static void trace_in(Buf *o, const Spec *s, const Param *p)
 {
     const Type *t = p->type;
+    /* clang-format off */
     switch (t->kind) {
     case TK_PTRTYPE:
         buf_printf(o, "    jvmtigen_trace_ptr(&jvmtigen_tc, \"%s\", (const void *)(uintptr_t)(%s));\n",
@@ -226,6 +231,7 @@ static void trace_in(Buf *o, const Spec *s, const Param *p)
         trace_leaf(o, s, t, p->name, p->name);
         break;
     }
+    /* clang-format on */
 }
 
 /* What an output parameter holds after a successful call. */
@@ -242,7 +248,8 @@ static void trace_out(Buf *o, const Spec *s, const Param *p)
     buf_printf(&deref, "*%s", p->name);
     buf_printf(o, "        if (%s != NULL)\n        ", p->name);
     if (t->kind == TK_ALLOCBUF)
-        buf_printf(o, "    jvmtigen_trace_str(&jvmtigen_tc, \"%s\", %s);\n", deref.data, deref.data);
+        buf_printf(o, "    jvmtigen_trace_str(&jvmtigen_tc, \"%s\", %s);\n", deref.data,
+                   deref.data);
     else
         trace_leaf(o, s, e, deref.data, deref.data);
     buf_free(&deref);
@@ -256,13 +263,17 @@ static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const
     buf_puts(o, "\nstatic JVMTIGEN_NOINLINE jvmtiError\n");
     buf_printf(&pre, "%s_logged_", ns);
     signature(o, f, pre.data);
-    buf_printf(o, "\n{\n    jvmtigen_trace_call jvmtigen_tc;\n    jvmtiError jvmtigen_err;\n"
-                  "    jvmtigen_trace_begin(&jvmtigen_tc, env, \"%s\");\n", f->id);
+    buf_printf(o,
+               "\n{\n    jvmtigen_trace_call jvmtigen_tc;\n    jvmtiError jvmtigen_err;\n"
+               "    jvmtigen_trace_begin(&jvmtigen_tc, env, \"%s\");\n",
+               f->id);
     for (size_t i = 0; i < f->n_params; i++)
         if (param_in_call(f->params[i]))
             trace_in(o, s, f->params[i]);
-    buf_printf(o, "    jvmtigen_trace_call_start(&jvmtigen_tc);\n"
-                  "    jvmtigen_err = %s_entry_%s", ns, f->id);
+    buf_printf(o,
+               "    jvmtigen_trace_call_start(&jvmtigen_tc);\n"
+               "    jvmtigen_err = %s_entry_%s",
+               ns, f->id);
     call_args_append(o, f);
     buf_puts(o, ";\n    jvmtigen_trace_result(&jvmtigen_tc, jvmtigen_err);\n");
     Buf outs;
@@ -279,8 +290,10 @@ static void emit_traced_function(Buf *o, const Spec *s, const Function *f, const
     buf_reset(&pre);
     buf_printf(&pre, "%s_switch_", ns);
     signature(o, f, pre.data);
-    buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d /* %s */]))\n        return "
-                  "%s_logged_%s", f->num, f->id, ns, f->id);
+    buf_printf(o,
+               "\n{\n    if (JVMTIGEN_UNLIKELY(jvmtigen_trace_flags[%d /* %s */]))\n        return "
+               "%s_logged_%s",
+               f->num, f->id, ns, f->id);
     call_args_append(o, f);
     buf_printf(o, ";\n    return %s_entry_%s", ns, f->id);
     call_args_append(o, f);

@@ -206,16 +206,18 @@ static void events(const Spec *s, Event **by_num, Buf *o)
     buf_puts(o, "\n    /* Event Callback Structure */\n\ntypedef struct {\n");
     /* Slots run from the lowest event number up; gaps become reserved slots. */
     size_t next = 0;
-    for (int num = s->n_events ? by_num[0]->num : 1; s->n_events && num <= by_num[s->n_events - 1]->num;
-         num++) {
+    for (int num = s->n_events ? by_num[0]->num : 1;
+         s->n_events && num <= by_num[s->n_events - 1]->num; num++) {
         if (next < s->n_events && by_num[next]->num == num) {
             const Event *e = by_num[next++];
             buf_printf(o, "                              /*   %d : ", num);
             comment_text_append(o, e->label);
             buf_printf(o, " */\n    jvmtiEvent%s %s;\n", e->id, e->id);
         } else {
-            buf_printf(o, "                              /*   %d */\n"
-                          "    jvmtiEventReserved reserved%d;\n", num, num);
+            buf_printf(o,
+                       "                              /*   %d */\n"
+                       "    jvmtiEventReserved reserved%d;\n",
+                       num, num);
         }
     }
     buf_puts(o, "} jvmtiEventCallbacks;\n");

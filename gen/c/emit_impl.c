@@ -15,12 +15,13 @@
  * against an older, shorter table still works. */
 static void impls_table_append(const Spec *s, Buf *o)
 {
-    buf_puts(o, "\n/* ---- registering implementations ----\n"
-                " * A VM fills one with its functions (members it leaves NULL keep the\n"
-                " * NOT_AVAILABLE default; those of functions the runtime core implements\n"
-                " * are not used) and passes it to the core at init. Start from\n"
-                " * JVMTIRT_IMPL_TABLE_INIT: `size` tells a newer core where the VM's table ends. */\n"
-                "typedef struct jvmtirt_impl_table {\n    size_t size;\n");
+    buf_puts(o,
+             "\n/* ---- registering implementations ----\n"
+             " * A VM fills one with its functions (members it leaves NULL keep the\n"
+             " * NOT_AVAILABLE default; those of functions the runtime core implements\n"
+             " * are not used) and passes it to the core at init. Start from\n"
+             " * JVMTIRT_IMPL_TABLE_INIT: `size` tells a newer core where the VM's table ends. */\n"
+             "typedef struct jvmtirt_impl_table {\n    size_t size;\n");
     int max = max_table_num(s);
     const Function **slot = table_slots(s);
     for (int n = 1; n <= max; n++) {
@@ -52,7 +53,8 @@ void emit_impl_header(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
     emit_banner(ctx, o, "JVM TI implementation interface");
-    buf_puts(o, "\n#ifndef JVMTIGEN_IMPL_H\n#define JVMTIGEN_IMPL_H\n\n#include <stddef.h>\n\n#include \"jvmti.h\"\n\n"
+    buf_puts(o, "\n#ifndef JVMTIGEN_IMPL_H\n#define JVMTIGEN_IMPL_H\n\n#include "
+                "<stddef.h>\n\n#include \"jvmti.h\"\n\n"
                 "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
     for (size_t c = 0; c < s->n_categories; c++) {
         const Category *cat = s->categories[c];
@@ -82,5 +84,6 @@ void emit_impl_header(const GenContext *ctx, Buf *o)
         }
     }
     impls_table_append(s, o);
-    buf_puts(o, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_IMPL_H */\n");
+    buf_puts(
+        o, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_IMPL_H */\n");
 }

@@ -136,17 +136,20 @@ static void chain_comment(Buf *o, const Event *e)
             buf_printf(o, "%s%s", sep, e->params[i]->name);
             sep = ", ";
         }
-    buf_puts(o, " as the one\n * before it left them. The VM sets what its pointers point to before\n"
-                " * posting (they change only if an environment gets the event).\n");
+    buf_puts(o,
+             " as the one\n * before it left them. The VM sets what its pointers point to before\n"
+             " * posting (they change only if an environment gets the event).\n");
     for (size_t i = 0; i < e->n_params; i++) {
         const Param *r = replacement(e, e->params[i]);
         if (!r || is_buffer_count(e, r))
             continue;
         if (is_buffer(r))
-            buf_printf(o, " * *%s: the last buffer an environment stored%s%s%s; the VM\n"
-                          " * frees it with jvmtirt_post_deallocate (the ones it replaced are freed here).\n",
-                       r->name, r->type->incount ? ", its length in *" : "",
-                       r->type->incount ? r->type->incount : "", "");
+            buf_printf(
+                o,
+                " * *%s: the last buffer an environment stored%s%s%s; the VM\n"
+                " * frees it with jvmtirt_post_deallocate (the ones it replaced are freed here).\n",
+                r->name, r->type->incount ? ", its length in *" : "",
+                r->type->incount ? r->type->incount : "", "");
         else
             buf_printf(o, " * *%s: the last value.\n", r->name);
     }
@@ -178,16 +181,18 @@ void emit_post_header(const GenContext *ctx, Buf *o)
         Buf p;
         buf_init(&p);
         cparams_append(&p, e->params, e->n_params, ", ");
-        buf_printf(o, "typedef int (*jvmtigen_filter_%s)(jvmtiEnv *env%s%s);\n"
-                      "extern jvmtigen_filter_%s jvmtigen_post_filter_%s;\n",
+        buf_printf(o,
+                   "typedef int (*jvmtigen_filter_%s)(jvmtiEnv *env%s%s);\n"
+                   "extern jvmtigen_filter_%s jvmtigen_post_filter_%s;\n",
                    e->id, p.len ? ", " : "", p.len ? p.data : "", e->id, e->id);
         buf_free(&p);
         buf_printf(o, "void jvmtirt_post_%s_slow", e->id);
         post_params_append(o, e);
         buf_printf(o, ";\nstatic inline void jvmtirt_post_%s", e->id);
         post_params_append(o, e);
-        buf_printf(o, "\n{\n    if (JVMTIGEN_UNLIKELY(JVMTIGEN_EVENT_ON(%s)))\n"
-                      "        jvmtirt_post_%s_slow(",
+        buf_printf(o,
+                   "\n{\n    if (JVMTIGEN_UNLIKELY(JVMTIGEN_EVENT_ON(%s)))\n"
+                   "        jvmtirt_post_%s_slow(",
                    e->const_name, e->id);
         Buf a;
         buf_init(&a);
@@ -197,7 +202,8 @@ void emit_post_header(const GenContext *ctx, Buf *o)
         buf_puts(o, ");\n}\n");
     }
     free(ev);
-    buf_puts(o, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_POST_H */\n");
+    buf_puts(
+        o, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* JVMTIGEN_POST_H */\n");
 }
 
 /* Locals for the chained parameters: the value the walk has now, each
@@ -212,7 +218,9 @@ static void chain_locals(Buf *o, const Event *e)
         rt[strlen(rt) - 1] = '\0'; /* what r points to */
         buf_printf(o, "    %s jvmtigen_%s = %s;\n", xt, x->name, x->name);
         if (is_buffer(r))
-            buf_printf(o, "    %s jvmtigen_own_%s = NULL; /* an environment's buffer, freed when replaced */\n",
+            buf_printf(o,
+                       "    %s jvmtigen_own_%s = NULL; /* an environment's buffer, freed when "
+                       "replaced */\n",
                        rt, x->name);
         free(xt);
         free(rt);
@@ -273,10 +281,11 @@ static void chain_after_one(Buf *o, const Event *e, const Param *x, const Param 
         buf_printf(o, "        jvmtigen_%s = jvmtigen_%s;\n", x->name, r->name);
         return;
     }
-    buf_printf(o, "        if (jvmtigen_%s) {\n"
-                  "            jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
-                  "            jvmtigen_own_%s = jvmtigen_%s;\n"
-                  "            jvmtigen_%s = jvmtigen_%s;\n",
+    buf_printf(o,
+               "        if (jvmtigen_%s) {\n"
+               "            jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
+               "            jvmtigen_own_%s = jvmtigen_%s;\n"
+               "            jvmtigen_%s = jvmtigen_%s;\n",
                r->name, x->name, x->name, r->name, x->name, r->name);
     const Param *n, *nx = buffer_length(e, r, &n);
     if (nx)
@@ -291,10 +300,11 @@ static void chain_result_one(Buf *o, const Event *e, const Param *x, const Param
         buf_printf(o, "    if (%s)\n        *%s = jvmtigen_%s;\n", r->name, r->name, x->name);
         return;
     }
-    buf_printf(o, "    if (jvmtigen_own_%s && !%s)\n"
-                  "        jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
-                  "    else if (jvmtigen_own_%s) {\n"
-                  "        *%s = jvmtigen_own_%s;\n",
+    buf_printf(o,
+               "    if (jvmtigen_own_%s && !%s)\n"
+               "        jvmtirt_post_deallocate(jvmtigen_own_%s);\n"
+               "    else if (jvmtigen_own_%s) {\n"
+               "        *%s = jvmtigen_own_%s;\n",
                x->name, r->name, x->name, x->name, r->name, x->name);
     const Param *n, *nx = buffer_length(e, r, &n);
     if (nx)
@@ -322,12 +332,13 @@ void emit_post_source(const GenContext *ctx, Buf *o)
         buf_puts(o, "\n{\n");
         if (chained)
             chain_locals(o, e);
-        buf_printf(o, "    jvmtigen_filter_%s jvmtigen_f = jvmtigen_post_filter_%s;\n"
-                      "    jvmtigen_post_cursor jvmtigen_c;\n"
-                      "    for (jvmtiEnv *jvmtigen_env = jvmtigen_post_first(&jvmtigen_c, %s, %s);\n"
-                      "         jvmtigen_env; jvmtigen_env = jvmtigen_post_next(&jvmtigen_c)) {\n"
-                      "        if (jvmtigen_f && !jvmtigen_f(jvmtigen_env%s))\n"
-                      "            continue;\n",
+        buf_printf(o,
+                   "    jvmtigen_filter_%s jvmtigen_f = jvmtigen_post_filter_%s;\n"
+                   "    jvmtigen_post_cursor jvmtigen_c;\n"
+                   "    for (jvmtiEnv *jvmtigen_env = jvmtigen_post_first(&jvmtigen_c, %s, %s);\n"
+                   "         jvmtigen_env; jvmtigen_env = jvmtigen_post_next(&jvmtigen_c)) {\n"
+                   "        if (jvmtigen_f && !jvmtigen_f(jvmtigen_env%s))\n"
+                   "            continue;\n",
                    e->id, e->id, e->const_name, event_thread(e), all.data ? all.data : "");
         if (chained)
             chain_before(o, e);

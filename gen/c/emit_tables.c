@@ -10,6 +10,7 @@
 #include "c/guard.h"
 #include "c/impl.h"
 
+/* clang-format off */
 static const char *const rule_names[] = {
     [RULE_LIVE] = "JVMTIGEN_RULE_LIVE",
     [RULE_START] = "JVMTIGEN_RULE_START",
@@ -17,6 +18,7 @@ static const char *const rule_names[] = {
     [RULE_ONLOAD_ONLY] = "JVMTIGEN_RULE_ONLOAD_ONLY",
     [RULE_ANY] = "JVMTIGEN_RULE_ANY",
 };
+/* clang-format on */
 
 static int capability_index(const Spec *s, const char *id)
 {
@@ -30,7 +32,8 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
     emit_banner(ctx, o, "JVM TI tables");
-    buf_printf(o,
+    buf_printf(
+        o,
         "\n#ifndef JVMTIGEN_TABLES_H\n#define JVMTIGEN_TABLES_H\n\n#include \"jvmti.h\"\n\n"
         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
         "/* Function numbers run 1..JVMTIGEN_FUNCTION_SLOTS-1 (slot numbers of\n"
@@ -40,7 +43,8 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
         "#define JVMTIGEN_ERROR_SLOTS (JVMTI_ERROR_MAX + 1)\n"
         "#define JVMTIRT_CAPABILITY_COUNT %zu\n\n",
         max_table_num(s) + 1, s->capabilities->n_fields);
-    buf_puts(o,
+    buf_puts(
+        o,
         "/* The phases a function may be called in, or an event sent in. */\n"
         "typedef enum jvmtigen_phase_rule {\n"
         "    JVMTIGEN_RULE_LIVE,        /* live only (the default) */\n"
@@ -68,12 +72,14 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
     for (size_t i = 0; i < s->n_constant_groups; i++)
         buf_printf(o, "extern const jvmtigen_constant_group jvmtigen_constants_%s;\n",
                    s->constant_groups[i]->id);
-    buf_printf(o, "\n/* All of the above, errors and events first. */\n"
-                  "#define JVMTIGEN_CONSTANT_GROUP_COUNT %zu\n"
-                  "extern const jvmtigen_constant_group *const "
-                  "jvmtigen_constant_groups[JVMTIGEN_CONSTANT_GROUP_COUNT];\n\n",
+    buf_printf(o,
+               "\n/* All of the above, errors and events first. */\n"
+               "#define JVMTIGEN_CONSTANT_GROUP_COUNT %zu\n"
+               "extern const jvmtigen_constant_group *const "
+               "jvmtigen_constant_groups[JVMTIGEN_CONSTANT_GROUP_COUNT];\n\n",
                s->n_constant_groups + 2);
-    buf_puts(o,
+    buf_puts(
+        o,
         "/* ---- errors ---- */\n"
         "/* \"JVMTI_ERROR_NONE\", ... by number; NULL where no error has the number. */\n"
         "extern const char *const jvmtigen_error_names[JVMTIGEN_ERROR_SLOTS];\n"
@@ -133,8 +139,10 @@ static void group(Buf *o, const char *id, bool bits, const char *const *names, s
         buf_printf(o, "    {\"%s\", %s},\n", names[i], names[i]);
     if (!n)
         buf_puts(o, "    {NULL, 0},\n");
-    buf_printf(o, "};\nconst jvmtigen_constant_group jvmtigen_constants_%s = {\"%s\", %d, %zu, "
-                  "constants_%s};\n\n", id, id, bits, n, id);
+    buf_printf(o,
+               "};\nconst jvmtigen_constant_group jvmtigen_constants_%s = {\"%s\", %d, %zu, "
+               "constants_%s};\n\n",
+               id, id, bits, n, id);
 }
 
 static void constants(const Spec *s, Buf *o, ErrorDef **errors, Event **events)
@@ -160,15 +168,16 @@ static void constants(const Spec *s, Buf *o, ErrorDef **errors, Event **events)
                 "    &jvmtigen_constants_jvmtiError,\n    &jvmtigen_constants_jvmtiEvent,\n");
     for (size_t g = 0; g < s->n_constant_groups; g++)
         buf_printf(o, "    &jvmtigen_constants_%s,\n", s->constant_groups[g]->id);
-    buf_puts(o, "};\n\n"
-        "const char *jvmtigen_constant_name(const jvmtigen_constant_group *g, jlong value)\n"
-        "{\n"
-        "    int i;\n"
-        "    for (i = 0; i < g->count; i++)\n"
-        "        if (g->constants[i].name && g->constants[i].value == value)\n"
-        "            return g->constants[i].name;\n"
-        "    return NULL;\n"
-        "}\n\n");
+    buf_puts(o,
+             "};\n\n"
+             "const char *jvmtigen_constant_name(const jvmtigen_constant_group *g, jlong value)\n"
+             "{\n"
+             "    int i;\n"
+             "    for (i = 0; i < g->count; i++)\n"
+             "        if (g->constants[i].name && g->constants[i].value == value)\n"
+             "            return g->constants[i].name;\n"
+             "    return NULL;\n"
+             "}\n\n");
 }
 
 static void errors_table(const Spec *s, Buf *o, ErrorDef **errors)
@@ -177,18 +186,19 @@ static void errors_table(const Spec *s, Buf *o, ErrorDef **errors)
     for (size_t i = 0; i < s->n_errors; i++)
         buf_printf(o, "    [%s] = \"%s\",\n", errors[i]->id, errors[i]->id);
     buf_puts(o, "};\n\n"
-        "const char *jvmtigen_error_name(jvmtiError err)\n"
-        "{\n"
-        "    if ((int)err < 0 || (int)err >= JVMTIGEN_ERROR_SLOTS)\n"
-        "        return NULL;\n"
-        "    return jvmtigen_error_names[err];\n"
-        "}\n\n");
+                "const char *jvmtigen_error_name(jvmtiError err)\n"
+                "{\n"
+                "    if ((int)err < 0 || (int)err >= JVMTIGEN_ERROR_SLOTS)\n"
+                "        return NULL;\n"
+                "    return jvmtigen_error_names[err];\n"
+                "}\n\n");
 }
 
 static void capabilities_table(const Spec *s, Buf *o)
 {
     const Capabilities *c = s->capabilities;
-    buf_puts(o, "const jvmtigen_capability_info jvmtigen_capabilities[JVMTIRT_CAPABILITY_COUNT] = {\n");
+    buf_puts(
+        o, "const jvmtigen_capability_info jvmtigen_capabilities[JVMTIRT_CAPABILITY_COUNT] = {\n");
     for (size_t i = 0; i < c->n_fields; i++)
         buf_printf(o, "    {\"%s\", %zu, \"%s\"},\n", c->fields[i]->id, i, c->fields[i]->since);
     buf_puts(o, "};\n\n"
@@ -216,19 +226,20 @@ static void events_table(const Spec *s, Buf *o, Event **events)
     for (size_t i = 0; i < s->n_events; i++) {
         const Event *e = events[i];
         int cap = e->n_required ? capability_index(s, e->required[0]->id) : -1;
-        buf_printf(o, "    [%s - JVMTI_MIN_EVENT_TYPE_VAL] = {\"%s\", \"%s\", %d, %d, %d, %s, \"%s\"},\n",
-                   e->const_name, e->id, e->const_name, e->num, e->filtered == FILTER_THREAD, cap,
-                   rule_names[phase_rule_of(e->phase)], e->since);
+        buf_printf(
+            o, "    [%s - JVMTI_MIN_EVENT_TYPE_VAL] = {\"%s\", \"%s\", %d, %d, %d, %s, \"%s\"},\n",
+            e->const_name, e->id, e->const_name, e->num, e->filtered == FILTER_THREAD, cap,
+            rule_names[phase_rule_of(e->phase)], e->since);
     }
     buf_puts(o, "};\n\n"
-        "const jvmtigen_event_info *jvmtigen_event(jvmtiEvent e)\n"
-        "{\n"
-        "    if ((int)e < JVMTI_MIN_EVENT_TYPE_VAL || (int)e > JVMTI_MAX_EVENT_TYPE_VAL)\n"
-        "        return NULL;\n"
-        "    if (jvmtigen_events[e - JVMTI_MIN_EVENT_TYPE_VAL].name == NULL)\n"
-        "        return NULL;\n"
-        "    return &jvmtigen_events[e - JVMTI_MIN_EVENT_TYPE_VAL];\n"
-        "}\n\n");
+                "const jvmtigen_event_info *jvmtigen_event(jvmtiEvent e)\n"
+                "{\n"
+                "    if ((int)e < JVMTI_MIN_EVENT_TYPE_VAL || (int)e > JVMTI_MAX_EVENT_TYPE_VAL)\n"
+                "        return NULL;\n"
+                "    if (jvmtigen_events[e - JVMTI_MIN_EVENT_TYPE_VAL].name == NULL)\n"
+                "        return NULL;\n"
+                "    return &jvmtigen_events[e - JVMTI_MIN_EVENT_TYPE_VAL];\n"
+                "}\n\n");
 }
 
 static void functions_table(const Spec *s, Buf *o)
@@ -242,7 +253,8 @@ static void functions_table(const Spec *s, Buf *o)
             buf_printf(o, "%s%d", k ? ", " : "", capability_index(s, f->required[k]->id));
         buf_puts(o, "};\n");
     }
-    buf_puts(o, "\nconst jvmtigen_function_info jvmtigen_functions_info[JVMTIGEN_FUNCTION_SLOTS] = {\n");
+    buf_puts(
+        o, "\nconst jvmtigen_function_info jvmtigen_functions_info[JVMTIGEN_FUNCTION_SLOTS] = {\n");
     for (size_t i = 0; i < s->n_functions; i++) {
         const Function *f = s->functions[i];
         if (!function_in_table(f))
@@ -277,7 +289,8 @@ void emit_tables_source(const GenContext *ctx, Buf *o)
                 "    }\n"
                 "    return 0;\n"
                 "}\n\n");
-    ErrorDef **errors = (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, error_num_cmp);
+    ErrorDef **errors =
+        (ErrorDef **)sorted_copy((void *const *)s->errors, s->n_errors, error_num_cmp);
     Event **events = (Event **)sorted_copy((void *const *)s->events, s->n_events, event_num_cmp);
     constants(s, o, errors, events);
     errors_table(s, o, errors);

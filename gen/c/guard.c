@@ -31,8 +31,9 @@ const GuardKindInfo guard_kinds[G_COUNT] = {
     [G_NULL] = {"JVMTI_ERROR_NULL_POINTER", true, NULL, "%s is not NULL", NULL, "must not be NULL"},
     [G_MONITOR] = {"JVMTI_ERROR_INVALID_MONITOR", true, "JVMTIGEN_CHECK_MONITOR",
                    "%s is a raw monitor", NULL, "must be a raw monitor, not NULL"},
-    [G_THREAD] = {"JVMTI_ERROR_INVALID_THREAD", true, "JVMTIGEN_CHECK_THREAD", "%s is a live thread",
-                  "%s is NULL (the calling thread) or a live thread", "must be a thread, not NULL"},
+    [G_THREAD] = {"JVMTI_ERROR_INVALID_THREAD", true, "JVMTIGEN_CHECK_THREAD",
+                  "%s is a live thread", "%s is NULL (the calling thread) or a live thread",
+                  "must be a thread, not NULL"},
     [G_DEPTH] = {"JVMTI_ERROR_ILLEGAL_ARGUMENT", false, NULL, "%s >= 0", NULL,
                  "must be zero or greater"},
     [G_CLASS] = {"JVMTI_ERROR_INVALID_CLASS", true, "JVMTIGEN_CHECK_CLASS", "%s is a class",
@@ -66,11 +67,11 @@ static const char *const attach_text[] = {
 void guard_promise_append(Buf *b, const Guard *g)
 {
     const GuardKindInfo *k = &guard_kinds[g->kind];
-    const char *subject = g->kind == G_PHASE      ? rule_text[g->phase]
-                          : g->kind == G_ATTACHED ? attach_text[g->attach]
+    const char *subject = g->kind == G_PHASE        ? rule_text[g->phase]
+                          : g->kind == G_ATTACHED   ? attach_text[g->attach]
                           : g->kind == G_CAPABILITY ? g->cap
-                          : g->param              ? g->param->name
-                                                  : "";
+                          : g->param                ? g->param->name
+                                                    : "";
     char min[32];
     snprintf(min, sizeof min, "%lld", g->min);
     const char *detail = g->kind == G_MIN ? min : g->klass ? g->klass->name : "";
@@ -97,6 +98,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     if (!param_in_signature(p))
         return;
     Guard *g;
+    /* clang-format off */
     switch (t->kind) {
     case TK_PTRTYPE: case TK_OUTPTR: case TK_OUTBUF: case TK_ALLOCFIELDBUF: case TK_INPTR:
     case TK_INBUF: case TK_VMBUF: case TK_ALLOCBUF: case TK_AGENTBUF: case TK_ALLOCALLOCBUF:
@@ -143,6 +145,7 @@ static void param_guards(const Function *f, const Param *p, Guard **gs, size_t *
     default:
         break;
     }
+    /* clang-format on */
 }
 
 Guard *guards_of(const Function *f, size_t *n_out)
@@ -154,8 +157,7 @@ Guard *guards_of(const Function *f, size_t *n_out)
     if (rule != RULE_ANY)
         push(&gs, &n, &cap, G_PHASE)->phase = rule;
     if (late)
-        push(&gs, &n, &cap, G_ATTACHED)->attach =
-            f->callbacksafe ? ATTACH_JAVA_OR_VM : ATTACH_JAVA;
+        push(&gs, &n, &cap, G_ATTACHED)->attach = f->callbacksafe ? ATTACH_JAVA_OR_VM : ATTACH_JAVA;
     push(&gs, &n, &cap, G_ENV);
     for (size_t i = 0; i < f->n_required; i++)
         push(&gs, &n, &cap, G_CAPABILITY)->cap = f->required[i]->id;

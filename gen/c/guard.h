@@ -50,14 +50,14 @@ typedef enum AttachRule {
 
 typedef struct Guard {
     GuardKind kind;
-    PhaseRule phase;        /* G_PHASE */
-    AttachRule attach;      /* G_ATTACHED */
-    const char *cap;        /* G_CAPABILITY */
-    const Param *param;     /* parameter guards */
-    bool null_is_current;   /* G_THREAD: NULL means the calling thread (not checked) */
-    bool class_of_member;   /* G_CLASS: the class of a field/method (primitive rejected) */
-    const Param *klass;     /* G_FIELD: the class parameter, or NULL */
-    long long min;          /* G_MIN */
+    PhaseRule phase;      /* G_PHASE */
+    AttachRule attach;    /* G_ATTACHED */
+    const char *cap;      /* G_CAPABILITY */
+    const Param *param;   /* parameter guards */
+    bool null_is_current; /* G_THREAD: NULL means the calling thread (not checked) */
+    bool class_of_member; /* G_CLASS: the class of a field/method (primitive rejected) */
+    const Param *klass;   /* G_FIELD: the class parameter, or NULL */
+    long long min;        /* G_MIN */
 } Guard;
 
 /* The guards of f, in order; *n receives the count. Free with free(). */

@@ -96,9 +96,10 @@ size_t impl_unchecked_append(Buf *b, const Function *f, const char *indent)
             t = t->elem;
         if (!param_in_signature(p) || t->kind != TK_JTHREAD || !attr_has_word(t->impl, "noconvert"))
             continue;
-        buf_printf(b, t->null ? "%s%s: NULL (the calling thread), a non-thread or a thread not alive\n"
-                   : nullok  ? "%s%s: NULL (allowed), a non-thread or a thread not alive\n"
-                             : "%s%s: NULL, a non-thread or a thread not alive\n",
+        buf_printf(b,
+                   t->null ? "%s%s: NULL (the calling thread), a non-thread or a thread not alive\n"
+                   : nullok ? "%s%s: NULL (allowed), a non-thread or a thread not alive\n"
+                            : "%s%s: NULL, a non-thread or a thread not alive\n",
                    indent, p->name);
         n++;
     }

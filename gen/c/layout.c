@@ -74,6 +74,7 @@ void layouts_free(Layouts *l)
 static bool leaf(TypeKind k, DataModel dm, Layout *out)
 {
     long p = layout_pointer_size(dm), wide = dm == DM_LP64 ? 8 : 4;
+    /* clang-format off */
     switch (k) {
     case TK_JMETHODID: case TK_JFIELDID: case TK_JRAWMONITORID: case TK_JCLASS:
     case TK_JTHREAD: case TK_JTHREADGROUP: case TK_JOBJECT: case TK_SIZE_T:
@@ -94,6 +95,7 @@ static bool leaf(TypeKind k, DataModel dm, Layout *out)
     default:
         return false; /* void, varargs; structs and wrappers are not leaves */
     }
+    /* clang-format on */
 }
 
 static bool lay_typedef(Layouts *l, Entry *e, DataModel dm);

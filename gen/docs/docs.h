@@ -69,8 +69,9 @@ char *docs_default_spec(const char *argv0);
  * runs whenever docs_render returns 0. */
 int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, unsigned seconds,
                 DocsResult *res, Vec *deps, void (*meanwhile)(void *), void *arg);
-/* Waits for the helper process, if one is still running: 0, or 1 with an
- * error queued when it did not end well after sending its page. */
+/* Waits for the helper process, if one is still running: EXIT_OK, or
+ * EXIT_IO with an error queued when it did not end well after sending its
+ * page (base/status.h). */
 int docs_wait(DocsResult *res);
 /* Frees res (waiting for its helper, if need be). */
 void docs_result_free(DocsResult *res);

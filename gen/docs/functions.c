@@ -37,78 +37,75 @@ xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs)
     return xmlXPathPopString(pc);
 }
 
+void string_function(xmlXPathParserContextPtr pc, int nargs,
+                     void (*render)(Buf *b, const char *arg, const DocsState *st))
+{
+    xmlChar *arg = one_arg(pc, nargs);
+    if (!arg)
+        return;
+    Buf b;
+    buf_init(&b);
+    render(&b, (const char *)arg, state_of(pc));
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    xmlFree(arg);
+}
+
 /* jg:prototype(ID): the C declaration of a function (as called through the
  * table), an event's handler or a callback type, laid out one parameter a
  * line, its parameter list written by jvmti.h's own code (emit.h's
  * header_*). "" for an unknown id. */
-static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
+static void prototype(Buf *b, const char *id, const DocsState *st)
 {
-    xmlChar *id = one_arg(pc, nargs);
-    DocsState *st = state_of(pc);
-    if (!id || !st) {
-        xmlFree(id);
-        if (!st && id)
-            push_string(pc, "");
-        return;
-    }
-    const char *k = (const char *)id;
-    const Function *f = strmap_get(&st->functions, k);
-    const Event *e = strmap_get(&st->events, k);
-    const Callback *c = strmap_get(&st->callbacks, k);
-    Buf b;
-    buf_init(&b);
+    const Function *f = st ? strmap_get(&st->functions, id) : NULL;
+    const Event *e = st ? strmap_get(&st->events, id) : NULL;
+    const Callback *c = st ? strmap_get(&st->callbacks, id) : NULL;
     if (f) {
-        buf_printf(&b, "jvmtiError\n%s(", f->id);
-        header_function_params(&b, f, ",\n            ");
-        buf_puts(&b, ")");
+        buf_printf(b, "jvmtiError\n%s(", f->id);
+        header_function_params(b, f, ",\n            ");
+        buf_puts(b, ")");
     } else if (e) {
-        buf_printf(&b, "void JNICALL\n%s(", e->id);
-        header_event_params(&b, e, ",\n            ");
-        buf_puts(&b, ")");
+        buf_printf(b, "void JNICALL\n%s(", e->id);
+        header_event_params(b, e, ",\n            ");
+        buf_puts(b, ")");
     } else if (c) {
-        header_callback_typedef(&b, c, ",\n     ");
+        header_callback_typedef(b, c, ",\n     ");
     }
-    push_string(pc, b.data ? b.data : "");
-    buf_free(&b);
-    xmlFree(id);
 }
 
 /* jg:event-typedef(EVENT): the event's callback typedef, laid out as
  * jvmti.h lays it out; "" for an unknown event. */
-static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
+static void event_typedef(Buf *b, const char *id, const DocsState *st)
 {
-    xmlChar *id = one_arg(pc, nargs);
-    DocsState *st = state_of(pc);
-    if (!id)
-        return;
-    const Event *e = st ? strmap_get(&st->events, (const char *)id) : NULL;
-    Buf b;
-    buf_init(&b);
+    const Event *e = st ? strmap_get(&st->events, id) : NULL;
     if (e)
-        header_event_typedef(&b, e);
-    push_string(pc, b.data ? b.data : "");
-    buf_free(&b);
-    xmlFree(id);
+        header_event_typedef(b, e);
 }
 
 /* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
  * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
+static void member_ctype(Buf *b, const char *key, const DocsState *st)
+{
+    const Param *p = st ? strmap_get(&st->members, key) : NULL;
+    if (p && p->type->kind != TK_VARARGS)
+        ctype_append(b, p->type);
+    else if (p)
+        buf_puts(b, "...");
+}
+
+static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, prototype);
+}
+
+static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, event_typedef);
+}
+
 static void fn_ctype(xmlXPathParserContextPtr pc, int nargs)
 {
-    xmlChar *key = one_arg(pc, nargs);
-    DocsState *st = state_of(pc);
-    if (!key)
-        return;
-    const Param *p = st ? strmap_get(&st->members, (const char *)key) : NULL;
-    Buf b;
-    buf_init(&b);
-    if (p && p->type->kind != TK_VARARGS)
-        ctype_append(&b, p->type);
-    else if (p)
-        buf_puts(&b, "...");
-    push_string(pc, b.data ? b.data : "");
-    buf_free(&b);
-    xmlFree(key);
+    string_function(pc, nargs, member_ctype);
 }
 
 /* A result tree fragment owned by the transformation (freed with it). */
@@ -155,7 +152,8 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
             }
             if (x->param && x->kind == PE_MIN)
                 xmlSetProp(c, BAD_CAST "min", BAD_CAST x->param->type->min);
-            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) && x->param->type->name)
+            if (x->param && (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) &&
+                x->param->type->name)
                 xmlSetProp(c, BAD_CAST "type", BAD_CAST x->param->type->name);
             if (x->guard && x->guard->klass)
                 xmlSetProp(c, BAD_CAST "class", BAD_CAST x->guard->klass->name);
@@ -189,7 +187,6 @@ static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
 }
-
 
 /* jg:table-slots(): the slots of the function table, 1 to the highest, as
  * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
@@ -230,6 +227,5 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
-    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS,
-                            fn_error_functions);
+    xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
 }

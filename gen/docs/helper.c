@@ -89,8 +89,7 @@ int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first)
     for (size_t i = first; deps && i < deps->n; i++)
         buf_put(&read, deps->items[i], strlen(deps->items[i]) + 1);
     uint64_t read_len = read.len;
-    int r = write_all(fd, &status, sizeof status) != 0 ||
-                    write_all(fd, &len, sizeof len) != 0 ||
+    int r = write_all(fd, &status, sizeof status) != 0 || write_all(fd, &len, sizeof len) != 0 ||
                     (len && write_all(fd, page->data, page->len) != 0) ||
                     write_all(fd, &read_len, sizeof read_len) != 0 ||
                     (read_len && write_all(fd, read.data, read.len) != 0)
@@ -147,8 +146,7 @@ void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, in
         memcpy(&status, in.data, sizeof status);
         memcpy(&len, in.data + sizeof status, sizeof len);
     }
-    bool whole = in.len >= head && in.len - head >= len &&
-                 in.len - head - len >= sizeof read_len;
+    bool whole = in.len >= head && in.len - head >= len && in.len - head - len >= sizeof read_len;
     if (whole) {
         memcpy(&read_len, in.data + head + len, sizeof read_len);
         whole = in.len - head - len - sizeof read_len == read_len &&
@@ -178,16 +176,16 @@ void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, in
 int docs_wait(DocsResult *res)
 {
     if (res->helper_pid <= 0)
-        return 0;
+        return EXIT_OK;
     int wstatus = wait_for(res->helper_pid);
     res->helper_pid = 0;
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
-        return 0;
+        return EXIT_OK;
     if (WIFSIGNALED(wstatus))
         error_at(NULL, "the process rendering jvmti.html died after sending it (signal %d)",
                  WTERMSIG(wstatus));
     else
         error_at(NULL, "the process rendering jvmti.html failed after sending it (status %d)",
                  WEXITSTATUS(wstatus));
-    return 1;
+    return EXIT_IO;
 }

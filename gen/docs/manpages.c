@@ -19,8 +19,8 @@ static bool good_page_name(const char *s)
     if (!*s || *s == '.')
         return false;
     for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '.' || *s == '-'))
             return false;
     return true;
 }
@@ -81,9 +81,10 @@ int split_pages(xmlDocPtr pages, const char *file, DocsResult *res)
         xmlChar *name = xmlGetProp(n, BAD_CAST "name");
         if (strcmp((const char *)n->name, "page") != 0 || !name ||
             !good_page_name((const char *)name)) {
-            error_at(&l, "man page output: <%s name=\"%s\"> is not <page name=\"FILE\"> with "
-                         "a plain file name", (const char *)n->name,
-                     name ? (const char *)name : "");
+            error_at(&l,
+                     "man page output: <%s name=\"%s\"> is not <page name=\"FILE\"> with "
+                     "a plain file name",
+                     (const char *)n->name, name ? (const char *)name : "");
             rc = EXIT_INVALID;
         } else {
             Buf path;
@@ -118,8 +119,8 @@ static bool ours(const char *path)
         return false;
     }
     char line[64] = "";
-    bool yes = fgets(line, sizeof line, f) &&
-               strncmp(line, DOCS_MAN_MARKER, strlen(DOCS_MAN_MARKER)) == 0;
+    bool yes =
+        fgets(line, sizeof line, f) && strncmp(line, DOCS_MAN_MARKER, strlen(DOCS_MAN_MARKER)) == 0;
     fclose(f);
     return yes;
 }

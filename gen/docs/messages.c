@@ -39,10 +39,7 @@ static void report(DocsState *st, DiagLevel level, const Loc *loc, const char *m
 
 /* Errors so far, the ones not repeated included: a page whose only errors
  * were reported on an earlier page has failed too. */
-int errors_so_far(const DocsState *st)
-{
-    return diag_error_count() + st->repeated_errors;
-}
+int errors_so_far(const DocsState *st) { return diag_error_count() + st->repeated_errors; }
 
 /* libxml2's errors (a template that is not well-formed XML, a bad XPath
  * expression) come with a file and a line. */

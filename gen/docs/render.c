@@ -111,8 +111,8 @@ DocFile *add_file(DocsResult *res, const char *name)
 /* Renders and serializes jvmti.html into page. The result tree is
  * returned for the caller to free (the helper frees it after the page is
  * on its way). */
-static xmlDocPtr render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc,
-                             const char *file, const char **params, DocFile *page, int *rc)
+static xmlDocPtr render_html(DocsState *st, xsltStylesheetPtr html, xmlDocPtr doc, const char *file,
+                             const char **params, DocFile *page, int *rc)
 {
     xmlDocPtr r = apply(st, html, doc, file, params, rc);
     if (r) {

@@ -10,10 +10,7 @@
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
 /* XML's white space (the S production), which man page text is made of. */
-static bool is_xml_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+static bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Appends s[0..n) with each backslash as \e. */
 static void roff_escape(Buf *b, const char *s, size_t n)
@@ -37,19 +34,13 @@ static void roff_guard(Buf *b, const char *s, size_t n)
 /* jg:roff-text(S): running text for roff: white space collapsed to single
  * blanks, one kept at either end where S had any; escaped; a leading dot
  * or apostrophe guarded. */
-static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
+static void roff_text(Buf *b, const char *s, const DocsState *st)
 {
-    xmlChar *arg = one_arg(pc, nargs);
-    if (!arg)
-        return;
-    const char *s = (const char *)arg;
+    (void)st;
     size_t len = strlen(s);
-    Buf b;
-    buf_init(&b);
-    buf_puts(&b, "");
     bool lead = len > 0 && is_xml_space(s[0]);
     if (lead)
-        buf_putc(&b, ' ');
+        buf_putc(b, ' ');
     bool words = false;
     for (size_t i = 0; i < len;) {
         while (i < len && is_xml_space(s[i]))
@@ -59,59 +50,55 @@ static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
             j++;
         if (j > i) {
             if (words)
-                buf_putc(&b, ' ');
+                buf_putc(b, ' ');
             else
-                roff_guard(&b, s + i, j - i);
-            roff_escape(&b, s + i, j - i);
+                roff_guard(b, s + i, j - i);
+            roff_escape(b, s + i, j - i);
             words = true;
         }
         i = j;
     }
     if (words && is_xml_space(s[len - 1]))
-        buf_putc(&b, ' ');
-    push_string(pc, b.data);
-    buf_free(&b);
-    xmlFree(arg);
+        buf_putc(b, ' ');
 }
 
 /* jg:roff-escape(S): S with each backslash as \e, nothing else changed. */
-static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
+static void roff_escape_all(Buf *b, const char *s, const DocsState *st)
 {
-    xmlChar *arg = one_arg(pc, nargs);
-    if (!arg)
-        return;
-    Buf b;
-    buf_init(&b);
-    buf_puts(&b, "");
-    roff_escape(&b, (const char *)arg, strlen((const char *)arg));
-    push_string(pc, b.data);
-    buf_free(&b);
-    xmlFree(arg);
+    (void)st;
+    roff_escape(b, s, strlen(s));
 }
 
 /* jg:roff-lines(S): verbatim text for inside .nf/.fi: each line escaped
  * and guarded, the line breaks kept. */
-static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
+static void roff_lines(Buf *b, const char *s, const DocsState *st)
 {
-    xmlChar *arg = one_arg(pc, nargs);
-    if (!arg)
-        return;
-    Buf b;
-    buf_init(&b);
-    buf_puts(&b, "");
-    for (const char *p = (const char *)arg;;) {
+    (void)st;
+    for (const char *p = s;;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        roff_guard(&b, p, n);
-        roff_escape(&b, p, n);
+        roff_guard(b, p, n);
+        roff_escape(b, p, n);
         if (!nl)
             break;
-        buf_putc(&b, '\n');
+        buf_putc(b, '\n');
         p = nl + 1;
     }
-    push_string(pc, b.data);
-    buf_free(&b);
-    xmlFree(arg);
+}
+
+static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, roff_text);
+}
+
+static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, roff_escape_all);
+}
+
+static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, roff_lines);
 }
 
 void register_roff_functions(xsltTransformContextPtr t)

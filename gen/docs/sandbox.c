@@ -14,9 +14,9 @@
 #include <libxslt/xsltInternals.h>
 
 static struct {
-    char *root;         /* the templates directory's real path, or NULL */
-    const char *given;  /* ... as given, for messages */
-    Vec own;            /* real paths of the files the spec's reading read */
+    char *root;        /* the templates directory's real path, or NULL */
+    const char *given; /* ... as given, for messages */
+    Vec own;           /* real paths of the files the spec's reading read */
     Vec *deps;
     SandboxRefused refused;
     xmlExternalEntityLoader previous;
@@ -90,8 +90,8 @@ static const char *judge(const char *url, char **path)
     }
     xmlFreeURI(u);
     char *decoded = xmlURIUnescapeString(*path, 0, NULL);
-    bool ok = allowed_path(*path) && (!decoded || strcmp(decoded, *path) == 0 ||
-                                      allowed_path(decoded));
+    bool ok =
+        allowed_path(*path) && (!decoded || strcmp(decoded, *path) == 0 || allowed_path(decoded));
     free(decoded);
     return ok ? NULL : "it is neither below the templates directory nor one of the spec's files";
 }
@@ -188,10 +188,7 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
     xsltSetSecurityPrefs(sb.prefs, XSLT_SECPREF_CREATE_DIRECTORY, xsltSecurityForbid);
 }
 
-xsltSecurityPrefsPtr sandbox_prefs(void)
-{
-    return sb.prefs;
-}
+xsltSecurityPrefsPtr sandbox_prefs(void) { return sb.prefs; }
 
 void sandbox_close(void)
 {

@@ -63,8 +63,7 @@ void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         strmap_put(&st->callbacks, s->callbacks[i]->id, s->callbacks[i]);
-        add_members(st, s->callbacks[i]->id, s->callbacks[i]->params,
-                    s->callbacks[i]->n_params);
+        add_members(st, s->callbacks[i]->id, s->callbacks[i]->params, s->callbacks[i]->n_params);
     }
     for (size_t i = 0; i < s->n_typedefs; i++)
         add_members(st, s->typedefs[i]->id, s->typedefs[i]->fields, s->typedefs[i]->n_fields);

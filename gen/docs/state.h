@@ -23,10 +23,10 @@ typedef struct DocsState {
     StrMap error_users;                  /* error id -> Vec* of Function* */
     Vec vecs;                            /* the Vecs above, to free */
     Vec *deps;
-    Buf messages;                        /* libxslt's error text, collected */
-    Vec files;                           /* file names diagnostics point at */
-    StrMap said;                         /* "file:line: message" already reported */
-    int repeated_errors;                 /* errors not reported again */
+    Buf messages;        /* libxslt's error text, collected */
+    Vec files;           /* file names diagnostics point at */
+    StrMap said;         /* "file:line: message" already reported */
+    int repeated_errors; /* errors not reported again */
 } DocsState;
 
 /* state.c: the lookups of the extension functions, from ctx's model. */
@@ -53,6 +53,12 @@ void register_roff_functions(xsltTransformContextPtr t);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);
+/* A function of one string argument whose result is a string: render
+ * appends the result to b (st is NULL outside a transformation). The part
+ * they share: the argument (an arity error without one), the result, the
+ * freeing. */
+void string_function(xmlXPathParserContextPtr pc, int nargs,
+                     void (*render)(Buf *b, const char *arg, const DocsState *st));
 
 /* render.c */
 DocFile *add_file(DocsResult *res, const char *name);

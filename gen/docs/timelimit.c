@@ -34,8 +34,9 @@ void start_time_limit(const char *templates, unsigned seconds, struct sigaction 
                      "%s: error: the templates ran longer than %u seconds (--time-limit); "
                      "one that never ends?\n",
                      templates, seconds);
-    limit_message_len = n < 0 ? 0 : (size_t)n < sizeof limit_message ? (size_t)n
-                                                                      : sizeof limit_message - 1;
+    limit_message_len = n < 0                              ? 0
+                        : (size_t)n < sizeof limit_message ? (size_t)n
+                                                           : sizeof limit_message - 1;
     limit_helper = 0;
     limit_in_helper = 0;
     struct sigaction sa;
@@ -46,10 +47,7 @@ void start_time_limit(const char *templates, unsigned seconds, struct sigaction 
     alarm(seconds);
 }
 
-void time_limit_helper(pid_t pid)
-{
-    limit_helper = pid;
-}
+void time_limit_helper(pid_t pid) { limit_helper = pid; }
 
 void time_limit_in_helper(unsigned seconds)
 {

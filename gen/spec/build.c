@@ -246,8 +246,8 @@ static Param **build_params(Builder *b, xmlNodePtr owner, size_t *n_out)
 }
 
 /* <capabilities>: <required> and <capability> entries. */
-static void build_caps(Builder *b, xmlNodePtr caps, NameRef ***req, size_t *n_req,
-                       NameRef ***opt, size_t *n_opt)
+static void build_caps(Builder *b, xmlNodePtr caps, NameRef ***req, size_t *n_req, NameRef ***opt,
+                       size_t *n_opt)
 {
     Vec r = {0}, o = {0};
     for (xmlNodePtr c = caps ? caps->children : NULL; c; c = c->next) {
@@ -267,10 +267,12 @@ static Phase parse_phase(Builder *b, xmlNodePtr n, bool function)
     const char *s = attr(b, n, "phase");
     if (!s)
         return PHASE_DEFAULT;
+    /* clang-format off */
     static const struct { const char *name; Phase p; } phases[] = {
         {"onload", PHASE_ONLOAD}, {"onloadOnly", PHASE_ONLOAD_ONLY}, {"start", PHASE_START},
         {"live", PHASE_LIVE}, {"any", PHASE_ANY},
     };
+    /* clang-format on */
     for (size_t i = 0; i < sizeof phases / sizeof *phases; i++)
         if (strcmp(s, phases[i].name) == 0 && (function || phases[i].p != PHASE_ONLOAD_ONLY))
             return phases[i].p;
@@ -280,8 +282,8 @@ static Phase parse_phase(Builder *b, xmlNodePtr n, bool function)
 }
 
 /* Walks the children of an item with paramlinks resolving to its parameters. */
-static void walk_owned(Builder *b, xmlNodePtr n, const Ctx *ctx, const char *owner,
-                       Param **params, size_t n_params)
+static void walk_owned(Builder *b, xmlNodePtr n, const Ctx *ctx, const char *owner, Param **params,
+                       size_t n_params)
 {
     Ctx c = *ctx;
     c.owner = owner;
@@ -310,8 +312,8 @@ static void build_function(Builder *b, xmlNodePtr n, const Ctx *ctx)
     f->phase = parse_phase(b, n, true);
     const char *cbs = attr(b, n, "callbacksafe");
     if (cbs && strcmp(cbs, "safe") != 0 && strcmp(cbs, "unsafe") != 0)
-        error_at(&f->loc, "function '%s': callbacksafe must be 'safe' or 'unsafe', not '%s'",
-                 f->id, cbs);
+        error_at(&f->loc, "function '%s': callbacksafe must be 'safe' or 'unsafe', not '%s'", f->id,
+                 cbs);
     f->callbacksafe = cbs && strcmp(cbs, "safe") == 0;
     f->impl = attr(b, n, "impl");
     f->hide = attr(b, n, "hide") != NULL;
@@ -441,8 +443,8 @@ static void build_capabilities(Builder *b, xmlNodePtr n, const Ctx *ctx)
     vec_free(&nodes);
     c->fields = (CapabilityField **)vec_freeze(&fields, b->a, &c->n_fields);
     if (b->spec->capabilities)
-        error_at(&c->loc, "a second <capabilitiestypedef> ('%s'); the first is at line %d",
-                 c->id, b->spec->capabilities->loc.line);
+        error_at(&c->loc, "a second <capabilitiestypedef> ('%s'); the first is at line %d", c->id,
+                 b->spec->capabilities->loc.line);
     else
         b->spec->capabilities = c;
     walk_children(b, n, ctx);
@@ -537,8 +539,7 @@ static void build_category(Builder *b, xmlNodePtr n, const Ctx *ctx)
     cat->label = req_attr(b, n, "label");
     cat->loc = loc_of(b, n);
     if (ctx->category)
-        error_at(&cat->loc, "category '%s' is inside category '%s'", cat->id,
-                 ctx->category->id);
+        error_at(&cat->loc, "category '%s' is inside category '%s'", cat->id, ctx->category->id);
     Vec fns = {0}, cbs = {0};
     Ctx c = *ctx;
     c.category = cat;
@@ -580,10 +581,12 @@ static void record_elided(Builder *b, xmlNodePtr n)
 }
 
 /* Members are built by their parent's builder; elsewhere they are misplaced. */
-static const struct { const char *member, *parent; } members[] = {
-    {"param", "parameters"},      {"field", NULL}, /* typedef or uniontypedef */
-    {"constant", "constants"},    {"errorid", "errorcategory"},
-    {"basetype", "basetypes"},    {"capabilityfield", "capabilitiestypedef"},
+static const struct {
+    const char *member, *parent;
+} members[] = {
+    {"param", "parameters"},   {"field", NULL}, /* typedef or uniontypedef */
+    {"constant", "constants"}, {"errorid", "errorcategory"},
+    {"basetype", "basetypes"}, {"capabilityfield", "capabilitiestypedef"},
 };
 
 static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
@@ -637,9 +640,9 @@ static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
                 if (strcmp(name, members[i].member) != 0)
                     continue;
                 const char *pn = n->parent && is_elem(n->parent) ? name_of(n->parent) : "";
-                bool ok = members[i].parent ? strcmp(pn, members[i].parent) == 0
-                                            : strcmp(pn, "typedef") == 0 ||
-                                                  strcmp(pn, "uniontypedef") == 0;
+                bool ok = members[i].parent
+                              ? strcmp(pn, members[i].parent) == 0
+                              : strcmp(pn, "typedef") == 0 || strcmp(pn, "uniontypedef") == 0;
                 if (!ok)
                     unexpected(b, n, n->parent);
             }

@@ -1,6 +1,7 @@
 #include "spec/check.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,29 +10,34 @@
 
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
-        error_nums, groups, constants, typedefs, basetypes, capabilities, type_names,
-        enum_names, anchors, elided, declared, undeclared;
-    Arena *a;        /* scratch for composed keys ("Owner.member", numbers) */
+        error_nums, groups, constants, typedefs, basetypes, capabilities, type_names, enum_names,
+        anchors, elided, declared, undeclared;
+    Arena *a; /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
-static const char *num_key(Index *ix, const char *kind, long long n)
+/* A key of the index's maps, kept in its arena. */
+static const char *index_key(Index *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *index_key(Index *ix, const char *fmt, ...)
 {
     Buf b;
     buf_init(&b);
-    buf_printf(&b, "%s#%lld", kind, n);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
     char *s = arena_strdup(ix->a, b.data);
     buf_free(&b);
     return s;
 }
 
+static const char *num_key(Index *ix, const char *kind, long long n)
+{
+    return index_key(ix, "%s#%lld", kind, n);
+}
+
 static const char *member_key(Index *ix, const char *owner, const char *member)
 {
-    Buf b;
-    buf_init(&b);
-    buf_printf(&b, "%s.%s", owner, member);
-    char *s = arena_strdup(ix->a, b.data);
-    buf_free(&b);
-    return s;
+    return index_key(ix, "%s.%s", owner, member);
 }
 
 /* Registers a unique name; a second definition is an error naming the first. */
@@ -52,7 +58,7 @@ static bool define(StrMap *m, const char *what, const char *id, const Loc *loc)
 typedef struct TypeName {
     const char *id;
     const Loc *loc;
-    size_t seq;  /* ties on a line keep registration order */
+    size_t seq; /* ties on a line keep registration order */
 } TypeName;
 
 static int cmp_type_name(const void *a, const void *b)
@@ -212,8 +218,7 @@ static void build_index(Index *ix, const Spec *s)
  * jthread; ...). Without one the header would not compile. */
 static bool needs_definition(TypeKind k)
 {
-    return k == TK_JTHREAD || k == TK_JTHREADGROUP || k == TK_JLOCATION ||
-           k == TK_JRAWMONITORID;
+    return k == TK_JTHREAD || k == TK_JTHREADGROUP || k == TK_JLOCATION || k == TK_JRAWMONITORID;
 }
 
 static void check_type(Index *ix, const Type *t, const char *what, const char *owner,
@@ -223,26 +228,30 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
         const char *c = type_kinds[t->kind].c;
         if (needs_definition(t->kind) && !strmap_get(&ix->declared, c) &&
             !strmap_put(&ix->undeclared, c, (void *)c))
-            error_at(&t->loc, "%s '%s' of '%s' uses %s, but no <basetype id=\"%s\"> has a "
-                     "<definition> that declares it", what, member, owner, c, c);
-        if (t->kind == TK_STRUCT && t->name && *t->name &&
-            !strmap_get(&ix->type_names, t->name) && !strmap_get(&ix->basetypes, t->name))
+            error_at(&t->loc,
+                     "%s '%s' of '%s' uses %s, but no <basetype id=\"%s\"> has a "
+                     "<definition> that declares it",
+                     what, member, owner, c, c);
+        if (t->kind == TK_STRUCT && t->name && *t->name && !strmap_get(&ix->type_names, t->name) &&
+            !strmap_get(&ix->basetypes, t->name))
             error_at(&t->loc, "%s '%s' of '%s' uses unknown type '%s'", what, member, owner,
                      t->name);
         if (t->kind == TK_ENUM && t->name && *t->name && !strmap_get(&ix->enum_names, t->name))
             error_at(&t->loc, "%s '%s' of '%s' uses '%s', which is not an enumeration", what,
                      member, owner, t->name);
         if (in_function && (t->kind == TK_VMBUF || t->kind == TK_ALLOCFIELDBUF))
-            error_at(&t->loc, "parameter '%s' of function '%s': <%s> is not a parameter kind "
-                     "for functions", member, owner, type_kinds[t->kind].xml);
+            error_at(&t->loc,
+                     "parameter '%s' of function '%s': <%s> is not a parameter kind "
+                     "for functions",
+                     member, owner, type_kinds[t->kind].xml);
         if (scope) {
-            const char *refs[] = {t->incount, t->outcount, t->class_, t->method, t->field,
-                                  t->thread};
+            const char *refs[] = {t->incount, t->outcount, t->class_,
+                                  t->method,  t->field,    t->thread};
             const char *names[] = {"incount", "outcount", "class", "method", "field", "thread"};
             for (int i = 0; i < 6; i++)
                 if (refs[i] && !param_named(scope, n_scope, refs[i]))
-                    error_at(&t->loc, "%s '%s' of '%s': %s '%s' is not a %s of '%s'", what,
-                             member, owner, names[i], refs[i], what, owner);
+                    error_at(&t->loc, "%s '%s' of '%s': %s '%s' is not a %s of '%s'", what, member,
+                             owner, names[i], refs[i], what, owner);
         }
     }
 }
@@ -342,8 +351,10 @@ static void check_items(Index *ix, const Spec *s)
         const BaseType *t = s->basetypes[i];
         const char *why = t->definition && !is_missing(t->id) ? definition_problem(t) : NULL;
         if (why)
-            error_at(&t->loc, "base type '%s': its <definition> must be C declarations of '%s' "
-                     "and nothing else, but %s", t->id, t->id, why);
+            error_at(&t->loc,
+                     "base type '%s': its <definition> must be C declarations of '%s' "
+                     "and nothing else, but %s",
+                     t->id, t->id, why);
     }
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
@@ -441,18 +452,20 @@ static void check_expression(StrMap *earlier, const Constant *c)
             memcpy(name, start, len);
             name[len] = '\0';
             if (!strmap_get(earlier, name))
-                error_at(&c->loc, "constant '%s': '%s' in its value is not a constant defined "
-                         "before it", c->id, name);
+                error_at(&c->loc,
+                         "constant '%s': '%s' in its value is not a constant defined "
+                         "before it",
+                         c->id, name);
         } else if (*p >= '0' && *p <= '9') {
             const char *start = p;
-            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
-                   (*p >= 'A' && *p <= 'Z'))
+            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
                 p++;
             char lit[64];
             size_t len = (size_t)(p - start);
             long long v;
-            if (len >= sizeof lit || (memcpy(lit, start, len), lit[len] = '\0',
-                                      !parse_c_integer(lit, &v)) || v > INT_MAX)
+            if (len >= sizeof lit ||
+                (memcpy(lit, start, len), lit[len] = '\0', !parse_c_integer(lit, &v)) ||
+                v > INT_MAX)
                 error_at(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
                          c->id, (int)(len > 40 ? 40 : len), start,
                          len < sizeof lit ? integer_hint(lit) : "");
@@ -511,23 +524,18 @@ static bool link_resolves(Index *ix, const Link *l)
     case LINK_FUNCTION:
         return strmap_get(&ix->functions, id) || strmap_get(&ix->callbacks, id) ||
                strmap_get(&ix->typedefs, id);
-    case LINK_EVENT:
-        return strmap_get(&ix->events, id);
-    case LINK_ERROR:
-        return strmap_get(&ix->errors, id);
-    case LINK_TYPE:
-        return strmap_get(&ix->type_names, id) || strmap_get(&ix->basetypes, id);
+    case LINK_EVENT: return strmap_get(&ix->events, id);
+    case LINK_ERROR: return strmap_get(&ix->errors, id);
+    case LINK_TYPE: return strmap_get(&ix->type_names, id) || strmap_get(&ix->basetypes, id);
     case LINK_DATA:
         return strmap_get(&ix->type_names, id) || strmap_get(&ix->basetypes, id) ||
                strmap_get(&ix->groups, id) || strmap_get(&ix->constants, id) ||
                (strchr(id, '.') && strmap_get(&ix->anchors, id));
-    case LINK_INTERNAL:
-        return strmap_get(&ix->anchors, id);
+    case LINK_INTERNAL: return strmap_get(&ix->anchors, id);
     case LINK_FIELD:
     case LINK_PARAM:
     case LINK_EXTERNAL:
-    case LINK_COUNT:
-        break;
+    case LINK_COUNT: break;
     }
     return true;
 }
@@ -578,8 +586,8 @@ static void check_links(Index *ix, const Spec *s)
             continue;
         const Elided *el = strmap_get(&ix->elided, l->id);
         if (el)
-            error_at(&l->loc, "%s to '%s', which is elided (line %d) and so is in no output",
-                     kind, l->id, el->loc.line);
+            error_at(&l->loc, "%s to '%s', which is elided (line %d) and so is in no output", kind,
+                     l->id, el->loc.line);
         else
             error_at(&l->loc, "%s to unknown %s '%s'", kind, link_target_word(l->kind), l->id);
     }
@@ -600,9 +608,10 @@ static void check_page_name(const char *what, const char *id, const Loc *loc)
     if (!id || is_missing(id))
         return;
     if (strlen(id) > (size_t)PAGE_ID_MAX)
-        error_at(loc, "%s '%.32s...' has a name of %zu characters: its man page (NAME.3, "
-                 "written first as a temporary file of a longer name) allows at most %d", what,
-                 id, strlen(id), PAGE_ID_MAX);
+        error_at(loc,
+                 "%s '%.32s...' has a name of %zu characters: its man page (NAME.3, "
+                 "written first as a temporary file of a longer name) allows at most %d",
+                 what, id, strlen(id), PAGE_ID_MAX);
     if (strcmp(id, "jvmti") == 0)
         error_at(loc, "%s 'jvmti': its man page would be jvmti.3, the overview's", what);
 }
@@ -624,7 +633,7 @@ static const char *const core_post_names[] = {
 };
 /* Per event, the C names the header and the posting code compose. */
 static const char *const event_name_formats[] = {
-    "jvmtiEvent%s",       "jvmtirt_post_%s",  "jvmtirt_post_%s_slow",
+    "jvmtiEvent%s",       "jvmtirt_post_%s",         "jvmtirt_post_%s_slow",
     "jvmtigen_filter_%s", "jvmtigen_post_filter_%s",
 };
 
@@ -645,7 +654,8 @@ static void check_generated_names(Index *ix, const Spec *s)
         const Function *f = s->functions[i];
         check_page_name("function", f->id, &f->loc);
         long slot = f->id ? reserved_slot(f->id) : 0;
-        if (slot && slot <= max_fn && !strmap_get(&ix->function_nums, num_key(ix, "function", slot)))
+        if (slot && slot <= max_fn &&
+            !strmap_get(&ix->function_nums, num_key(ix, "function", slot)))
             error_at(&f->loc, "function '%s' has the name of the function table's empty slot %ld",
                      f->id, slot);
     }
@@ -664,8 +674,10 @@ static void check_generated_names(Index *ix, const Spec *s)
             continue;
         const Loc *fn = strmap_get(&ix->functions, e->id);
         if (fn)
-            error_at(&e->loc, "event '%s' has the name of the function at line %d: both man pages "
-                     "would be %s.3", e->id, fn->line, e->id);
+            error_at(&e->loc,
+                     "event '%s' has the name of the function at line %d: both man pages "
+                     "would be %s.3",
+                     e->id, fn->line, e->id);
         long slot = reserved_slot(e->id);
         if (slot && slot > min_ev && slot < max_ev &&
             !strmap_get(&ix->event_nums, num_key(ix, "event", slot)))
@@ -680,15 +692,20 @@ static void check_generated_names(Index *ix, const Spec *s)
             const void *prev = strmap_put(&names, name, (void *)e);
             const Loc *type = k == 0 ? strmap_get(&ix->type_names, name) : NULL;
             if (prev == ix)
-                error_at(&e->loc, "event '%s': the generated C would define '%s', a name "
-                         "jvmtigen's own code uses", e->id, name);
+                error_at(&e->loc,
+                         "event '%s': the generated C would define '%s', a name "
+                         "jvmtigen's own code uses",
+                         e->id, name);
             else if (prev)
-                error_at(&e->loc, "event '%s': the generated C would define '%s' for it and for "
-                         "event '%s' (line %d)", e->id, name, ((const Event *)prev)->id,
-                         ((const Event *)prev)->loc.line);
+                error_at(&e->loc,
+                         "event '%s': the generated C would define '%s' for it and for "
+                         "event '%s' (line %d)",
+                         e->id, name, ((const Event *)prev)->id, ((const Event *)prev)->loc.line);
             else if (type)
-                error_at(&e->loc, "event '%s': its callback type '%s' is also the type defined "
-                         "at line %d", e->id, name, type->line);
+                error_at(&e->loc,
+                         "event '%s': its callback type '%s' is also the type defined "
+                         "at line %d",
+                         e->id, name, type->line);
         }
     }
     strmap_free(&names);
@@ -704,11 +721,11 @@ void check_spec(const Spec *s)
     check_generated_names(&ix, s);
     check_constants(&ix, s);
     check_links(&ix, s);
-    StrMap *maps[] = {&ix.functions, &ix.function_nums, &ix.callbacks, &ix.events,
-                      &ix.event_nums, &ix.event_consts, &ix.errors, &ix.error_nums, &ix.groups,
-                      &ix.constants, &ix.typedefs, &ix.basetypes, &ix.capabilities,
-                      &ix.type_names, &ix.enum_names, &ix.anchors, &ix.elided,
-                      &ix.declared, &ix.undeclared};
+    StrMap *maps[] = {&ix.functions,    &ix.function_nums, &ix.callbacks,  &ix.events,
+                      &ix.event_nums,   &ix.event_consts,  &ix.errors,     &ix.error_nums,
+                      &ix.groups,       &ix.constants,     &ix.typedefs,   &ix.basetypes,
+                      &ix.capabilities, &ix.type_names,    &ix.enum_names, &ix.anchors,
+                      &ix.elided,       &ix.declared,      &ix.undeclared};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);

@@ -55,13 +55,13 @@ typedef enum FnErrorOrigin {
 
 typedef struct FnError {
     FnErrorOrigin origin;
-    const char *error;      /* "JVMTI_ERROR_..." */
-    bool on_entry;          /* the trampoline checks it before the implementation runs */
-    const char *cap;        /* FE_CAPABILITY */
-    const Param *param;     /* FE_PARAM */
-    ParamErrorKind kind;    /* FE_PARAM */
-    const Guard *guard;     /* FE_PARAM checked on entry: its guard (klass, min...) */
-    const NameRef *own;     /* FE_OWN */
+    const char *error;   /* "JVMTI_ERROR_..." */
+    bool on_entry;       /* the trampoline checks it before the implementation runs */
+    const char *cap;     /* FE_CAPABILITY */
+    const Param *param;  /* FE_PARAM */
+    ParamErrorKind kind; /* FE_PARAM */
+    const Guard *guard;  /* FE_PARAM checked on entry: its guard (klass, min...) */
+    const NameRef *own;  /* FE_OWN */
 } FnError;
 
 typedef struct FnErrors {

@@ -6,20 +6,16 @@
 #include "base/util.h"
 
 const NamedVersion named_versions[] = {
-    {"JVMTI_VERSION_1", 0x30010000, 1, 0},
-    {"JVMTI_VERSION_1_0", 0x30010000, 1, 0},
-    {"JVMTI_VERSION_1_1", 0x30010100, 1, 1},
-    {"JVMTI_VERSION_1_2", 0x30010200, 1, 2},
-    {"JVMTI_VERSION_9", 0x30090000, 9, 0},
-    {"JVMTI_VERSION_11", 0x300B0000, 11, 0},
-    {"JVMTI_VERSION_19", 0x30130000, 19, 0},
-    {"JVMTI_VERSION_21", 0x30150000, 21, 0},
+    {"JVMTI_VERSION_1", 0x30010000, 1, 0},   {"JVMTI_VERSION_1_0", 0x30010000, 1, 0},
+    {"JVMTI_VERSION_1_1", 0x30010100, 1, 1}, {"JVMTI_VERSION_1_2", 0x30010200, 1, 2},
+    {"JVMTI_VERSION_9", 0x30090000, 9, 0},   {"JVMTI_VERSION_11", 0x300B0000, 11, 0},
+    {"JVMTI_VERSION_19", 0x30130000, 19, 0}, {"JVMTI_VERSION_21", 0x30150000, 21, 0},
 };
 const int n_named_versions = (int)(sizeof named_versions / sizeof *named_versions);
 
 const char *const doc_section_anchors[] = {
-    "FunctionSection", "FunctionTable", "EventSection", "EventIndex", "ErrorSection",
-    "DataSection", "ChangeHistory", NULL,
+    "FunctionSection", "FunctionTable", "EventSection",  "EventIndex",
+    "ErrorSection",    "DataSection",   "ChangeHistory", NULL,
 };
 
 static bool parse_part(const char **s, int max, int *out)

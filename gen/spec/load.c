@@ -27,13 +27,13 @@ static struct {
     int refused;
     int entity_limit_reported;
     int xml_errors;
-    int stop;               /* stop the parse at the next safe point */
-    xmlParserCtxtPtr main;  /* entity content is parsed in sub-contexts */
+    int stop;              /* stop the parse at the next safe point */
+    xmlParserCtxtPtr main; /* entity content is parsed in sub-contexts */
     xmlExternalEntityLoader default_loader;
     startElementNsSAX2Func start_element;
     entityDeclSAXFunc entity_decl;
-    StrMap entity_sizes;    /* internal general entity -> its expansion's size + 1 */
-    Arena *entity_names;    /* the keys of entity_sizes */
+    StrMap entity_sizes; /* internal general entity -> its expansion's size + 1 */
+    Arena *entity_names; /* the keys of entity_sizes */
     int entities_refused;
 } cur;
 
@@ -54,15 +54,14 @@ static Loc document_loc(void)
     return loc;
 }
 
-
 static int has_scheme(const char *url)
 {
     /* A URI scheme is letters/digits/+.- followed by ':' */
     for (const char *p = url; *p; p++) {
         if (*p == ':')
             return p != url;
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.'))
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '+' || *p == '-' || *p == '.'))
             return 0;
     }
     return 0;
@@ -126,42 +125,22 @@ static xmlParserInputPtr load_subset(const char *sysid, xmlParserCtxtPtr ctxt)
     xmlParserInputPtr in = NULL;
     Buf data;
     buf_init(&data);
-    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        Loc loc = document_loc();
-        error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
-        cur.refused++;
-        request_stop();
-        goto out;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        refuse(sysid, "the DTD is not a regular file", ctxt);
-        goto out;
-    }
-    char tmp[65536];
-    for (;;) {
-        ssize_t n = read(fd, tmp, sizeof tmp);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
+    if (read_file(path, &data) != 0) {
+        int err = errno;
+        if (err == READ_NOT_REGULAR || err == EISDIR) {
+            refuse(sysid, "the DTD is not a regular file", ctxt);
+        } else if (err == READ_TOO_BIG) {
+            refuse(sysid, "the DTD is too large", ctxt);
+        } else {
             Loc loc = document_loc();
-            error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(errno));
+            error_at(&loc, "cannot read the DTD '%s': %s", path, strerror(err));
             cur.refused++;
             request_stop();
-            goto out;
         }
-        if (n == 0)
-            break;
-        buf_put(&data, tmp, (size_t)n);
-        if (data.len > INT_MAX) {
-            refuse(sysid, "the DTD is too large", ctxt);
-            goto out;
-        }
+        goto out;
     }
-    xmlParserInputBufferPtr ib =
-        xmlParserInputBufferCreateMem(data.data ? data.data : "", (int)data.len,
-                                      XML_CHAR_ENCODING_NONE);
+    xmlParserInputBufferPtr ib = xmlParserInputBufferCreateMem(
+        data.data ? data.data : "", (int)data.len, XML_CHAR_ENCODING_NONE);
     in = ib ? xmlNewIOInputStream(ctxt, ib, XML_CHAR_ENCODING_NONE) : NULL;
     if (!in) {
         if (ib)
@@ -175,8 +154,6 @@ static xmlParserInputPtr load_subset(const char *sysid, xmlParserCtxtPtr ctxt)
     if (cur.deps)
         vec_push(cur.deps, xstrdup(path));
 out:
-    if (fd >= 0)
-        close(fd);
     buf_free(&data);
     free(path);
     return in;
@@ -185,8 +162,7 @@ out:
 /* The external subset is the only outside resource a spec may name. The
  * parser asks for it with inSubset == 2; anything else (external general
  * or parameter entities, a second subset, any URL) is refused. */
-static xmlParserInputPtr guarded_loader(const char *url, const char *id,
-                                        xmlParserCtxtPtr ctxt)
+static xmlParserInputPtr guarded_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
 {
     const char *what = url ? url : id ? id : "(unnamed)";
     if (ctxt && ctxt == cur.main && ctxt->inSubset == 2 && !cur.ext_subset_used &&
@@ -217,16 +193,16 @@ static void on_xml_error(void *data, xmlErrorPtr e)
                         e->code == XML_WAR_UNDECLARED_ENTITY || e->code == XML_ERR_USER_STOP))
         return;
     /* A refused entity is not declared: its references are not news. */
-    if (cur.entities_refused && (e->code == XML_ERR_UNDECLARED_ENTITY ||
-                                 e->code == XML_WAR_UNDECLARED_ENTITY ||
-                                 e->code == XML_ERR_USER_STOP))
+    if (cur.entities_refused &&
+        (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY ||
+         e->code == XML_ERR_USER_STOP))
         return;
     Loc loc = {e->file ? e->file : cur.spec, e->line};
     /* libxml2 validates an element when it ends, and reports the line it
      * has reached then; the element's own line is where the problem is. */
     xmlNodePtr node = e->node;
-    if (e->domain == XML_FROM_VALID && node && node->type == XML_ELEMENT_NODE &&
-        node->doc && node->doc == (cur.main ? cur.main->myDoc : NULL)) {
+    if (e->domain == XML_FROM_VALID && node && node->type == XML_ELEMENT_NODE && node->doc &&
+        node->doc == (cur.main ? cur.main->myDoc : NULL)) {
         long line = xmlGetLineNo(node);
         if (line > 0 && line < INT_MAX)
             loc = (Loc){cur.spec, (int)line};
@@ -258,16 +234,15 @@ static void on_xml_error(void *data, xmlErrorPtr e)
  * absurdly many attributes is refused before libxml2's tree builder, which
  * takes time quadratic in their number, sees it. */
 static void guarded_start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                                  const xmlChar *uri, int nb_namespaces,
-                                  const xmlChar **namespaces, int nb_attributes,
-                                  int nb_defaulted, const xmlChar **attributes)
+                                  const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                                  int nb_attributes, int nb_defaulted, const xmlChar **attributes)
 {
     xmlParserCtxtPtr ctxt = ctx;
-    if (!cur.stop && (nb_attributes > LOAD_MAX_ATTRIBUTES ||
-                      nb_namespaces > LOAD_MAX_ATTRIBUTES)) {
+    if (!cur.stop && (nb_attributes > LOAD_MAX_ATTRIBUTES || nb_namespaces > LOAD_MAX_ATTRIBUTES)) {
         Loc loc = document_loc();
-        error_at(&loc, "<%s> has %d attributes and %d namespace declarations; a spec "
-                       "element may have at most %d of each",
+        error_at(&loc,
+                 "<%s> has %d attributes and %d namespace declarations; a spec "
+                 "element may have at most %d of each",
                  (const char *)localname, nb_attributes, nb_namespaces, LOAD_MAX_ATTRIBUTES);
         cur.stop = 1;
     }
@@ -324,9 +299,8 @@ static size_t expansion_size(const char *text)
     return n;
 }
 
-static void guarded_entity_decl(void *ctx, const xmlChar *name, int type,
-                                const xmlChar *public_id, const xmlChar *system_id,
-                                xmlChar *content)
+static void guarded_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                                const xmlChar *system_id, xmlChar *content)
 {
     if (type == XML_INTERNAL_GENERAL_ENTITY && name && content &&
         !strmap_get(&cur.entity_sizes, (const char *)name)) {
@@ -334,8 +308,9 @@ static void guarded_entity_decl(void *ctx, const xmlChar *name, int type,
         if (size > LOAD_MAX_ENTITY_SIZE) {
             if (!cur.entities_refused++) {
                 Loc loc = document_loc();
-                error_at(&loc, "entity expansion refused: '%s' would expand to %s%zu bytes; an "
-                               "entity may expand to at most %d",
+                error_at(&loc,
+                         "entity expansion refused: '%s' would expand to %s%zu bytes; an "
+                         "entity may expand to at most %d",
                          (const char *)name, size == SIZE_MAX ? "over " : "", size,
                          LOAD_MAX_ENTITY_SIZE);
             }
@@ -457,8 +432,7 @@ static int scan_tags(Scan *s, int depth)
     return 0;
 }
 
-int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc,
-                     Vec *deps)
+int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc, Vec *deps)
 {
     *doc = NULL;
     if (len > INT_MAX) {

@@ -37,7 +37,6 @@ int load_spec(const char *path, xmlDocPtr *doc, Vec *deps);
 /* The same for a spec already in memory: name is what diagnostics call it
  * and what a relative DTD name is resolved against, as if the bytes had
  * been read from the file `name`. Only the DTD is read from disk. */
-int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc,
-                     Vec *deps);
+int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc, Vec *deps);
 
 #endif

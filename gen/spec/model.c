@@ -48,8 +48,8 @@ TypeKind type_kind_from_xml(const char *name)
 }
 
 const char *const link_kind_names[LINK_COUNT] = {
-    "functionlink", "eventlink", "typelink", "datalink", "fieldlink",
-    "paramlink", "errorlink", "internallink", "externallink",
+    "functionlink", "eventlink", "typelink",     "datalink",     "fieldlink",
+    "paramlink",    "errorlink", "internallink", "externallink",
 };
 
 const char *phase_name(Phase p)

@@ -16,6 +16,7 @@
 
 /* ---- types of parameters and fields ---- */
 
+/* clang-format off */
 typedef enum TypeKind {
     /* leaves: the element names of the spec's base types */
     TK_JMETHODID, TK_JFIELDID, TK_JFRAMEID, TK_JRAWMONITORID, TK_JCLASS, TK_JTHREAD,
@@ -37,13 +38,14 @@ typedef enum TypeKind {
     TK_ALLOCALLOCBUF, /* T***: callee allocates an array of allocated arrays */
     TK_COUNT
 } TypeKind;
+/* clang-format on */
 
 typedef struct TypeKindInfo {
-    const char *xml;   /* element name in the spec */
-    const char *c;     /* leaves: C spelling ("" for varargs; NULL for enum/struct) */
+    const char *xml; /* element name in the spec */
+    const char *c;   /* leaves: C spelling ("" for varargs; NULL for enum/struct) */
     bool wrapper;
-    const char *prefix;/* wrappers: "const " or "" */
-    int stars;         /* wrappers: pointer levels added */
+    const char *prefix; /* wrappers: "const " or "" */
+    int stars;          /* wrappers: pointer levels added */
     /* Who owns the memory a parameter of this kind points to, in words a
      * binding acts on (`jvmtigen model`, README.md): "value", "caller-in",
      * "caller-storage", "callee-allocated", "callee-allocated-nested",
@@ -58,24 +60,24 @@ TypeKind type_kind_from_xml(const char *name);
 typedef struct Type {
     TypeKind kind;
     Loc loc;
-    struct Type *elem;      /* wrappers: the wrapped type */
-    const char *name;       /* TK_ENUM / TK_STRUCT: the named type */
+    struct Type *elem; /* wrappers: the wrapped type */
+    const char *name;  /* TK_ENUM / TK_STRUCT: the named type */
     /* wrapper attributes (NULL when absent) */
-    const char *incount;    /* parameter holding the element count passed in */
-    const char *outcount;   /* parameter receiving the element count */
-    bool nullok;            /* NULL is a valid argument */
+    const char *incount;  /* parameter holding the element count passed in */
+    const char *outcount; /* parameter receiving the element count */
+    bool nullok;          /* NULL is a valid argument */
     /* leaf attributes (NULL when absent), as written in the spec */
-    const char *min;        /* jint: smallest valid value */
-    const char *null;       /* jthread: "current" = NULL means the calling thread */
-    const char *started;    /* jthread: "maybe"/"no" = need not be started */
-    const char *frame;      /* jthread/jobject: the depth parameter it goes with */
-    const char *impl;       /* implementation hints ("noconvert", "nonullcheck") */
-    const char *class_;     /* jmethodID/jfieldID: the class parameter */
-    const char *native;     /* jmethodID: "error" = native methods are rejected */
-    const char *method;     /* jclass: the method parameter (legacy pair; not in C) */
-    const char *field;      /* jclass: the field parameter it goes with */
-    const char *thread;     /* jframeID: the thread parameter */
-    long long min_value;    /* parsed min, valid when min != NULL */
+    const char *min;     /* jint: smallest valid value */
+    const char *null;    /* jthread: "current" = NULL means the calling thread */
+    const char *started; /* jthread: "maybe"/"no" = need not be started */
+    const char *frame;   /* jthread/jobject: the depth parameter it goes with */
+    const char *impl;    /* implementation hints ("noconvert", "nonullcheck") */
+    const char *class_;  /* jmethodID/jfieldID: the class parameter */
+    const char *native;  /* jmethodID: "error" = native methods are rejected */
+    const char *method;  /* jclass: the method parameter (legacy pair; not in C) */
+    const char *field;   /* jclass: the field parameter it goes with */
+    const char *thread;  /* jframeID: the thread parameter */
+    long long min_value; /* parsed min, valid when min != NULL */
 } Type;
 
 typedef struct Param {
@@ -89,10 +91,12 @@ typedef struct NameRef {
     Loc loc;
 } NameRef;
 
+/* clang-format off */
 typedef enum Phase {
     PHASE_DEFAULT = 0, /* attribute absent: functions are live-phase, events by spec */
     PHASE_ONLOAD, PHASE_ONLOAD_ONLY, PHASE_START, PHASE_LIVE, PHASE_ANY
 } Phase;
+/* clang-format on */
 const char *phase_name(Phase p); /* spelling in the spec; "" for PHASE_DEFAULT */
 
 /* ---- items ---- */
@@ -104,7 +108,7 @@ typedef struct Typedef {
     const char *label;
     const char *since;
     bool is_union;
-    Param **fields;  /* a field is shaped like a parameter */
+    Param **fields; /* a field is shaped like a parameter */
     size_t n_fields;
     Loc loc;
 } Typedef;
@@ -113,9 +117,9 @@ typedef struct Function {
     const char *id;
     int num;
     Phase phase;
-    bool callbacksafe;      /* callbacksafe="safe" */
-    const char *impl;       /* e.g. "innative notrace", or NULL */
-    bool hide;              /* hide="..." present: not in the function table */
+    bool callbacksafe; /* callbacksafe="safe" */
+    const char *impl;  /* e.g. "innative notrace", or NULL */
+    bool hide;         /* hide="..." present: not in the function table */
     const char *jkernel;
     const char *since;
     const char *synopsis;
@@ -123,11 +127,11 @@ typedef struct Function {
     bool eventcapabilities; /* <eventcapabilities/>: needs the event's capability */
     NameRef **required;     /* capabilities needed to call it */
     size_t n_required;
-    NameRef **optional;     /* capabilities that add behaviour */
+    NameRef **optional; /* capabilities that add behaviour */
     size_t n_optional;
     Param **params;
     size_t n_params;
-    NameRef **errors;       /* function-specific errors */
+    NameRef **errors; /* function-specific errors */
     size_t n_errors;
     Category *category;
     Loc loc;
@@ -161,7 +165,7 @@ typedef struct Event {
     const char *label;
     const char *const_name; /* JVMTI_EVENT_... */
     int num;
-    Phase phase;            /* PHASE_DEFAULT, ONLOAD, START, LIVE or ANY */
+    Phase phase; /* PHASE_DEFAULT, ONLOAD, START, LIVE or ANY */
     Filtered filtered;
     const char *since;
     NameRef **required;
@@ -181,7 +185,7 @@ typedef struct CapabilityField {
 } CapabilityField;
 
 typedef struct Capabilities {
-    const char *id;  /* jvmtiCapabilities */
+    const char *id; /* jvmtiCapabilities */
     const char *label;
     CapabilityField **fields;
     size_t n_fields;
@@ -192,9 +196,9 @@ typedef enum ConstKind { CONST_ENUM, CONST_BITS, CONST_CONST } ConstKind;
 
 typedef struct Constant {
     const char *id;
-    const char *num;        /* as written: a number or an expression of constants */
-    bool numeric;           /* num is a plain integer literal */
-    long long value;        /* valid when numeric */
+    const char *num; /* as written: a number or an expression of constants */
+    bool numeric;    /* num is a plain integer literal */
+    long long value; /* valid when numeric */
     Loc loc;
 } Constant;
 
@@ -239,22 +243,24 @@ typedef struct BaseTypeGroup {
 } BaseTypeGroup;
 
 typedef struct Intro {
-    const char *id;         /* may be NULL */
+    const char *id; /* may be NULL */
     const char *label;
     Loc loc;
 } Intro;
 
+/* clang-format off */
 typedef enum LinkKind {
     LINK_FUNCTION, LINK_EVENT, LINK_TYPE, LINK_DATA, LINK_FIELD, LINK_PARAM, LINK_ERROR,
     LINK_INTERNAL, LINK_EXTERNAL, LINK_COUNT
 } LinkKind;
+/* clang-format on */
 extern const char *const link_kind_names[LINK_COUNT]; /* "functionlink", ... */
 
 typedef struct Link {
     LinkKind kind;
     const char *id;
-    const char *struct_;    /* fieldlink: the struct */
-    const char *owner;      /* paramlink: function/event/callback it sits in, or NULL */
+    const char *struct_; /* fieldlink: the struct */
+    const char *owner;   /* paramlink: function/event/callback it sits in, or NULL */
     Param **owner_params;
     size_t n_owner_params;
     Loc loc;
@@ -262,12 +268,12 @@ typedef struct Link {
 
 typedef struct Change {
     const char *date;
-    const char *version;    /* may be NULL */
+    const char *version; /* may be NULL */
     Loc loc;
 } Change;
 
 typedef struct Elided {
-    const char *kind;       /* "function", "event", ... */
+    const char *kind; /* "function", "event", ... */
     const char *id;
     Loc loc;
 } Elided;
@@ -280,7 +286,7 @@ typedef struct Spec {
     const char **copyright; /* "Copyright" lines of the leading comment, trimmed */
     size_t n_copyright;
 
-    Intro **intros;         /* every <intro> with an id or label, any depth */
+    Intro **intros; /* every <intro> with an id or label, any depth */
     size_t n_intros;
     Category **categories;
     size_t n_categories;
@@ -288,7 +294,7 @@ typedef struct Spec {
     size_t n_functions;
     Callback **callbacks;
     size_t n_callbacks;
-    Typedef **typedefs;     /* structs and unions wherever they appear */
+    Typedef **typedefs; /* structs and unions wherever they appear */
     size_t n_typedefs;
     Capabilities *capabilities;
     Event **events;

@@ -12,6 +12,7 @@
 #include "c/impl.h"
 #include "base/json.h"
 #include "c/layout.h"
+#include "tools/model_abi.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1
@@ -55,12 +56,14 @@ typedef struct Entry {
     Vec changes; /* Delta* */
 } Entry;
 
+/* clang-format off */
 typedef enum Kind {
     K_FUNCTIONS, K_EVENTS, K_CALLBACKS, K_TYPES, K_BASETYPES, K_CAPABILITIES, K_ERRORS,
     K_CONSTANT_GROUPS, K_CONSTANTS,
     /* --abi: layouts instead of the API */
     K_STRUCTS, K_FUNCTION_SLOTS, K_EVENT_SLOTS, K_CAPABILITY_BITS, K_COUNT
 } Kind;
+/* clang-format on */
 enum { K_ABI_FIRST = K_STRUCTS };
 
 static const struct {
@@ -89,7 +92,7 @@ typedef struct Section {
 typedef struct Diff {
     Arena *a;
     Section sec[K_COUNT];
-    Vec entries; /* every Entry, to free their change vectors */
+    Vec entries;     /* every Entry, to free their change vectors */
     int first, last; /* the kinds written: the API's, or --abi's */
 } Diff;
 
@@ -233,8 +236,8 @@ static const char *arena_buf(Diff *d, Buf *b)
 /* The attributes of a parameter or field, gathered along its type's
  * elements (the wrapper's and the leaf's do not overlap). */
 typedef struct Attrs {
-    const char *incount, *outcount, *min, *null, *started, *frame, *impl, *class_, *native,
-        *method, *field, *thread;
+    const char *incount, *outcount, *min, *null, *started, *frame, *impl, *class_, *native, *method,
+        *field, *thread;
     long long min_value; /* valid when min is set */
     bool nullok;
 } Attrs;
@@ -242,10 +245,12 @@ typedef struct Attrs {
 static void attrs_of(const Type *t, Attrs *a)
 {
     for (; t; t = t->elem) {
+        /* clang-format off */
 #define TAKE(f) if (!a->f) a->f = t->f
         TAKE(incount); TAKE(outcount); TAKE(min); TAKE(null); TAKE(started); TAKE(frame);
         TAKE(impl); TAKE(class_); TAKE(native); TAKE(method); TAKE(field); TAKE(thread);
 #undef TAKE
+        /* clang-format on */
         if (t->min && a->min == t->min)
             a->min_value = t->min_value;
         a->nullok = a->nullok || t->nullok;
@@ -378,16 +383,21 @@ typedef struct Held {
     long position;     /* a capability's place in jvmtiCapabilities */
 } Held;
 
+static void hold(Diff *d, Vec *v, const char *id, const void *item, const char *owner,
+                 long position)
+{
+    Held *h = arena_alloc(d->a, sizeof *h);
+    *h = (Held){id, item, owner, position};
+    vec_push(v, h);
+}
+
 static void **held_constants(Diff *d, const Spec *s, size_t *n)
 {
     Vec v = {0};
     for (size_t g = 0; g < s->n_constant_groups; g++) {
         const ConstantGroup *grp = s->constant_groups[g];
-        for (size_t i = 0; i < grp->n_constants; i++) {
-            Held *h = arena_alloc(d->a, sizeof *h);
-            *h = (Held){grp->constants[i]->id, grp->constants[i], grp->id, 0};
-            vec_push(&v, h);
-        }
+        for (size_t i = 0; i < grp->n_constants; i++)
+            hold(d, &v, grp->constants[i]->id, grp->constants[i], grp->id, 0);
     }
     return vec_freeze(&v, d->a, n);
 }
@@ -397,11 +407,8 @@ static void **held_basetypes(Diff *d, const Spec *s, size_t *n)
     Vec v = {0};
     for (size_t g = 0; g < s->n_basetype_groups; g++) {
         const BaseTypeGroup *grp = s->basetype_groups[g];
-        for (size_t i = 0; i < grp->n_types; i++) {
-            Held *h = arena_alloc(d->a, sizeof *h);
-            *h = (Held){grp->types[i]->id, grp->types[i], grp->id, 0};
-            vec_push(&v, h);
-        }
+        for (size_t i = 0; i < grp->n_types; i++)
+            hold(d, &v, grp->types[i]->id, grp->types[i], grp->id, 0);
     }
     return vec_freeze(&v, d->a, n);
 }
@@ -410,11 +417,8 @@ static void **held_capabilities(Diff *d, const Spec *s, size_t *n)
 {
     Vec v = {0};
     const Capabilities *c = s->capabilities;
-    for (size_t i = 0; c && i < c->n_fields; i++) {
-        Held *h = arena_alloc(d->a, sizeof *h);
-        *h = (Held){c->fields[i]->id, c->fields[i], c->id, (long)i};
-        vec_push(&v, h);
-    }
+    for (size_t i = 0; c && i < c->n_fields; i++)
+        hold(d, &v, c->fields[i]->id, c->fields[i], c->id, (long)i);
     return vec_freeze(&v, d->a, n);
 }
 
@@ -422,7 +426,10 @@ static void **held_capabilities(Diff *d, const Spec *s, size_t *n)
  * of one in both ---- */
 
 /* A function without a phase attribute is a live-phase function. */
-static const char *function_phase(Phase p) { return phase_name(p == PHASE_DEFAULT ? PHASE_LIVE : p); }
+static const char *function_phase(Phase p)
+{
+    return phase_name(p == PHASE_DEFAULT ? PHASE_LIVE : p);
+}
 
 static void function_facts(Diff *d, Entry *e, const void *item)
 {
@@ -441,8 +448,7 @@ static void function_compare(Diff *d, Entry *e, const void *old, const void *new
     change_val(d, e, "callbacksafe", vbool(o->callbacksafe), vbool(n->callbacksafe));
     change_val(d, e, "hide", vbool(o->hide), vbool(n->hide));
     change_str(d, e, "impl", o->impl, n->impl);
-    change_val(d, e, "eventcapabilities", vbool(o->eventcapabilities),
-               vbool(n->eventcapabilities));
+    change_val(d, e, "eventcapabilities", vbool(o->eventcapabilities), vbool(n->eventcapabilities));
     change_set(d, e, "capabilities.required", ref_names(d, o->required, o->n_required),
                ref_names(d, n->required, n->n_required));
     change_set(d, e, "capabilities.optional", ref_names(d, o->optional, o->n_optional),
@@ -557,7 +563,10 @@ static void error_facts(Diff *d, Entry *e, const void *item)
     fact(e, "num", vint(((const ErrorDef *)item)->num));
 }
 
-static const char *error_category(const ErrorDef *e) { return e->category ? e->category->id : NULL; }
+static const char *error_category(const ErrorDef *e)
+{
+    return e->category ? e->category->id : NULL;
+}
 
 static void error_compare(Diff *d, Entry *e, const void *old, const void *new_)
 {
@@ -609,12 +618,12 @@ typedef struct AbiItem {
     const char *id;
     const Spec *s;
     Layouts *l;
-    long index;         /* structs: the typedef's index, or -1 for SPECIAL */
+    long index; /* structs: the typedef's index, or -1 for SPECIAL */
     enum { SPECIAL_NONE, SPECIAL_CAPS, SPECIAL_EVENTS, SPECIAL_TABLE } special;
-    long slot;          /* slots: number; capabilities: bit */
-    const char *other;  /* slots: what holds the same slot in the other spec */
+    long slot;             /* slots: number; capabilities: bit */
+    const char *other;     /* slots: what holds the same slot in the other spec */
     long offset[DM_COUNT]; /* event slots: offset in jvmtiEventCallbacks */
-    Param **params;     /* slots: the function pointer's parameters */
+    Param **params;        /* slots: the function pointer's parameters */
     size_t n_params;
 } AbiItem;
 
@@ -623,39 +632,10 @@ typedef struct AbiItem {
  * hands it out, NULL when nothing passes it; a struct inside another is
  * allocated with it. A struct an agent allocates cannot grow without
  * breaking agents built against the old header. */
-static const char *allocated_by(const Spec *s, const char *id, int depth)
+static const char *allocated_by(const Spec *s, const char *id)
 {
-    const char *by = NULL;
-    for (size_t i = 0; i < s->n_functions; i++)
-        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
-            const Type *t = s->functions[i]->params[p]->type;
-            if (!t->elem || !t->elem->name || strcmp(t->elem->name, id) != 0)
-                continue;
-            if (t->kind == TK_OUTPTR || t->kind == TK_OUTBUF || t->kind == TK_INPTR ||
-                t->kind == TK_INBUF)
-                return "agent";
-            by = "vm";
-        }
-    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
-        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
-            const Type *t = s->typedefs[i]->fields[f]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0) {
-                const char *outer = allocated_by(s, s->typedefs[i]->id, depth + 1);
-                if (outer && strcmp(outer, "agent") == 0)
-                    return outer;
-                by = outer ? outer : by;
-            }
-        }
-    if (!by && s->n_callbacks)
-        for (size_t i = 0; i < s->n_callbacks; i++)
-            for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
-                const Type *t = s->callbacks[i]->params[p]->type;
-                const Type *e = t->elem ? t->elem : t;
-                if (e->name && strcmp(e->name, id) == 0)
-                    by = "vm";
-            }
-    return by;
+    unsigned uses = struct_uses(s, id);
+    return uses & (USE_IN | USE_OUT) ? "agent" : uses & (USE_VM | USE_CALLBACK) ? "vm" : NULL;
 }
 
 /* "lp64.size", "ilp32.offsets.NAME": a fact in one data model. */
@@ -698,7 +678,8 @@ static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
     for (int dm = 0; dm < DM_COUNT; dm++) {
         Layout ol = {0, 0}, nl = {0, 0};
         const long *oo, *no;
-        bool ok = abi_layout(o, (DataModel)dm, &ol, &oo), nk = abi_layout(n, (DataModel)dm, &nl, &no);
+        bool ok = abi_layout(o, (DataModel)dm, &ol, &oo),
+             nk = abi_layout(n, (DataModel)dm, &nl, &no);
         change_val(d, e, dm_key(d, (DataModel)dm, "size", NULL), ok ? vint(ol.size) : vstr(NULL),
                    nk ? vint(nl.size) : vstr(NULL));
         change_val(d, e, dm_key(d, (DataModel)dm, "align", NULL), ok ? vint(ol.align) : vstr(NULL),
@@ -726,7 +707,7 @@ static void struct_compare(Diff *d, Entry *e, const void *old, const void *new_)
         }
     }
     if (e->changes.n) {
-        const char *by = allocated_by(n->s, n->id, 0);
+        const char *by = allocated_by(n->s, n->id);
         fact(e, "allocated_by", vstr(by ? by : o->special == SPECIAL_TABLE ? "vm" : NULL));
     }
 }
@@ -758,7 +739,8 @@ static void bit_facts(Diff *d, Entry *e, const void *item)
 
 static void bit_compare(Diff *d, Entry *e, const void *old, const void *new_)
 {
-    change_val(d, e, "bit", vint(((const AbiItem *)old)->slot), vint(((const AbiItem *)new_)->slot));
+    change_val(d, e, "bit", vint(((const AbiItem *)old)->slot),
+               vint(((const AbiItem *)new_)->slot));
 }
 
 static AbiItem *abi_item(Diff *d, Vec *v, const char *id, const Spec *s, Layouts *l)
@@ -1039,7 +1021,8 @@ static void write_json(const Diff *d, const Spec *old, const Spec *new_, const D
 size_t emit_spec_diff(const Spec *old, const Spec *new_, const DiffNames *names, bool json,
                       bool abi, Buf *out)
 {
-    Diff d = {.a = arena_new(), .first = abi ? K_ABI_FIRST : 0, .last = abi ? K_COUNT : K_ABI_FIRST};
+    Diff d = {
+        .a = arena_new(), .first = abi ? K_ABI_FIRST : 0, .last = abi ? K_COUNT : K_ABI_FIRST};
     if (abi) {
         diff_abi(&d, old, new_);
     } else {

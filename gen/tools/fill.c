@@ -42,11 +42,13 @@ void fill_stub_append(Buf *b, const Function *f)
 static void table_append(Buf *b, const Spec *spec, const FillOptions *o,
                          bool (*is_real)(const Function *f, void *arg), void *arg)
 {
-    buf_puts(b, FILL_TABLE_BEGIN " (`jvmtigen fill --core`\n"
-                " * rewrites this table on every run: each function defined above whose body\n"
-                " * is no longer its stub's). Pass &jvmtirt_impls as jvmtirt_config.impls: the\n"
-                " * core then calls them whatever the visibility of their symbols. */\n"
-                "const jvmtirt_impl_table jvmtirt_impls = {\n    .size = sizeof(jvmtirt_impl_table),\n");
+    buf_puts(
+        b, FILL_TABLE_BEGIN
+        " (`jvmtigen fill --core`\n"
+        " * rewrites this table on every run: each function defined above whose body\n"
+        " * is no longer its stub's). Pass &jvmtirt_impls as jvmtirt_config.impls: the\n"
+        " * core then calls them whatever the visibility of their symbols. */\n"
+        "const jvmtirt_impl_table jvmtirt_impls = {\n    .size = sizeof(jvmtirt_impl_table),\n");
     for (size_t i = 0; i < spec->n_functions; i++) {
         const Function *f = spec->functions[i];
         if (function_in_table(f) && !(o->core && core_implements(f->id)) && is_real(f, arg))
@@ -68,22 +70,20 @@ static bool wanted(const FillOptions *o, const Function *f)
     return function_in_table(f) && !(o->core && core_implements(f->id));
 }
 
-static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name,
-                            const JvmtiVersion *v, const FillOptions *o)
+static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name, const JvmtiVersion *v,
+                            const FillOptions *o)
 {
     buf_puts(b, "/*\n * JVM TI implementation functions, one per function of ");
     comment_text_append(b, spec_name);
     buf_puts(b, ".\n *\n * Started by `jvmtigen fill` from ");
     comment_text_append(b, spec_name);
-    buf_printf(b, " (JVM TI %d.%d.%d) with a stub for each\n", v->major, v->minor,
-               v->micro);
-    buf_puts(b,
-             " * function; jvmtigen_impl.h says what each may rely on. This file is yours:\n"
-             " * edit it as you like. `jvmtigen fill` only ever adds to it: stubs for\n"
-             " * functions it does not define yet, and a comment above a definition whose\n"
-             " * signature no longer matches the spec's (which it takes away again once\n"
-             " * the signature matches). It never changes what you wrote.\n"
-             " */\n\n#include \"jvmtigen_impl.h\"\n");
+    buf_printf(b, " (JVM TI %d.%d.%d) with a stub for each\n", v->major, v->minor, v->micro);
+    buf_puts(b, " * function; jvmtigen_impl.h says what each may rely on. This file is yours:\n"
+                " * edit it as you like. `jvmtigen fill` only ever adds to it: stubs for\n"
+                " * functions it does not define yet, and a comment above a definition whose\n"
+                " * signature no longer matches the spec's (which it takes away again once\n"
+                " * the signature matches). It never changes what you wrote.\n"
+                " */\n\n#include \"jvmtigen_impl.h\"\n");
     if (o->core)
         buf_puts(b, "\n/* The functions jvmtigen's runtime core implements (environments,\n"
                     " * capabilities, events, raw monitors, memory, ...) are not here. */\n");
@@ -102,15 +102,15 @@ static void skeleton_append(Buf *b, const Spec *spec, const char *spec_name,
 /* ---- merging ---- */
 
 typedef struct Edit {
-    size_t pos, del;        /* replace text[pos, pos+del) ... */
-    Buf text;               /* ... by this */
-    int rank;               /* at one offset: stubs (0) before comments (1) */
+    size_t pos, del; /* replace text[pos, pos+del) ... */
+    Buf text;        /* ... by this */
+    int rank;        /* at one offset: stubs (0) before comments (1) */
     size_t seq;
 } Edit;
 
 typedef struct ImplDef {
     const CFuncDef *d;
-    char *id;               /* the name without IMPL_PREFIX */
+    char *id; /* the name without IMPL_PREFIX */
     int line;
 } ImplDef;
 
@@ -122,7 +122,7 @@ typedef struct Merge {
     const char *t;
     size_t n;
     CScan sc;
-    const char *eol;        /* "\n", or "\r\n" when the file uses it */
+    const char *eol; /* "\n", or "\r\n" when the file uses it */
     Edit *edits;
     size_t n_edits, cap_edits;
     size_t stubs, flagged, unknown, removed;
@@ -304,12 +304,14 @@ static void review_signature(Merge *m, const ImplDef *def, const Function *f)
     if (differs) {
         m->flagged++;
         Loc loc = {m->o->file, def->line};
-        warn_at(&loc, IMPL_PREFIX "%s: signature differs from the spec's; "
-                      "a comment above it says how", f->id);
+        warn_at(&loc,
+                IMPL_PREFIX "%s: signature differs from the spec's; "
+                            "a comment above it says how",
+                f->id);
         signature_note(m, f, &note);
     }
-    bool same = ours && note.len == c->end - c->off &&
-                memcmp(note.data, m->t + c->off, note.len) == 0;
+    bool same =
+        ours && note.len == c->end - c->off && memcmp(note.data, m->t + c->off, note.len) == 0;
     if (ours && !same) {
         /* Take our old comment away, with its line if it has one to itself. */
         size_t a = c->off, e = c->end, ls;
@@ -367,7 +369,7 @@ static void apply_edits(Merge *m, Buf *out)
 
 typedef struct Entry {
     const Function *f;
-    const ImplDef *def;     /* its definition in the file, or NULL */
+    const ImplDef *def; /* its definition in the file, or NULL */
 } Entry;
 
 /* s[0, n) without white space, appended to b. */
@@ -428,8 +430,10 @@ static int update_table(Merge *m, StrMap *by_fn)
         for (const char *p = m->t; p < begin; p++)
             line += *p == '\n';
         Loc loc = {m->o->file, line};
-        error_at(&loc, "the table of registered implementations has no end ('%s'); "
-                 "remove what is left of it", FILL_TABLE_END);
+        error_at(&loc,
+                 "the table of registered implementations has no end ('%s'); "
+                 "remove what is left of it",
+                 FILL_TABLE_END);
         return EXIT_INVALID;
     }
     TableArg arg = {m, by_fn};
@@ -504,15 +508,17 @@ static int merge(Merge *m, Buf *out)
         Entry *e = strmap_get(&by_fn, defs[i].id);
         if (!e || !function_in_table(e->f)) {
             Loc loc = {m->o->file, defs[i].line};
-            warn_at(&loc, IMPL_PREFIX "%s: %s is not a function of %s; left in place",
-                    defs[i].id, defs[i].id, m->spec_name);
+            warn_at(&loc, IMPL_PREFIX "%s: %s is not a function of %s; left in place", defs[i].id,
+                    defs[i].id, m->spec_name);
             m->unknown++;
             continue;
         }
         if (!wanted(m->o, e->f)) {
             Loc loc = {m->o->file, defs[i].line};
-            warn_at(&loc, IMPL_PREFIX "%s: the runtime core implements %s; linking both "
-                    "fails (drop this one, or run fill without --core)", defs[i].id, defs[i].id);
+            warn_at(&loc,
+                    IMPL_PREFIX "%s: the runtime core implements %s; linking both "
+                                "fails (drop this one, or run fill without --core)",
+                    defs[i].id, defs[i].id);
         }
         e->def = &defs[i];
         review_signature(m, &defs[i], e->f);
@@ -574,8 +580,8 @@ static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 int fill_file(const Spec *spec, const FillOptions *o)
 {
-    Merge m = {.spec = spec, .o = o, .spec_name = path_base_name(o->spec_path),
-               .version = o->version};
+    Merge m = {
+        .spec = spec, .o = o, .spec_name = path_base_name(o->spec_path), .version = o->version};
 
     Buf old, out;
     buf_init(&old);
@@ -631,8 +637,7 @@ int fill_file(const Spec *spec, const FillOptions *o)
                        m.stubs, plural(m.stubs), m.flagged, plural(m.flagged), m.unknown,
                        plural(m.unknown));
             if (m.removed)
-                buf_printf(&line, ", %zu outdated comment%s removed", m.removed,
-                           plural(m.removed));
+                buf_printf(&line, ", %zu outdated comment%s removed", m.removed, plural(m.removed));
         }
         fprintf(stderr, "jvmtigen: %s: %s\n", o->file, line.data);
         buf_free(&line);

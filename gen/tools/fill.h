@@ -16,12 +16,12 @@
 #include "spec/model.h"
 
 typedef struct FillOptions {
-    const char *spec_path;  /* for messages and the skeleton's comment */
-    const char *file;       /* the C file to create or merge */
-    JvmtiVersion version;   /* for the skeleton's comment and signature notes */
+    const char *spec_path; /* for messages and the skeleton's comment */
+    const char *file;      /* the C file to create or merge */
+    JvmtiVersion version;  /* for the skeleton's comment and signature notes */
     int verbose;
-    int quiet;              /* no summary line */
-    int core;               /* --core: leave out what the runtime core implements */
+    int quiet; /* no summary line */
+    int core;  /* --core: leave out what the runtime core implements */
 } FillOptions;
 
 /* The marker comment opening each stub, up to the function's name. */

@@ -147,42 +147,6 @@ static void kparams(Json *j, const char *k, Param *const *ps, size_t n, Owner ow
     json_end(j, ']');
 }
 
-/* Whether the struct id is only ever passed in to functions (inptr, inbuf):
- * then the references in its fields are the caller's, else the VM's. A
- * struct inside another takes the other's uses. */
-static bool struct_only_passed_in(const Spec *s, const char *id, int depth)
-{
-    bool used = false;
-    for (size_t i = 0; i < s->n_functions; i++)
-        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
-            const Type *t = s->functions[i]->params[p]->type;
-            if (t->elem && t->elem->name && strcmp(t->elem->name, id) == 0) {
-                if (t->kind != TK_INPTR && t->kind != TK_INBUF)
-                    return false;
-                used = true;
-            }
-        }
-    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
-        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
-            const Type *t = s->typedefs[i]->fields[f]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0) {
-                if (!struct_only_passed_in(s, s->typedefs[i]->id, depth + 1))
-                    return false;
-                used = true;
-            }
-        }
-    /* Callbacks and events hand structs to the agent. */
-    for (size_t i = 0; i < s->n_callbacks; i++)
-        for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
-            const Type *t = s->callbacks[i]->params[p]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0)
-                return false;
-        }
-    return used;
-}
-
 static void categories(Json *j, const Spec *s)
 {
     json_key(j, "categories");
@@ -310,9 +274,10 @@ static void events(Json *j, const Spec *s)
         json_kstr(j, "const", e->const_name);
         json_kint(j, "num", e->num);
         kphase(j, "phase", e->phase);
-        json_kstr(j, "filtered", e->filtered == FILTER_THREAD   ? "thread"
-                            : e->filtered == FILTER_GLOBAL ? "global"
-                                                           : NULL);
+        json_kstr(j, "filtered",
+                  e->filtered == FILTER_THREAD   ? "thread"
+                  : e->filtered == FILTER_GLOBAL ? "global"
+                                                 : NULL);
         json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
         kparams(j, "parameters", e->params, e->n_params, OWNER_CALLBACK);
@@ -334,7 +299,9 @@ static void typedefs(Json *j, const Spec *s)
         json_kstr(j, "since", t->since);
         json_kbool(j, "union", t->is_union);
         kparams(j, "fields", t->fields, t->n_fields,
-                struct_only_passed_in(s, t->id, 0) ? OWNER_FIELD_IN : OWNER_FIELD);
+                /* Only ever passed in: the references in its fields are
+                 * the caller's, else the VM's. */
+                struct_uses(s, t->id) == USE_IN ? OWNER_FIELD_IN : OWNER_FIELD);
         model_json_typedef_layout(j, s, l, i);
         json_end(j, '}');
     }

@@ -24,7 +24,7 @@ typedef struct Line {
 typedef struct Text {
     Line *lines;
     size_t n;
-    int *cls;   /* class of each line */
+    int *cls; /* class of each line */
     char *changed;
 } Text;
 
@@ -208,8 +208,7 @@ static void edit_script(Text *a, Text *b, int n_cls)
     size_t pre = 0, suf = 0;
     while (pre < a->n && pre < b->n && a->cls[pre] == b->cls[pre])
         pre++;
-    while (suf < a->n - pre && suf < b->n - pre &&
-           a->cls[a->n - 1 - suf] == b->cls[b->n - 1 - suf])
+    while (suf < a->n - pre && suf < b->n - pre && a->cls[a->n - 1 - suf] == b->cls[b->n - 1 - suf])
         suf++;
     size_t ea = a->n - suf, eb = b->n - suf;
 
@@ -360,8 +359,7 @@ static size_t write_hunks(const Text *a, const Text *b, int context, Buf *out)
     return hunks;
 }
 
-size_t udiff_hunks(const char *a, size_t alen, const char *b, size_t blen, int context,
-                   Buf *out)
+size_t udiff_hunks(const char *a, size_t alen, const char *b, size_t blen, int context, Buf *out)
 {
     if (alen == blen && (alen == 0 || memcmp(a, b, alen) == 0))
         return 0;

@@ -20,7 +20,6 @@
 /* Appends the "@@ -l,n +l,n @@" hunks that turn a into b, with `context`
  * lines of context; nothing when they are equal. Returns the number of
  * hunks. */
-size_t udiff_hunks(const char *a, size_t alen, const char *b, size_t blen, int context,
-                   Buf *out);
+size_t udiff_hunks(const char *a, size_t alen, const char *b, size_t blen, int context, Buf *out);
 
 #endif

@@ -52,17 +52,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int errors = fuzz_load(data, size, &doc, &spec, &deps);
     if (errors == 0) {
         GenContext ctx = fuzz_context(spec);
-        Buf bufs[16];
-        if ((size_t)n_outputs > sizeof bufs / sizeof *bufs)
+        OutFile files[16] = {0};
+        if ((size_t)n_outputs > sizeof files / sizeof *files)
             abort();
-        for (int i = 0; i < n_outputs; i++)
-            buf_init(&bufs[i]);
-        emit_all(&ctx, bufs);
+        emit_all(&ctx, files);
         for (int i = 0; i < n_outputs; i++) {
-            if (bufs[i].len == 0 || bufs[i].data[bufs[i].len - 1] != '\n')
+            const Buf *b = &files[i].data;
+            if (b->len == 0 || b->data[b->len - 1] != '\n')
                 abort(); /* every output is a whole text file */
-            check_c(outputs[i].name, &bufs[i]);
-            buf_free(&bufs[i]);
+            check_c(outputs[i].name, b);
+            buf_free(&files[i].data);
         }
         Buf json;
         buf_init(&json);
