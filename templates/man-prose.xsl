@@ -10,10 +10,10 @@
   <!-- The links of a function's or an event's text, and of a type's (for
        the SEE ALSO of their pages), by "OWNER LINKED". -->
   <xsl:key name="links-in" match="functionlink|eventlink|typelink"
-           use="concat(ancestor::*[self::function or self::event][1]/@id, ' ', @id)"/>
+           use="concat((ancestor::function|ancestor::event)[last()]/@id, ' ', @id)"/>
   <xsl:key name="type-links-in" match="functionlink|eventlink|typelink"
-           use="concat(ancestor::*[self::typedef or self::uniontypedef or self::callback or
-                                   self::constants][1]/@id, ' ', @id)"/>
+           use="concat((ancestor::typedef|ancestor::uniontypedef|ancestor::callback|
+                                   ancestor::constants)[last()]/@id, ' ', @id)"/>
 
   <!-- Running text: white space collapsed (one blank kept at either end
        where the source had any), escaped, a leading dot guarded; verbatim
@@ -35,9 +35,9 @@
        inner markup adds none. -->
   <xsl:template match="b|code|functionlink|eventlink|errorlink|datalink|typelink|
                        i|paramlink|fieldlink">
-    <xsl:variable name="nested" select="ancestor::*[self::b or self::code or self::i or
-        self::functionlink or self::eventlink or self::errorlink or self::datalink or
-        self::typelink or self::paramlink or self::fieldlink]"/>
+    <xsl:variable name="nested" select="ancestor::b or ancestor::code or ancestor::i or
+        ancestor::functionlink or ancestor::eventlink or ancestor::errorlink or
+        ancestor::datalink or ancestor::typelink or ancestor::paramlink or ancestor::fieldlink"/>
     <xsl:if test="not($nested)">
       <xsl:choose>
         <xsl:when test="self::i or self::paramlink or self::fieldlink">\fI</xsl:when>
