@@ -159,7 +159,7 @@
   </xsl:template>
 
   <xsl:template match="paramlink">
-    <a href="#{ancestor::*[self::function or self::event or self::callback][1]/@id}.{@id}"><xsl:call-template name="link-text">
+    <a href="#{(ancestor::function|ancestor::event|ancestor::callback)[last()]/@id}.{@id}"><xsl:call-template name="link-text">
         <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
   </xsl:template>
 

@@ -418,7 +418,7 @@
             <xsl:choose>
               <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
               <xsl:otherwise>
-                <xsl:apply-templates select="$caps/capabilityfield[@id = current()/@id]/description/node()"/>
+                <xsl:apply-templates select="key('capability-field', @id)/description/node()"/>
               </xsl:otherwise>
             </xsl:choose>
           </td>

@@ -10,10 +10,10 @@
   <!-- The links of a function's or an event's text, and of a type's (for
        the SEE ALSO of their pages), by "OWNER LINKED". -->
   <xsl:key name="links-in" match="functionlink|eventlink|typelink"
-           use="concat(ancestor::*[self::function or self::event][1]/@id, ' ', @id)"/>
+           use="concat((ancestor::function|ancestor::event)[last()]/@id, ' ', @id)"/>
   <xsl:key name="type-links-in" match="functionlink|eventlink|typelink"
-           use="concat(ancestor::*[self::typedef or self::uniontypedef or self::callback or
-                                   self::constants][1]/@id, ' ', @id)"/>
+           use="concat((ancestor::typedef|ancestor::uniontypedef|ancestor::callback|
+                                   ancestor::constants)[last()]/@id, ' ', @id)"/>
 
   <!-- Running text: white space collapsed (one blank kept at either end
        where the source had any), escaped, a leading dot guarded; verbatim
@@ -32,25 +32,31 @@
   <xsl:template match="tm"><xsl:apply-templates/>\(tm</xsl:template>
   <xsl:template match="space">\ </xsl:template>
   <!-- Font changes do not nest (\fP goes back one font only): inside one,
-       inner markup adds none. -->
+       inner markup adds none. Mode in-font carries that down, through the
+       links (the DTD lets no other element hold a font element); asking
+       each element for a font ancestor instead was a tenth of the man
+       pages' instructions. -->
   <xsl:template match="b|code|functionlink|eventlink|errorlink|datalink|typelink|
                        i|paramlink|fieldlink">
-    <xsl:variable name="nested" select="ancestor::*[self::b or self::code or self::i or
-        self::functionlink or self::eventlink or self::errorlink or self::datalink or
-        self::typelink or self::paramlink or self::fieldlink]"/>
-    <xsl:if test="not($nested)">
-      <xsl:choose>
-        <xsl:when test="self::i or self::paramlink or self::fieldlink">\fI</xsl:when>
-        <xsl:otherwise>\fB</xsl:otherwise>
-      </xsl:choose>
-    </xsl:if>
     <xsl:choose>
-      <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
+      <xsl:when test="self::i or self::paramlink or self::fieldlink">\fI</xsl:when>
+      <xsl:otherwise>\fB</xsl:otherwise>
+    </xsl:choose>
+    <xsl:apply-templates select="." mode="in-font"/>
+    <xsl:text>\fR</xsl:text>
+  </xsl:template>
+  <xsl:template match="b|code|functionlink|eventlink|errorlink|datalink|typelink|
+                       i|paramlink|fieldlink" mode="in-font">
+    <xsl:choose>
+      <xsl:when test="node()"><xsl:apply-templates mode="in-font"/></xsl:when>
       <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
     </xsl:choose>
-    <xsl:if test="not($nested)">\fR</xsl:if>
   </xsl:template>
   <xsl:template match="internallink|externallink|sup"><xsl:apply-templates/></xsl:template>
+  <xsl:template match="internallink|externallink|sup" mode="in-font">
+    <xsl:apply-templates mode="in-font"/>
+  </xsl:template>
+  <xsl:template match="node()" mode="in-font"><xsl:apply-templates select="."/></xsl:template>
   <xsl:template match="vmspec">
     <xsl:text>\fIThe Java Virtual Machine Specification\fP</xsl:text>
     <xsl:if test="@chapter">, chapter <xsl:value-of select="@chapter"/></xsl:if>

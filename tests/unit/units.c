@@ -162,6 +162,26 @@ static void test_containers(void)
            "buf: printf appends and keeps the terminator");
     buf_free(&b);
 
+    /* buf_printf formats into the room left and again only when it did not
+     * fit: every length around the capacity (256, 512) against the text
+     * built by hand. */
+    static char want[1200], text[600];
+    memset(text, 'x', sizeof text - 1);
+    int same = 1;
+    for (int pre = 0; pre < 520 && same; pre += 7)
+        for (int n = 0; n < 560 && same; n++) {
+            buf_init(&b);
+            for (int i = 0; i < pre; i++)
+                buf_putc(&b, 'p');
+            buf_printf(&b, "%.*s!", n, text);
+            memset(want, 'p', (size_t)pre);
+            memset(want + pre, 'x', (size_t)n);
+            strcpy(want + pre + n, "!");
+            same = b.len == (size_t)(pre + n + 1) && strcmp(b.data, want) == 0;
+            buf_free(&b);
+        }
+    EXPECT(same, "buf: printf of every length around the capacity: the text, its length, the terminator");
+
     Arena *a = arena_new();
     char *big = arena_alloc(a, 200000);
     char *small = arena_strdup(a, "after");
