@@ -331,12 +331,11 @@ static void map_free(struct rt_tag_map *m)
     free(m);
 }
 
-/* The environment's map, created on first need (NULL: out of memory). */
-static struct rt_tag_map *map_of(rt_env *e)
+/* Creates the environment's map unless another thread just did; returns
+ * the map (NULL: out of memory). */
+static struct rt_tag_map *map_create(rt_env *e)
 {
-    struct rt_tag_map *m = LOAD(&e->tags);
-    if (m)
-        return m;
+    struct rt_tag_map *m = NULL;
     struct rt_tag_map *fresh = map_new();
     if (!fresh)
         return NULL;
@@ -344,6 +343,13 @@ static struct rt_tag_map *map_of(rt_env *e)
         return fresh;
     map_free(fresh); /* another thread's first SetTag won: m is its map */
     return m;
+}
+
+/* The environment's map, created on first need (NULL: out of memory). */
+static inline struct rt_tag_map *map_of(rt_env *e)
+{
+    struct rt_tag_map *m = LOAD(&e->tags);
+    return m ? m : map_create(e);
 }
 
 void rt_objects_env_freed(rt_env *e)
@@ -354,12 +360,15 @@ void rt_objects_env_freed(rt_env *e)
     rt_tls_env_freed(e);
 }
 
-uintptr_t rt_object_identity(jobject object)
+/* rt_object_identity; inlined into SetTag and GetTag. */
+static inline uintptr_t identity(jobject object)
 {
     if (!object)
         return 0;
     return rt.config.object_id ? rt.config.object_id(object) : (uintptr_t)object;
 }
+
+uintptr_t rt_object_identity(jobject object) { return identity(object); }
 
 /* A new entry for key (not in the shard) with tag: room made first. */
 static jvmtiError insert(rt_tag_shard *s, uintptr_t key, uint64_t h, jlong tag)
@@ -445,7 +454,7 @@ jlong rt_tag_get(rt_env *e, uintptr_t key) { return get(e, key); }
 
 jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 {
-    uintptr_t key = rt_object_identity(object);
+    uintptr_t key = identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
     return put(rt_env_of(env), key, tag);
@@ -453,7 +462,7 @@ jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 
 jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
 {
-    uintptr_t key = rt_object_identity(object);
+    uintptr_t key = identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
     *tag_ptr = get(rt_env_of(env), key);
