@@ -14,6 +14,20 @@
  * two library calls. Replacing a tag is a probe and a store; only a new
  * entry checks alignment and load.
  *
+ * That exchange is a third of an uncontended SetTag, and most agents tag
+ * from one thread at a time; so each shard starts biased to the thread
+ * that created the map (where membarrier(2) is available): that thread
+ * enters with plain stores and a compiler barrier (it marks itself
+ * `owner_busy`, then checks that it still owns the shard). The first other
+ * writer revokes the bias for good: under the spin lock it clears `owner`,
+ * has every running thread of the process pass a full barrier
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED), then waits for `owner_busy` to be
+ * 0. The barrier is what makes the owner's unfenced store-then-load safe
+ * (Dekker's pattern with one heavy side): either the owner's mark is seen
+ * by the revoker, or the owner sees `owner` cleared and takes the lock.
+ * A revocation costs a system call (microseconds), at most once per shard
+ * and environment.
+ *
  * GetTag takes no lock: an atomic read-modify-write costs as much as the
  * rest of the call. It reads the shard's sequence count, the table, the
  * slots, and the count again, retrying if it changed: the count is odd
@@ -46,9 +60,15 @@
  * environment (rt_objects_env_freed, from env.c), which happens only once no
  * posting cursor can see it: the GC notification walks environments with
  * a cursor, so it never touches a freed map. */
+#define _GNU_SOURCE /* syscall */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "jvmtigen_impl.h"
 #include "rt.h"
@@ -77,7 +97,9 @@ typedef struct rt_tag_table {
 } rt_tag_table;
 
 typedef struct rt_tag_shard {
-    int lock;            /* spin_lock: every writer */
+    int lock;            /* spin_lock: every writer but the owner */
+    int owner_busy;      /* atomic, written by the owner: it is in the shard */
+    const void *owner;   /* atomic: the thread the shard is biased to; NULL once revoked */
     unsigned seq;        /* atomic: odd while a removal moves entries */
     rt_tag_table *table; /* atomic: NULL before the first insert */
     size_t count;        /* under the lock */
@@ -109,6 +131,75 @@ static inline void spin_lock(int *l)
 }
 
 static inline void spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+/* The calling thread, as a shard's owner. */
+static JVMTIGEN_TLS char this_thread;
+
+/* Whether shards may be biased: membarrier(2) is there and this process
+ * registered for its expedited barrier (once; 0 unknown, 1 yes, 2 no). */
+static int bias_state;
+
+static int bias_available(void)
+{
+    int st = RELAXED_LOAD(&bias_state);
+    if (st == 0) {
+#if defined(__linux__) && defined(SYS_membarrier)
+        st = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : 2;
+#else
+        st = 2;
+#endif
+        RELAXED_STORE(&bias_state, st);
+    }
+    return st == 1;
+}
+
+/* Every running thread of the process passes a full memory barrier. Only
+ * called once bias_available() said yes. */
+static void heavy_barrier(void)
+{
+#if defined(__linux__) && defined(SYS_membarrier)
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return;
+#endif
+    abort(); /* registered, so it cannot fail: a bias without it is unsafe */
+}
+
+/* Ends the shard's bias, under its spin lock: afterwards the owner takes
+ * the lock like everyone else. */
+static void unbias(rt_tag_shard *s)
+{
+    STORE_SC(&s->owner, (const void *)NULL);
+    heavy_barrier();
+    for (unsigned tries = 0; LOAD(&s->owner_busy); tries++)
+        spin_wait(tries);
+}
+
+/* Enters the shard as its only writer; returns what shard_unlock needs:
+ * 1 when the owner entered without the spin lock. */
+static inline int shard_lock(rt_tag_shard *s)
+{
+    const void *me = &this_thread;
+    if (RELAXED_LOAD(&s->owner) == me) {
+        RELAXED_STORE(&s->owner_busy, 1);
+        /* No fence here: a revoker's heavy_barrier stands for it. */
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (RELAXED_LOAD(&s->owner) == me)
+            return 1;
+        STORE(&s->owner_busy, 0);
+    }
+    spin_lock(&s->lock);
+    if (RELAXED_LOAD(&s->owner))
+        unbias(s);
+    return 0;
+}
+
+static inline void shard_unlock(rt_tag_shard *s, int biased)
+{
+    if (biased)
+        STORE(&s->owner_busy, 0);
+    else
+        spin_unlock(&s->lock);
+}
 
 /* The hash of the key's block. */
 static inline uint64_t mix(uintptr_t key)
@@ -206,7 +297,7 @@ static jlong take(struct rt_tag_map *m, uintptr_t key)
     uint64_t h = mix(key);
     rt_tag_shard *s = shard_of(m, h);
     jlong tag = 0;
-    spin_lock(&s->lock);
+    int biased = shard_lock(s);
     if (s->count != 0) {
         size_t i = probe(s->table, key, h);
         if (s->table->slots[i].key == key) {
@@ -214,7 +305,7 @@ static jlong take(struct rt_tag_map *m, uintptr_t key)
             remove_at(s, i);
         }
     }
-    spin_unlock(&s->lock);
+    shard_unlock(s, biased);
     return tag;
 }
 
@@ -224,6 +315,9 @@ static struct rt_tag_map *map_new(void)
     if (!m)
         return NULL;
     memset(m, 0, sizeof *m); /* every lock free, every shard empty */
+    if (bias_available())
+        for (int i = 0; i < RT_TAG_SHARDS; i++)
+            m->shards[i].owner = &this_thread;
     return m;
 }
 
@@ -237,12 +331,11 @@ static void map_free(struct rt_tag_map *m)
     free(m);
 }
 
-/* The environment's map, created on first need (NULL: out of memory). */
-static struct rt_tag_map *map_of(rt_env *e)
+/* Creates the environment's map unless another thread just did; returns
+ * the map (NULL: out of memory). */
+static struct rt_tag_map *map_create(rt_env *e)
 {
-    struct rt_tag_map *m = LOAD(&e->tags);
-    if (m)
-        return m;
+    struct rt_tag_map *m = NULL;
     struct rt_tag_map *fresh = map_new();
     if (!fresh)
         return NULL;
@@ -250,6 +343,13 @@ static struct rt_tag_map *map_of(rt_env *e)
         return fresh;
     map_free(fresh); /* another thread's first SetTag won: m is its map */
     return m;
+}
+
+/* The environment's map, created on first need (NULL: out of memory). */
+static inline struct rt_tag_map *map_of(rt_env *e)
+{
+    struct rt_tag_map *m = LOAD(&e->tags);
+    return m ? m : map_create(e);
 }
 
 void rt_objects_env_freed(rt_env *e)
@@ -260,12 +360,15 @@ void rt_objects_env_freed(rt_env *e)
     rt_tls_env_freed(e);
 }
 
-uintptr_t rt_object_identity(jobject object)
+/* rt_object_identity; inlined into SetTag and GetTag. */
+static inline uintptr_t identity(jobject object)
 {
     if (!object)
         return 0;
     return rt.config.object_id ? rt.config.object_id(object) : (uintptr_t)object;
 }
+
+uintptr_t rt_object_identity(jobject object) { return identity(object); }
 
 /* A new entry for key (not in the shard) with tag: room made first. */
 static jvmtiError insert(rt_tag_shard *s, uintptr_t key, uint64_t h, jlong tag)
@@ -297,7 +400,7 @@ static inline jvmtiError put(rt_env *e, uintptr_t key, jlong tag)
     uint64_t h = mix(key);
     rt_tag_shard *s = shard_of(m, h);
     jvmtiError err = JVMTI_ERROR_NONE;
-    spin_lock(&s->lock);
+    int biased = shard_lock(s);
     rt_tag_table *t = s->table;
     /* A key less aligned than the table's is not in it: probing from any
      * slot ends at an empty one, and insert admits it. */
@@ -306,7 +409,7 @@ static inline jvmtiError put(rt_env *e, uintptr_t key, jlong tag)
         RELAXED_STORE(&slot->tag, tag); /* replaced: nothing moves */
     else
         err = insert(s, key, h, tag);
-    spin_unlock(&s->lock);
+    shard_unlock(s, biased);
     return err;
 }
 
@@ -351,7 +454,7 @@ jlong rt_tag_get(rt_env *e, uintptr_t key) { return get(e, key); }
 
 jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 {
-    uintptr_t key = rt_object_identity(object);
+    uintptr_t key = identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
     return put(rt_env_of(env), key, tag);
@@ -359,7 +462,7 @@ jvmtiError jvmti_impl_SetTag(jvmtiEnv *env, jobject object, jlong tag)
 
 jvmtiError jvmti_impl_GetTag(jvmtiEnv *env, jobject object, jlong *tag_ptr)
 {
-    uintptr_t key = rt_object_identity(object);
+    uintptr_t key = identity(object);
     if (key == 0)
         return JVMTI_ERROR_INVALID_OBJECT;
     *tag_ptr = get(rt_env_of(env), key);
@@ -407,7 +510,7 @@ jvmtiError jvmti_impl_GetObjectsWithTags(jvmtiEnv *env, jint tag_count, const jl
     struct rt_tag_map *m = LOAD(&rt_env_of(env)->tags);
     for (int k = 0; m && tag_count > 0 && k < RT_TAG_SHARDS && !err; k++) {
         rt_tag_shard *s = &m->shards[k];
-        spin_lock(&s->lock);
+        int biased = shard_lock(s);
         rt_tag_table *t = s->table;
         for (size_t i = 0; t && i < t->cap; i++) {
             if (t->slots[i].key == 0 || !wanted(sorted, tag_count, t->slots[i].tag))
@@ -424,7 +527,7 @@ jvmtiError jvmti_impl_GetObjectsWithTags(jvmtiEnv *env, jint tag_count, const jl
             }
             found[n++] = t->slots[i];
         }
-        spin_unlock(&s->lock);
+        shard_unlock(s, biased);
     }
     free(sorted);
     if (!err && n > (size_t)INT32_MAX)

@@ -14,6 +14,8 @@
 #     static and shared;
 #   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
 #     time and suspend/resume the same way (with stress sections of its own);
+#   - tag_bias.c races a second writer against the thread a tag map's
+#     shards are biased to (runtime/tags.c), in a new environment each round;
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
 #   - stacks.c drives stack traces and class lists over the VM's walks the
@@ -217,6 +219,10 @@ fi
 # suspend/resume (with its own stress sections), static and shared.
 if build objects "$d/objects" tests/runtime/objects.c "$RT_LIB"; then
     run_tap objects "$d/objects" "${STRESS_SECONDS:-1}"
+fi
+# tag_bias.c: biased shards taken away from a busy owner.
+if build "tag bias" "$d/tag_bias" tests/runtime/tag_bias.c "$RT_LIB"; then
+    run_tap tag_bias "$d/tag_bias" "${STRESS_SECONDS:-1}"
 fi
 if build "objects (shared library)" "$d/objects-so" tests/runtime/objects.c -L"$sodir" -ljvmtirt; then
     run_tap objects-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
