@@ -160,8 +160,13 @@ static void heavy_barrier(void)
 #if defined(__linux__) && defined(SYS_membarrier)
     if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
         return;
+    /* A child of fork(2) inherits bias_state but not the registration:
+     * register again (the kernel allows it any time) and retry. */
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return;
 #endif
-    abort(); /* registered, so it cannot fail: a bias without it is unsafe */
+    abort(); /* a bias without the barrier is unsafe */
 }
 
 /* Ends the shard's bias, under its spin lock: afterwards the owner takes
