@@ -160,8 +160,9 @@ static void heavy_barrier(void)
 #if defined(__linux__) && defined(SYS_membarrier)
     if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
         return;
-    /* A child of fork(2) inherits bias_state but not the registration:
-     * register again (the kernel allows it any time) and retry. */
+    /* The registration belongs to the address space while bias_state is
+     * only a variable: should they ever disagree (a child of fork(2)),
+     * register again (allowed at any time) and retry. */
     if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
         syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
         return;
