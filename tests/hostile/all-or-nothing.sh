@@ -83,8 +83,7 @@ else not_ok "hostile: two writers at once, 12 times: $mixed mixed directories, $
 
 # The process rendering jvmti.html killed: an internal failure (exit 3),
 # not an invalid spec (exit 1); nothing replaced. JVMTIGEN_JOBS=2: the
-# helper is forked even when no core is idle (the default renders in one
-# process then, and there would be no helper to kill).
+# default renders in one process, and there would be no helper to kill.
 aon_run JVMTIGEN_JOBS=2 JVMTIGEN_SIGNAL_CHILD=9
 if [ "$AON_STATUS" = 3 ] && [ "$(state_of "$AON_OUT")" = "$AON_BEFORE" ] &&
     grep -q "the process rendering jvmti.html died (signal 9)" <<<"$AON_ERR"; then
