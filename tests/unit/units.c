@@ -1,6 +1,7 @@
 /* Unit tests for the generator's building blocks. Prints "ok - ..." or
  * "not ok - ..." per assertion, as tests/run-all expects. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,43 @@ static void test_containers(void)
             buf_free(&b);
         }
     EXPECT(same, "buf: printf of every length around the capacity: the text, its length, the terminator");
+
+    /* The conversions buf_printf writes itself, at their extremes, and
+     * formats it hands to vsnprintf, against libc's snprintf. */
+    static char libc[256];
+#define SAME_AS_LIBC(...)                                                                          \
+    do {                                                                                           \
+        buf_init(&b);                                                                              \
+        buf_puts(&b, "<");                                                                         \
+        buf_printf(&b, __VA_ARGS__);                                                               \
+        libc[0] = '<';                                                                             \
+        snprintf(libc + 1, sizeof libc - 1, __VA_ARGS__);                                          \
+        if (b.len != strlen(libc) || strcmp(b.data, libc) != 0) {                                  \
+            same = 0;                                                                              \
+            fprintf(stderr, "# buf_printf wrote '%s', snprintf '%s'\n", b.data, libc);             \
+        }                                                                                          \
+        buf_free(&b);                                                                              \
+    } while (0)
+    same = 1;
+    SAME_AS_LIBC("%d %d %d %d", 0, -1, INT_MIN, INT_MAX);
+    SAME_AS_LIBC("%u|%u|%u", 0u, 7u, UINT_MAX);
+    SAME_AS_LIBC("%ld %lu %ld", LONG_MIN, ULONG_MAX, 42L);
+    SAME_AS_LIBC("%lld%llu%lld", LLONG_MIN, ULLONG_MAX, -9LL);
+    SAME_AS_LIBC("%zu,%zu", (size_t)0, SIZE_MAX);
+    SAME_AS_LIBC("%c%c%%%s%%", 'a', '{', "mid");
+    SAME_AS_LIBC("[%.*s][%.*s][%.*s]", 3, "abcdef", 0, "x", -1, "whole");
+    SAME_AS_LIBC("%.*s", 10, "short");
+    SAME_AS_LIBC("no conversions at all");
+    SAME_AS_LIBC("%s%s", "", "");
+    SAME_AS_LIBC("%3d|%-5s|%04x|%08X|%p", 7, "ab", 255u, 48879u, (void *)0);
+    SAME_AS_LIBC("%s and %5s", "simple", "width");
+    SAME_AS_LIBC("%lx %hd %.2s", 255UL, (short)-3, "xyz");
+#undef SAME_AS_LIBC
+    EXPECT(same, "buf: printf's own conversions and vsnprintf's write what snprintf writes");
+    buf_init(&b);
+    buf_printf(&b, "%s", "");
+    EXPECT(b.data && b.len == 0 && b.data[0] == '\0', "buf: printf of nothing leaves an empty string");
+    buf_free(&b);
 
     Arena *a = arena_new();
     char *big = arena_alloc(a, 200000);
