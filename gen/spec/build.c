@@ -11,6 +11,7 @@ typedef struct Builder {
     const char *file;
     Vec intros, categories, functions, callbacks, typedefs, events, error_categories, errors,
         constant_groups, basetype_groups, basetypes, links, changes, elided, copyright;
+    StrMap defaulted; /* elements the DTD gives an attribute default */
 } Builder;
 
 /* Where the walk is: what paramlinks refer to and which category collects. */
@@ -28,9 +29,13 @@ static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx);
 
 static bool is_elem(xmlNodePtr n) { return n && n->type == XML_ELEMENT_NODE; }
 
+/* strcmp(a, b) == 0, the first letters compared first: the walk asks of
+ * every element which of some twenty names it has. */
+static bool same(const char *a, const char *b) { return a[0] == b[0] && strcmp(a, b) == 0; }
+
 static bool named(xmlNodePtr n, const char *name)
 {
-    return is_elem(n) && strcmp((const char *)n->name, name) == 0;
+    return is_elem(n) && same((const char *)n->name, name);
 }
 
 static const char *name_of(xmlNodePtr n) { return (const char *)n->name; }
@@ -41,8 +46,23 @@ static Loc loc_of(const Builder *b, xmlNodePtr n)
     return (Loc){b->file, line > 0 && line < INT_MAX ? (int)line : 0};
 }
 
+/* The value of attribute NAME of N, or the DTD's default for it, or NULL.
+ * Only elements whose DTD declares a default ask libxml2 (xmlGetProp looks
+ * the DTD up for every absent attribute, which was a tenth of building
+ * the model). */
 static const char *attr(Builder *b, xmlNodePtr n, const char *name)
 {
+    bool present = false;
+    for (xmlAttrPtr p = n->properties; p && !present; p = p->next) {
+        if (!same((const char *)p->name, name)) /* any namespace, as xmlGetProp */
+            continue;
+        xmlNodePtr t = p->children;
+        if (t && !t->next && t->type == XML_TEXT_NODE && t->content) /* the usual shape */
+            return arena_strdup(b->a, (const char *)t->content);
+        present = true;
+    }
+    if (!present && !strmap_get(&b->defaulted, name_of(n)))
+        return NULL;
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v)
         return NULL;
@@ -592,34 +612,34 @@ static const struct {
 static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
 {
     const char *name = name_of(n);
-    if (strcmp(name, "category") == 0)
+    if (same(name, "category"))
         build_category(b, n, ctx);
-    else if (strcmp(name, "function") == 0)
+    else if (same(name, "function"))
         build_function(b, n, ctx);
-    else if (strcmp(name, "callback") == 0)
+    else if (same(name, "callback"))
         build_callback(b, n, ctx);
-    else if (strcmp(name, "event") == 0)
+    else if (same(name, "event"))
         build_event(b, n, ctx);
-    else if (strcmp(name, "typedef") == 0 || strcmp(name, "uniontypedef") == 0)
+    else if (same(name, "typedef") || same(name, "uniontypedef"))
         build_typedef(b, n, ctx);
-    else if (strcmp(name, "capabilitiestypedef") == 0)
+    else if (same(name, "capabilitiestypedef"))
         build_capabilities(b, n, ctx);
-    else if (strcmp(name, "constants") == 0)
+    else if (same(name, "constants"))
         build_constants(b, n, ctx);
-    else if (strcmp(name, "errorcategory") == 0)
+    else if (same(name, "errorcategory"))
         build_errorcategory(b, n, ctx);
-    else if (strcmp(name, "basetypes") == 0)
+    else if (same(name, "basetypes"))
         build_basetypes(b, n, ctx);
-    else if (strcmp(name, "elide") == 0)
+    else if (same(name, "elide"))
         record_elided(b, n);
-    else if (strcmp(name, "intro") == 0) {
+    else if (same(name, "intro")) {
         Intro *in = arena_alloc(b->a, sizeof *in);
         in->id = attr(b, n, "id");
         in->label = attr(b, n, "label");
         in->loc = loc_of(b, n);
         vec_push(&b->intros, in);
         walk_children(b, n, ctx);
-    } else if (strcmp(name, "change") == 0) {
+    } else if (same(name, "change")) {
         Change *c = arena_alloc(b->a, sizeof *c);
         c->date = req_attr(b, n, "date");
         c->version = attr(b, n, "version");
@@ -630,19 +650,18 @@ static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
         size_t len = strlen(name);
         if (len > 4 && strcmp(name + len - 4, "link") == 0) {
             for (int k = 0; k < LINK_COUNT; k++) {
-                if (strcmp(name, link_kind_names[k]) == 0) {
+                if (same(name, link_kind_names[k])) {
                     record_link(b, n, (LinkKind)k, ctx);
                     break;
                 }
             }
         } else {
             for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
-                if (strcmp(name, members[i].member) != 0)
+                if (!same(name, members[i].member))
                     continue;
                 const char *pn = n->parent && is_elem(n->parent) ? name_of(n->parent) : "";
-                bool ok = members[i].parent
-                              ? strcmp(pn, members[i].parent) == 0
-                              : strcmp(pn, "typedef") == 0 || strcmp(pn, "uniontypedef") == 0;
+                bool ok = members[i].parent ? same(pn, members[i].parent)
+                                            : same(pn, "typedef") || same(pn, "uniontypedef");
                 if (!ok)
                     unexpected(b, n, n->parent);
             }
@@ -652,6 +671,16 @@ static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
 }
 
 /* ---- the document ---- */
+
+/* Notes which elements DTD declares an attribute default for (attr). */
+static void collect_defaulted(Builder *b, xmlDtdPtr dtd)
+{
+    for (xmlNodePtr d = dtd ? dtd->children : NULL; d; d = d->next) {
+        xmlAttributePtr decl = (xmlAttributePtr)d;
+        if (d->type == XML_ATTRIBUTE_DECL && decl->defaultValue && decl->elem)
+            strmap_put(&b->defaulted, arena_strdup(b->a, (const char *)decl->elem), b);
+    }
+}
 
 static void collect_copyright(Builder *b, xmlDocPtr doc)
 {
@@ -678,6 +707,9 @@ Spec *build_spec(xmlDocPtr doc, const char *file)
     spec->arena = a;
     spec->file = arena_strdup(a, file);
     Builder b = {.spec = spec, .a = a, .file = spec->file};
+    strmap_init(&b.defaulted);
+    collect_defaulted(&b, doc->intSubset);
+    collect_defaulted(&b, doc->extSubset);
     collect_copyright(&b, doc);
 
     xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -717,5 +749,6 @@ Spec *build_spec(xmlDocPtr doc, const char *file)
             (!spec->latest_version || version_cmp(v, spec->latest_version) > 0))
             spec->latest_version = v;
     }
+    strmap_free(&b.defaulted);
     return spec;
 }
