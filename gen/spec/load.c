@@ -398,6 +398,26 @@ static bool scan_name_start(char c)
            (unsigned char)c >= 0x80;
 }
 
+/* From a tag's name to its end ('>', or a '<' that ends it early):
+ * true if it has more than LOAD_MAX_ATTRIBUTES '=' outside quotes. A
+ * plain loop: NUL bytes are none of the characters it looks for. */
+static bool too_many_attributes(Scan *s)
+{
+    int equals = 0;
+    const char *p = s->p;
+    while (p < s->end && *p != '>' && *p != '<') {
+        char c = *p++;
+        if (c == '=' && ++equals > LOAD_MAX_ATTRIBUTES)
+            return true;
+        if (c == '"' || c == '\'') {
+            const char *q = memchr(p, c, (size_t)(s->end - p));
+            p = q ? q + 1 : s->end;
+        }
+    }
+    s->p = p;
+    return false;
+}
+
 /* Returns where the first tag with more than LOAD_MAX_ATTRIBUTES
  * attributes starts, or NULL. depth: literals inside declarations are
  * scanned once. */
@@ -409,7 +429,12 @@ static const char *scan_tags(Scan *s, int depth)
             continue;
         }
         const char *start = s->p;
-        if (scan_starts(s, "<!--")) {
+        char next = s->p + 1 < s->end ? s->p[1] : '\0';
+        if (scan_name_start(next)) { /* most are tags: no need to try the literals */
+            s->p++;
+            if (too_many_attributes(s))
+                return start;
+        } else if (scan_starts(s, "<!--")) {
             scan_past(s, "-->");
         } else if (scan_starts(s, "<![CDATA[")) {
             scan_past(s, "]]>");
@@ -430,18 +455,8 @@ static const char *scan_tags(Scan *s, int depth)
             }
         } else {
             scan_next(s);
-            if (!scan_name_start(scan_peek(s)))
-                continue;
-            int equals = 0;
-            for (char c; (c = scan_peek(s)) && c != '>' && c != '<';) {
-                scan_next(s);
-                if (c == '=' && ++equals > LOAD_MAX_ATTRIBUTES)
-                    return start;
-                if (c == '"' || c == '\'') {
-                    scan_to(s, c);
-                    scan_next(s);
-                }
-            }
+            if (scan_name_start(scan_peek(s)) && too_many_attributes(s))
+                return start;
         }
     }
     return NULL;
@@ -488,7 +503,7 @@ int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *
     /* NOENT: entities are expanded by the parser, under its amplification
      * limits, so the tree holds plain text; external ones never get loaded. */
     int opts = XML_PARSE_DTDLOAD | XML_PARSE_DTDVALID | XML_PARSE_NOENT | XML_PARSE_NONET |
-               XML_PARSE_BIG_LINES;
+               XML_PARSE_BIG_LINES | XML_PARSE_COMPACT;
     *doc = xmlCtxtReadMemory(ctxt, data ? data : "", (int)len, name, NULL, opts);
     if (!*doc || !ctxt->wellFormed || !ctxt->valid || cur.refused ||
         diag_error_count() > errors_before) {
