@@ -141,33 +141,16 @@ void buf_reset(Buf *b)
         b->data[0] = '\0';
 }
 
-static void buf_grow(Buf *b, size_t extra)
+void buf_grow(Buf *b, size_t extra)
 {
+    if (b->len + extra + 1 <= b->cap)
+        return;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1)
         cap *= 2;
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
 }
-
-/* Inlined where it is called: the room is almost always there already. */
-static inline void buf_reserve(Buf *b, size_t extra)
-{
-    if (b->len + extra + 1 > b->cap)
-        buf_grow(b, extra);
-}
-
-void buf_put(Buf *b, const char *s, size_t n)
-{
-    buf_reserve(b, n);
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
-void buf_putc(Buf *b, char c) { buf_put(b, &c, 1); }
 
 /* The length of the conversion P points at (just past a '%') if
  * buf_vprintf formats it itself: %s %.*s %c %d %u %ld %lu %lld %llu %zu %%,
@@ -190,17 +173,6 @@ static size_t simple_conversion(const char *p)
     }
 }
 
-static bool simple_format(const char *fmt)
-{
-    for (const char *p = fmt; (p = strchr(p, '%'));) {
-        size_t n = simple_conversion(p + 1);
-        if (!n)
-            return false;
-        p += 1 + n;
-    }
-    return true;
-}
-
 static void put_unsigned(Buf *b, unsigned long long v, bool negative)
 {
     char digits[24];
@@ -218,19 +190,23 @@ static void put_signed(Buf *b, long long v)
     put_unsigned(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
 }
 
-/* The simple formats are written here: glibc's vsnprintf costs about a
- * thousand instructions a call, which was a fifth of a --no-docs run. */
-static void format_simple(Buf *b, const char *fmt, va_list ap)
+/* Writes FMT if all its conversions are simple ones, as most are: glibc's
+ * vsnprintf costs about a thousand instructions a call, which was a fifth
+ * of a --no-docs run. False at the first other conversion, with what came
+ * before it written. */
+static bool format_simple(Buf *b, const char *fmt, va_list ap)
 {
     for (const char *p = fmt;;) {
         const char *pct = strchr(p, '%');
         if (!pct) {
             buf_puts(b, p);
-            return;
+            return true;
         }
         buf_put(b, p, (size_t)(pct - p));
         const char *c = pct + 1;
         size_t n = simple_conversion(c);
+        if (!n)
+            return false;
         const char *s;
         int prec;
         /* which conversion: its letter; 'L' for lld and llu, 'l' for ld and lu */
@@ -268,11 +244,17 @@ static void format_simple(Buf *b, const char *fmt, va_list ap)
  * does not fit is formatted twice. */
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
-    if (simple_format(fmt)) {
-        buf_reserve(b, 0); /* an empty result still leaves a NUL-terminated buffer */
-        format_simple(b, fmt, ap);
+    size_t start = b->len;
+    if (!b->data)
+        buf_grow(b, 0); /* an empty result still leaves a NUL-terminated buffer */
+    va_list simple;
+    va_copy(simple, ap);
+    bool done = format_simple(b, fmt, simple);
+    va_end(simple);
+    if (done)
         return;
-    }
+    b->len = start; /* what format_simple wrote is written again below */
+    b->data[start] = '\0';
     size_t room = b->cap - b->len; /* a buffer with data has room for its NUL */
     va_list ap2;
     va_copy(ap2, ap);
@@ -284,7 +266,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
         return;
     }
     if ((size_t)n >= room) {
-        buf_reserve(b, (size_t)n);
+        buf_grow(b, (size_t)n);
         vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     }
     b->len += (size_t)n;
@@ -421,10 +403,10 @@ int read_file(const char *path, Buf *out)
     }
     /* Read straight into the buffer, sized by fstat; a file that grows
      * meanwhile is read on in 64 KiB steps. */
-    buf_reserve(out, (size_t)st.st_size);
+    buf_grow(out, (size_t)st.st_size);
     for (;;) {
         if (out->cap - out->len < 2)
-            buf_reserve(out, 65536);
+            buf_grow(out, 65536);
         ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
         if (n < 0 && errno == EINTR)
             continue;
@@ -480,12 +462,24 @@ static const char *const keywords[] = {
 };
 /* clang-format on */
 
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A binary search in a sorted copy, made at the first call (the checks ask
+ * of every name in the spec; going through the list was 2% of a run). */
 bool is_c_keyword(const char *s)
 {
-    for (const char *const *k = keywords; *k; k++)
-        if (**k == *s && strcmp(s, *k) == 0) /* the first letter first: a tenth the calls */
-            return true;
-    return false;
+    enum { N = sizeof keywords / sizeof *keywords - 1 };
+    static const char *sorted[N];
+    static bool ready;
+    if (!ready) {
+        memcpy(sorted, keywords, sizeof sorted);
+        qsort(sorted, N, sizeof *sorted, compare_strings);
+        ready = true;
+    }
+    return bsearch(&s, sorted, N, sizeof *sorted, compare_strings) != NULL;
 }
 
 bool is_c_identifier(const char *s)

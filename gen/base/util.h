@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Everything the model points to lives in one arena and is freed at once. */
 typedef struct Arena Arena;
@@ -23,9 +24,24 @@ typedef struct Buf {
 void buf_init(Buf *b);
 void buf_free(Buf *b);
 void buf_reset(Buf *b);
-void buf_put(Buf *b, const char *s, size_t n);
-void buf_puts(Buf *b, const char *s);
-void buf_putc(Buf *b, char c);
+void buf_grow(Buf *b, size_t extra); /* room for EXTRA more bytes and the NUL */
+/* Inline: the emitters append a few bytes at a time, a million in all. */
+static inline void buf_put(Buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        buf_grow(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+static inline void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+static inline void buf_putc(Buf *b, char c)
+{
+    if (b->len + 2 > b->cap)
+        buf_grow(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 

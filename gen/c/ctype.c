@@ -52,6 +52,11 @@ static bool at_line_end(const char *s)
 void comment_text_append(Buf *b, const char *s)
 {
     for (; *s; s++) {
+        size_t plain = strcspn(s, "*/\\?"); /* what needs no look: copied at once */
+        buf_put(b, s, plain);
+        s += plain;
+        if (!*s)
+            break;
         buf_putc(b, *s);
         /* The comment must not end early: not by a star and a slash, nor
          * by one split over two lines by a backslash ending the first (C

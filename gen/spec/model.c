@@ -41,8 +41,8 @@ const TypeKindInfo type_kinds[TK_COUNT] = {
 
 TypeKind type_kind_from_xml(const char *name)
 {
-    for (int k = 0; k < TK_COUNT; k++)
-        if (strcmp(type_kinds[k].xml, name) == 0)
+    for (int k = 0; k < TK_COUNT; k++) /* first letters first: asked of every child */
+        if (type_kinds[k].xml[0] == name[0] && strcmp(type_kinds[k].xml, name) == 0)
             return (TypeKind)k;
     return TK_COUNT;
 }

@@ -215,6 +215,15 @@ static void test_containers(void)
     SAME_AS_LIBC("%lx %hd %.2s", 255UL, (short)-3, "xyz");
 #undef SAME_AS_LIBC
     EXPECT(same, "buf: printf's own conversions and vsnprintf's write what snprintf writes");
+    const char *keywords[] = {"int", "_Bool", "co_await", "xor_eq", "reinterpret_cast", "alignas",
+                              "_Thread_local", "while"};
+    const char *names[] = {"thread", "Int", "", "_bool", "zz", "int_", "co_", "_", "whilst"};
+    int right = 1;
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+        right &= is_c_keyword(keywords[i]);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        right &= !is_c_keyword(names[i]);
+    EXPECT(right, "is_c_keyword: C and C++ keywords, first, last and between; not names like them");
     buf_init(&b);
     buf_printf(&b, "%s", "");
     EXPECT(b.data && b.len == 0 && b.data[0] == '\0', "buf: printf of nothing leaves an empty string");
