@@ -11,7 +11,9 @@ typedef struct Builder {
     const char *file;
     Vec intros, categories, functions, callbacks, typedefs, events, error_categories, errors,
         constant_groups, basetype_groups, basetypes, links, changes, elided, copyright;
-    StrMap defaulted; /* elements the DTD gives an attribute default */
+    StrMap defaulted;     /* elements the DTD gives an attribute default */
+    const xmlChar *asked; /* the element name attr looked up last, and the answer */
+    bool asked_defaulted;
 } Builder;
 
 /* Where the walk is: what paramlinks refer to and which category collects. */
@@ -61,7 +63,11 @@ static const char *attr(Builder *b, xmlNodePtr n, const char *name)
             return arena_strdup(b->a, (const char *)t->content);
         present = true;
     }
-    if (!present && !strmap_get(&b->defaulted, name_of(n)))
+    if (!present && n->name != b->asked) { /* asked of one element many times in a row */
+        b->asked = n->name;
+        b->asked_defaulted = strmap_get(&b->defaulted, name_of(n)) != NULL;
+    }
+    if (!present && !b->asked_defaulted)
         return NULL;
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v)

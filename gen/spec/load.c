@@ -403,9 +403,14 @@ static bool scan_name_start(char c)
  * plain loop: NUL bytes are none of the characters it looks for. */
 static bool too_many_attributes(Scan *s)
 {
+    static const bool looked_at[256] = {['>'] = 1, ['<'] = 1, ['='] = 1, ['"'] = 1, ['\''] = 1};
     int equals = 0;
     const char *p = s->p;
-    while (p < s->end && *p != '>' && *p != '<') {
+    for (;;) {
+        while (p < s->end && !looked_at[(unsigned char)*p])
+            p++;
+        if (p == s->end || *p == '>' || *p == '<')
+            break;
         char c = *p++;
         if (c == '=' && ++equals > LOAD_MAX_ATTRIBUTES)
             return true;
@@ -434,6 +439,8 @@ static const char *scan_tags(Scan *s, int depth)
             s->p++;
             if (too_many_attributes(s))
                 return start;
+        } else if (next == '/') { /* an end tag: no attributes */
+            s->p++;
         } else if (scan_starts(s, "<!--")) {
             scan_past(s, "-->");
         } else if (scan_starts(s, "<![CDATA[")) {
@@ -460,6 +467,24 @@ static const char *scan_tags(Scan *s, int depth)
         }
     }
     return NULL;
+}
+
+/* The text handed to libxml2 a piece at a time, as it reads a file:
+ * xmlCtxtReadMemory would copy all of it first, and on this machine every
+ * page first touched costs more time than the parse spends on it. */
+typedef struct Feed {
+    const char *p;
+    size_t left;
+} Feed;
+
+static int feed_read(void *context, char *out, int len)
+{
+    Feed *f = context;
+    size_t n = len < 0 ? 0 : (size_t)len < f->left ? (size_t)len : f->left;
+    memcpy(out, f->p, n);
+    f->p += n;
+    f->left -= n;
+    return (int)n;
 }
 
 int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *doc, Vec *deps)
@@ -504,7 +529,8 @@ int load_spec_memory(const char *name, const char *data, size_t len, xmlDocPtr *
      * limits, so the tree holds plain text; external ones never get loaded. */
     int opts = XML_PARSE_DTDLOAD | XML_PARSE_DTDVALID | XML_PARSE_NOENT | XML_PARSE_NONET |
                XML_PARSE_BIG_LINES | XML_PARSE_COMPACT;
-    *doc = xmlCtxtReadMemory(ctxt, data ? data : "", (int)len, name, NULL, opts);
+    Feed feed = {data ? data : "", len};
+    *doc = xmlCtxtReadIO(ctxt, feed_read, NULL, &feed, name, NULL, opts);
     if (!*doc || !ctxt->wellFormed || !ctxt->valid || cur.refused ||
         diag_error_count() > errors_before) {
         if (diag_error_count() == errors_before) {
