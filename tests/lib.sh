@@ -45,10 +45,12 @@ run_gen() {
 
 # valgrind_check LABEL DESC EXPECTED_STATUS ARGS...: runs jvmtigen ARGS under
 # valgrind (leaks are errors); ok when it exits as expected with an empty log.
+# JVMTIGEN_FREE_AT_EXIT=1: what a run keeps for the exit is freed as well,
+# so every allocation must be given back.
 valgrind_check() {
     local label=$1 desc=$2 want=$3 log status; shift 3
     log=$(scratch vg)/log
-    valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+    JVMTIGEN_FREE_AT_EXIT=1 valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
         --error-exitcode=99 --log-file="$log" "$JVMTIGEN" "$@" >/dev/null 2>&1
     status=$?
     if [ "$status" -eq "$want" ] && [ ! -s "$log" ]; then ok "$label: $desc"

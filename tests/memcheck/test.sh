@@ -41,6 +41,20 @@ for f in tests/fuzz/regressions/*.xml; do
 done
 mkdir -p "$h/out/jvmtigen_post.c"
 vg "an output that cannot be replaced is clean" 3 -o "$h/out" tests/checks/fixtures/valid.xml
+# Without JVMTIGEN_FREE_AT_EXIT a run leaves its document and model to the
+# exit: still pointed to (no leak of any other kind), and more than a MiB.
+kept=$(scratch vg-kept)
+valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible \
+    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
+    --log-file="$kept/log" "$JVMTIGEN" -q -o "$kept/out" spec/jvmti.xml >/dev/null 2>&1
+status=$?
+reachable=$(sed -n 's/.*still reachable: \([0-9,]*\) bytes.*/\1/p' "$kept/log" | tr -d ,)
+if [ "$status" -eq 0 ] && ! grep -q "lost: [1-9]" "$kept/log" && [ "${reachable:-0}" -gt 1048576 ]; then
+    ok "memcheck: a default run keeps its document and model for the exit ($reachable bytes still reachable), loses nothing"
+else
+    not_ok "memcheck: a default run keeps its document and model for the exit, loses nothing (status $status, reachable ${reachable:-none})"
+    grep -A3 "lost\|reachable" "$kept/log" | head -20
+fi
 for f in tests/checks/fixtures/*.expected; do
     [ -e "$f" ] || continue
     vg "the check errors of $(basename "$f" .expected) are clean" 1 -o "$d/c" "${f%.expected}.xml"
