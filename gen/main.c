@@ -21,6 +21,7 @@
 #include "spec/load.h"
 #include "tools/model_json.h"
 #include "base/output.h"
+#include "base/phases.h"
 #include "base/status.h"
 #include "tools/verify.h"
 
@@ -517,7 +518,9 @@ typedef struct CEmit {
 static void emit_c_outputs(void *arg)
 {
     CEmit *ce = arg;
+    phase_begin();
     emit_all(ce->ctx, ce->files);
+    phase_end("c");
 }
 
 /* Every output into the set, in memory: the C outputs, and the docs unless
@@ -680,7 +683,9 @@ static int generate(const Options *o, int write_outputs)
     Vec deps = {0};
     xmlDocPtr doc = NULL;
     Spec *spec = NULL;
+    phase_begin();
     int rc = load_and_check(o, o->spec, &spec, &doc, &deps);
+    phase_end("load");
     GenContext ctx = {.spec = spec,
                       .spec_name = path_base_name(o->spec),
                       .banner = o->banner_file ? banner.data : NULL};

@@ -16,6 +16,7 @@
 #include <libxslt/xsltutils.h>
 
 #include "docs/sandbox.h"
+#include "base/phases.h"
 #include "base/status.h"
 
 static void quote_param(Vec *kv, const char *name, const char *value)
@@ -175,8 +176,10 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
 
     int rc = 0;
     const char *html_file, *man_file;
+    phase_begin();
     xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
     xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
+    phase_end("templates");
     if (html && man) {
         /* The page comes first in res; man pages are added after it (and
          * move res->files, so it is found by its index). */
@@ -204,12 +207,16 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
             if (meanwhile)
                 meanwhile(arg);
             if (pid < 0) {
+                phase_begin();
                 xmlDocPtr h = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                           &res->files[page], &rc);
                 if (h)
                     xmlFreeDoc(h);
+                phase_end("html");
             }
+            phase_begin();
             render_man(&st, man, doc, man_file, (const char **)kv.items, res, &rc);
+            phase_end("man");
             if (pid > 0)
                 collect_helper(pid, fd, res, &res->files[page].data, deps, &rc);
         }

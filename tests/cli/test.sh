@@ -86,6 +86,18 @@ run_gen -v -o "$d" "$VALID"
 check "cli: -v reports an unchanged file" grep -q "jvmtigen: unchanged $d/jvmti.h" <<<"$GEN_ERR"
 run_gen -q -o "$d" "$VALID"
 check "cli: -q prints nothing on success" test -z "$GEN_ERR"
+# JVMTIGEN_TIMES=1 (make bench): a line per phase, in the order they ran;
+# without it, nothing.
+d=$(scratch cli-times)
+JVMTIGEN_TIMES=1 JVMTIGEN_JOBS=1 "$JVMTIGEN" -q -o "$d/out" "$VALID" 2>"$d/err"
+phases=$(sed -n 's/^jvmtigen: time: \([a-z]*\) [0-9.]* ms$/\1/p' "$d/err" | tr '\n' ' ')
+check "cli: JVMTIGEN_TIMES=1 times load, templates, c, html and man, in that order ($phases)" \
+    test "$phases" = "load templates c html man "
+JVMTIGEN_TIMES=1 "$JVMTIGEN" -q --no-docs -o "$d/c" "$VALID" 2>"$d/err"
+phases=$(sed -n 's/^jvmtigen: time: \([a-z]*\) [0-9.]* ms$/\1/p' "$d/err" | tr '\n' ' ')
+check "cli: JVMTIGEN_TIMES=1 with --no-docs times load and c ($phases)" test "$phases" = "load c "
+run_gen -q -o "$d/quiet" "$VALID"
+check "cli: without JVMTIGEN_TIMES nothing is timed" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
 . tests/cli/not-regular.sh
 . tests/cli/max-errors.sh
