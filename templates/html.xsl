@@ -115,7 +115,7 @@
 
   <xsl:template name="toc">
     <ul>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'SpecificationIntro'"/><xsl:with-param name="text">Introduction</xsl:with-param></xsl:call-template>
+      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'SpecificationIntro'"/><xsl:with-param name="text" select="'Introduction'"/></xsl:call-template>
         <ul>
           <xsl:for-each select="/specification/intro[@id and @label != '']">
             <li><a href="#{@id}"><xsl:value-of select="@label"/></a></li>
@@ -124,7 +124,7 @@
       </li>
       <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/functionsection/@label"/></xsl:with-param></xsl:call-template>
         <ul>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionIndex'"/><xsl:with-param name="text">Function index</xsl:with-param></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionIndex'"/><xsl:with-param name="text" select="'Function index'"/></xsl:call-template></li>
           <xsl:for-each select="/specification/functionsection/category">
             <li>
               <details>
@@ -142,10 +142,10 @@
       <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ErrorSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/errorsection/@label"/></xsl:with-param></xsl:call-template></li>
       <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/eventsection/@label"/></xsl:with-param></xsl:call-template>
         <ul>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventIndex'"/><xsl:with-param name="text">Event index</xsl:with-param></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventIndex'"/><xsl:with-param name="text" select="'Event index'"/></xsl:call-template></li>
           <li>
             <details>
-              <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventIndex'"/><xsl:with-param name="text">All events</xsl:with-param></xsl:call-template></summary>
+              <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventIndex'"/><xsl:with-param name="text" select="'All events'"/></xsl:call-template></summary>
               <ul>
                 <xsl:for-each select="/specification/eventsection/event">
                   <xsl:sort select="@id"/>
@@ -156,20 +156,20 @@
           </li>
         </ul>
       </li>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'DataSection'"/><xsl:with-param name="text">Data types</xsl:with-param></xsl:call-template>
+      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'DataSection'"/><xsl:with-param name="text" select="'Data types'"/></xsl:call-template>
         <ul>
           <xsl:for-each select="/specification/datasection/basetypes">
             <li><a href="#{@id}"><xsl:value-of select="@label"/></a></li>
           </xsl:for-each>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/><xsl:with-param name="text">Structure types</xsl:with-param></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/><xsl:with-param name="text">Function types</xsl:with-param></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EnumerationDefinitions'"/><xsl:with-param name="text">Enumerations</xsl:with-param></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text">Function table</xsl:with-param></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ConstantIndex'"/><xsl:with-param name="text">Constant index</xsl:with-param></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/><xsl:with-param name="text" select="'Structure types'"/></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/><xsl:with-param name="text" select="'Function types'"/></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EnumerationDefinitions'"/><xsl:with-param name="text" select="'Enumerations'"/></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text" select="'Function table'"/></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ConstantIndex'"/><xsl:with-param name="text" select="'Constant index'"/></xsl:call-template></li>
         </ul>
       </li>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'CapabilityIndex'"/><xsl:with-param name="text">Capability index</xsl:with-param></xsl:call-template></li>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text">Change history</xsl:with-param></xsl:call-template></li>
+      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'CapabilityIndex'"/><xsl:with-param name="text" select="'Capability index'"/></xsl:call-template></li>
+      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Change history'"/></xsl:call-template></li>
     </ul>
   </xsl:template>
 
@@ -282,13 +282,9 @@
   <xsl:template name="since-badge">
     <xsl:if test="@since and @since != '1.0'">
       <xsl:variable name="since" select="string(@since)"/>
-      <xsl:variable name="first" select="/specification/changehistory/change[starts-with(@version, concat($since, '.'))][1]"/>
-      <xsl:variable name="release">
-        <xsl:for-each select="$first"><xsl:call-template name="release-of"/></xsl:for-each>
-      </xsl:variable>
       <xsl:text> </xsl:text>
       <xsl:choose>
-        <xsl:when test="$release = $since">
+        <xsl:when test="key('release', $since)">
           <a class="since" href="#version-{$since}" title="Added in JVM TI {$since}: see the change history">since <xsl:value-of select="$since"/></a>
         </xsl:when>
         <xsl:otherwise>
@@ -301,6 +297,17 @@
   <!-- The release a <change> belongs to, as since attributes name it: the
        major number from 9 on ("11.0.0": 11), major.minor before
        ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
+  <!-- The changes by release-of, written as one expression (a key cannot
+       call a template): "11.0.0" is 11, "1.1.47" is 1.1, "v40" is ".". The
+       since badges look their release up here; searching the change
+       history for each badge was a sixth of the page's cost. -->
+  <xsl:key name="release" match="changehistory/change"
+           use="concat(substring(substring-before(@version, '.'), 1,
+                                 99 * (number(substring-before(@version, '.')) &gt;= 9)),
+                       substring(concat(substring-before(@version, '.'), '.',
+                                        substring-before(substring-after(@version, '.'), '.')),
+                                 1, 99 * not(number(substring-before(@version, '.')) &gt;= 9)))"/>
+
   <xsl:template name="release-of">
     <xsl:variable name="major" select="substring-before(@version, '.')"/>
     <xsl:choose>
@@ -320,10 +327,10 @@
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
         <tr>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text">Phase</xsl:with-param></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'heapCallbacks'"/><xsl:with-param name="text">Callback safe</xsl:with-param></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text">Position</xsl:with-param></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text">Since</xsl:with-param></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'heapCallbacks'"/><xsl:with-param name="text" select="'Callback safe'"/></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text" select="'Position'"/></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
         </tr>
         <tr>
           <td>May be called <xsl:call-template name="function-phase-words"/></td>
@@ -462,9 +469,7 @@
   <xsl:template name="ctype">
     <xsl:param name="key"/>
     <xsl:variable name="c" select="jg:ctype($key)"/>
-    <xsl:variable name="el" select="(*[not(self::description)][1]/descendant-or-self::*[not(ancestor-or-self::nullok)])[last()]"/>
-    <xsl:variable name="leaf" select="normalize-space($el[self::struct or self::enum])"/>
-    <xsl:variable name="name" select="concat($leaf, substring(local-name($el), 1, 99 * ($leaf = '')))"/>
+    <xsl:variable name="name" select="jg:ctype-target($key)"/>
     <code class="ctype">
       <xsl:choose>
         <xsl:when test="contains($c, $name) and key('anchor', $name)">
@@ -587,7 +592,7 @@
     <xsl:text>the array with </xsl:text><xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template><xsl:text>.</xsl:text>
     <xsl:if test="jobject|jclass|jthread|jthreadGroup">
       <xsl:text> The references in it are JNI local references, to be </xsl:text>
-      <xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text">managed</xsl:with-param></xsl:call-template><xsl:text> by the agent.</xsl:text>
+      <xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text" select="'managed'"/></xsl:call-template><xsl:text> by the agent.</xsl:text>
     </xsl:if>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
@@ -626,7 +631,7 @@
     <xsl:variable name="fn" select="@id"/>
     <div class="errors">
       <h4>Errors</h4>
-      <p>Besides the <xsl:call-template name="xref"><xsl:with-param name="id" select="'universal-error'"/><xsl:with-param name="text">universal errors</xsl:with-param></xsl:call-template>,
+      <p>Besides the <xsl:call-template name="xref"><xsl:with-param name="id" select="'universal-error'"/><xsl:with-param name="text" select="'universal errors'"/></xsl:call-template>,
         this function can return:</p>
       <xsl:variable name="errors" select="jg:errors(@id)"/>
       <xsl:choose>
@@ -885,18 +890,18 @@
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
         <tr>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text">Phase</xsl:with-param></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiEvent'"/><xsl:with-param name="text">Event type</xsl:with-param></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiEvent'"/><xsl:with-param name="text" select="'Event type'"/></xsl:call-template></th>
           <th scope="col">Number</th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text">Enabling</xsl:with-param></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'Enabling'"/></xsl:call-template></th>
           <th scope="col">Thread filter</th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text">Since</xsl:with-param></xsl:call-template></th>
+          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
         </tr>
         <tr>
           <td>Sent <xsl:call-template name="event-phase-words"/></td>
           <td><code><xsl:value-of select="@const"/></code></td>
           <td><xsl:value-of select="@num"/></td>
-          <td><code><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text">SetEventNotificationMode</xsl:with-param></xsl:call-template>(JVMTI_ENABLE, <xsl:value-of select="@const"/>, NULL)</code></td>
+          <td><code><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'SetEventNotificationMode'"/></xsl:call-template>(JVMTI_ENABLE, <xsl:value-of select="@const"/>, NULL)</code></td>
           <td>
             <xsl:choose>
               <xsl:when test="@filtered = 'thread'">Can be enabled for one thread</xsl:when>
