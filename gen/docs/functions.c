@@ -93,6 +93,21 @@ static void member_ctype(Buf *b, const char *key, const DocsState *st)
         buf_puts(b, "...");
 }
 
+/* jg:ctype-target("Owner.name"): what in that C type the page links, the
+ * innermost type it names: a struct's or an enum's name, else the type
+ * element's name ("jthread"); "" for an unknown one. */
+static void member_ctype_target(Buf *b, const char *key, const DocsState *st)
+{
+    const Param *p = st ? strmap_get(&st->members, key) : NULL;
+    const Type *t = p ? p->type : NULL;
+    while (t && t->elem)
+        t = t->elem;
+    if (t && (t->kind == TK_STRUCT || t->kind == TK_ENUM) && t->name && *t->name)
+        buf_puts(b, t->name);
+    else if (t)
+        buf_puts(b, type_kinds[t->kind].xml);
+}
+
 static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, prototype);
@@ -106,6 +121,11 @@ static void fn_event_typedef(xmlXPathParserContextPtr pc, int nargs)
 static void fn_ctype(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, member_ctype);
+}
+
+static void fn_ctype_target(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, member_ctype_target);
 }
 
 /* A result tree fragment owned by the transformation (freed with it). */
@@ -224,6 +244,7 @@ void register_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
+    xsltRegisterExtFunction(t, BAD_CAST "ctype-target", BAD_CAST DOCS_NS, fn_ctype_target);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
