@@ -20,6 +20,7 @@
 #include "tools/fill.h"
 #include "spec/load.h"
 #include "tools/model_json.h"
+#include "base/keep.h"
 #include "base/output.h"
 #include "base/phases.h"
 #include "base/status.h"
@@ -354,28 +355,6 @@ static void unload(Spec *spec, xmlDocPtr doc)
     spec_free(spec);
     if (doc)
         xmlFreeDoc(doc);
-}
-
-/* generate leaves the document and the model to the exit: freeing them
- * node by node was a tenth of a --no-docs run, for memory the process
- * hands back a moment later (clang's cc1 does the same). They stay
- * pointed to from here, so no leak checker calls them lost; with
- * JVMTIGEN_FREE_AT_EXIT=1 they are freed, and the memcheck suite sees
- * every allocation given back. */
-static struct {
-    Arena *volatile arena; /* the model's blocks hang from it, the Spec is inside one */
-    xmlDoc *volatile doc;  /* volatile: a store never read is not optimised away */
-} kept_for_exit;
-
-static void unload_at_exit(Spec *spec, xmlDocPtr doc)
-{
-    const char *free_all = getenv("JVMTIGEN_FREE_AT_EXIT");
-    if (free_all && strcmp(free_all, "1") == 0) {
-        unload(spec, doc);
-        return;
-    }
-    kept_for_exit.arena = spec ? spec->arena : NULL;
-    kept_for_exit.doc = doc;
 }
 
 /* The version outputs are made for: --jvmti-version, else the spec's
@@ -714,7 +693,8 @@ static int generate(const Options *o, int write_outputs)
     }
     set_free(&set);
     docs_result_free(&docs);
-    unload_at_exit(spec, doc);
+    keep_arena_until_exit(spec ? spec->arena : NULL); /* base/keep.h says why */
+    keep_doc_until_exit(doc);
     free_strings(&deps);
     buf_free(&banner);
     return rc;

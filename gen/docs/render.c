@@ -16,6 +16,7 @@
 #include <libxslt/xsltutils.h>
 
 #include "docs/sandbox.h"
+#include "base/keep.h"
 #include "base/phases.h"
 #include "base/status.h"
 
@@ -144,7 +145,7 @@ BENCH_VISIBLE static void render_man(DocsState *st, xsltStylesheetPtr man, xmlDo
     if (r) {
         if (split_pages(r, file, res) != 0)
             *rc = EXIT_INVALID;
-        xmlFreeDoc(r);
+        keep_doc_until_exit(r);
     }
 }
 
@@ -210,8 +211,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
                 phase_begin();
                 xmlDocPtr h = render_html(&st, html, doc, html_file, (const char **)kv.items,
                                           &res->files[page], &rc);
-                if (h)
-                    xmlFreeDoc(h);
+                keep_doc_until_exit(h);
                 phase_end("html");
             }
             phase_begin();
