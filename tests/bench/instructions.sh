@@ -48,6 +48,21 @@ instruction_goals() {
     awk -v p="$parse" -v a="$all" 'BEGIN { printf "bench: instructions: validated parse %.0fM, all outputs in one process %.0fM\n", p / 1e6, a / 1e6 }'
     ratio_line "C outputs / validated parse" "$c" "$parse" "goal: at most 1.3x"
     ratio_line "HTML page / validated parse" "$html" "$parse" "goal: at most 3x"
+    # What libxslt costs at least: copying a tree through templates into
+    # HTML, the spec's (tests/bench/copy.xsl; its parse, unvalidated,
+    # included), and one the size of the page (jvmti.html read back as
+    # HTML, that parse taken off).
+    local copy page_copy page_parse
+    if command -v xsltproc >/dev/null; then
+        copy=$(count "$d/copy" xsltproc --nonet --novalid -o "$d/copy.html" tests/bench/copy.xsl "$spec")
+        page_copy=$(count "$d/pcopy" xsltproc --html --nonet -o "$d/pcopy.html" tests/bench/copy.xsl "$d/all.out/jvmti.html")
+        page_parse=$(count "$d/pparse" xmllint --html --noout "$d/all.out/jvmti.html")
+    fi
+    if [ -n "$copy" ] && [ -n "$page_copy" ] && [ -n "$page_parse" ]; then
+        ratio_line "floor: libxslt copying the spec into HTML / validated parse" "$copy" "$parse" "the issue took it for about 2x"
+        awk -v h="$html" -v c="$page_copy" -v p="$page_parse" -v b="$parse" 'BEGIN {
+            printf "bench: floor: libxslt copying a tree the size of jvmti.html into HTML %.0fM instructions (%.2fx a validated parse); the page costs %.2fx that\n", (c - p) / 1e6, (c - p) / b, h / (c - p) }'
+    fi
     ratio_line "man pages / HTML page" "$man" "$html" "goal: at most 0.5x"
     jdk_goal "$d"
 }
