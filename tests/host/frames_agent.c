@@ -24,7 +24,10 @@ static jmethodID run, get_name;
 static jfieldID name_field, priority_field;
 static jclass thread_class;
 static jint (JNICALL *vm_get_version)(JNIEnv *);
-static int version_calls; /* through the agent's table */
+/* Calls through the agent's table: in all (atomic: threads start at once)
+ * and on the calling thread, which is what a ThreadStart asks about. */
+static int version_calls;
+static _Thread_local int version_calls_here;
 static JavaVM *the_vm;
 
 static const char *err(jvmtiError e)
@@ -166,7 +169,8 @@ static void JNICALL on_frame_pop(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethodI
 
 static jint JNICALL counting_get_version(JNIEnv *jni)
 {
-    version_calls++;
+    __atomic_fetch_add(&version_calls, 1, __ATOMIC_RELAXED);
+    version_calls_here++;
     return vm_get_version(jni);
 }
 
@@ -208,7 +212,9 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         (*env)->Deallocate(env, (unsigned char *)table);
         jint v = (*jni)->GetVersion(jni);
         say("GetVersion through the new table",
-            version_calls == 1 && v == JNI_VERSION_10 ? "counted" : "missed");
+            __atomic_load_n(&version_calls, __ATOMIC_RELAXED) == 1 && v == JNI_VERSION_10
+                ? "counted"
+                : "missed");
     }
 
     char *value = NULL;
@@ -223,9 +229,10 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
     (void)env, (void)thread;
     if (!quiet && vm_get_version) {
-        int before = version_calls;
+        int before = version_calls_here;
         (*jni)->GetVersion(jni);
-        say("a new thread's JNIEnv uses the new table", version_calls == before + 1 ? "yes" : "no");
+        say("a new thread's JNIEnv uses the new table",
+            version_calls_here == before + 1 ? "yes" : "no");
     }
 }
 
