@@ -278,7 +278,7 @@
   <!-- The version that added an item (its since, when not the original
        1.0): what the spec records of an item's history. It links to the
        first entry of that release in the change history, when there is
-       one (release-of says which). -->
+       one (the "release" key says). -->
   <xsl:template name="since-badge">
     <xsl:if test="@since and @since != '1.0'">
       <xsl:variable name="since" select="string(@since)"/>
@@ -294,9 +294,6 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The release a <change> belongs to, as since attributes name it: the
-       major number from 9 on ("11.0.0": 11), major.minor before
-       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
   <!-- The changes by release-of, written as one expression (a key cannot
        call a template): "11.0.0" is 11, "1.1.47" is 1.1, "v40" is ".". The
        since badges look their release up here; searching the change
@@ -308,6 +305,9 @@
                                         substring-before(substring-after(@version, '.'), '.')),
                                  1, 99 * not(number(substring-before(@version, '.')) &gt;= 9)))"/>
 
+  <!-- The release a <change> belongs to, as since attributes name it: the
+       major number from 9 on ("11.0.0": 11), major.minor before
+       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
   <xsl:template name="release-of">
     <xsl:variable name="major" select="substring-before(@version, '.')"/>
     <xsl:choose>

@@ -209,12 +209,11 @@ static bool format_simple(Buf *b, const char *fmt, va_list ap)
             return false;
         const char *s;
         int prec;
-        /* which conversion: its letter; 'L' for lld and llu, 'l' for ld and lu */
-        char kind = c[n - 1] == 's' ? 's' : n == 1 || c[0] == 'z' ? c[0] : n == 3 ? 'L' : 'l';
-        switch (kind) {
+        switch (c[0]) {
         case '%': buf_putc(b, '%'); break;
-        case 's': /* %s, %.*s; a negative precision counts as none */
-            prec = n == 3 ? va_arg(ap, int) : -1;
+        case 's':
+        case '.': /* %s, %.*s; a negative precision counts as none */
+            prec = c[0] == '.' ? va_arg(ap, int) : -1;
             s = va_arg(ap, const char *);
             s = s ? s : "(null)";
             buf_put(b, s, prec < 0 ? strlen(s) : strnlen(s, (size_t)prec));
@@ -223,14 +222,12 @@ static bool format_simple(Buf *b, const char *fmt, va_list ap)
         case 'd': put_signed(b, va_arg(ap, int)); break;
         case 'u': put_unsigned(b, va_arg(ap, unsigned), false); break;
         case 'z': put_unsigned(b, va_arg(ap, size_t), false); break;
-        case 'L': /* lld, llu */
-            if (c[2] == 'd')
+        default: /* 'l': ld, lu, lld, llu; the last letter says signed or not */
+            if (c[1] == 'l' && c[2] == 'd')
                 put_signed(b, va_arg(ap, long long));
-            else
+            else if (c[1] == 'l')
                 put_unsigned(b, va_arg(ap, unsigned long long), false);
-            break;
-        default: /* 'l': ld, lu */
-            if (c[1] == 'd')
+            else if (c[1] == 'd')
                 put_signed(b, va_arg(ap, long));
             else
                 put_unsigned(b, va_arg(ap, unsigned long), false);

@@ -55,13 +55,14 @@ static Loc loc_of(const Builder *b, xmlNodePtr n)
 static const char *attr(Builder *b, xmlNodePtr n, const char *name)
 {
     bool present = false;
-    for (xmlAttrPtr p = n->properties; p && !present; p = p->next) {
+    for (xmlAttrPtr p = n->properties; p; p = p->next) {
         if (!same((const char *)p->name, name)) /* any namespace, as xmlGetProp */
             continue;
         xmlNodePtr t = p->children;
         if (t && !t->next && t->type == XML_TEXT_NODE && t->content) /* the usual shape */
             return arena_strdup(b->a, (const char *)t->content);
         present = true;
+        break;
     }
     if (!present && n->name != b->asked) { /* asked of one element many times in a row */
         b->asked = n->name;
