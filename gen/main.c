@@ -1,7 +1,6 @@
 /* jvmtigen: the command line. Subcommands share one pipeline:
  * load (load.c) -> build the model (build.c) -> check (check.c) -> emit. */
 #include <errno.h>
-#include <malloc.h> /* mallopt, where it is glibc */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "tools/fill.h"
 #include "spec/load.h"
 #include "tools/model_json.h"
+#include "base/heap.h"
 #include "base/keep.h"
 #include "base/output.h"
 #include "base/phases.h"
@@ -702,20 +702,12 @@ static int generate(const Options *o, int write_outputs)
 
 int main(int argc, char **argv)
 {
+    heap_setup();
     LIBXML_TEST_VERSION
     /* Past a file size limit (ulimit -f) a write fails with EFBIG, which is
      * reported and leaves the outputs as they were, instead of a signal
      * killing the generator half-way. */
     signal(SIGXFSZ, SIG_IGN);
-#ifdef M_MMAP_THRESHOLD
-    /* Large blocks from the heap, and freed memory kept there: the spec's
-     * text, freed after the parse, becomes the outputs' buffers instead of
-     * going back to the system while they take fresh pages (a first touch
-     * of a page cost 14 us on the machine make bench runs on; a run
-     * touched 130 pages fewer). */
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
-#endif
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(usage_text, stdout);
         return EXIT_OK;

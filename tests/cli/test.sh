@@ -103,3 +103,4 @@ check "cli: without JVMTIGEN_TIMES nothing is timed" test -z "$GEN_ERR"
 . tests/cli/max-errors.sh
 . tests/cli/generation-needs.sh
 . tests/cli/non-utf8.sh
+. tests/cli/heap.sh
