@@ -13,15 +13,11 @@
   <xsl:param name="spec-name" select="'jvmti.xml'"/>
   <xsl:param name="generator" select="'jvmtigen'"/>
 
-  <!-- Cross-references go through keys (few of them: libxslt indexes
-       every key over the whole document), so rendering stays linear. Items
-       inside <elide> are in no key and in no output (an elided function
-       sits in category/elide/function, not category/function). -->
-  <xsl:key name="anchor" match="intro|category|category/function|category/callback|
-                                eventsection/event|typedef|uniontypedef|capabilitiestypedef|
-                                constants|constant|errorcategory|errorid|basetypes|basetype|
-                                changehistory"
-           use="@id"/>
+  <!-- Keys: libxslt indexes every key of a stylesheet over the whole
+       document at the first key() call, used or not, so each stylesheet
+       holds only the keys it uses (the page's cross-references are in
+       html.xsl). -->
+
   <!-- Functions and events by the capabilities they need or may use. -->
   <xsl:key name="requires" match="category/function|eventsection/event"
            use="capabilities/required/@id"/>

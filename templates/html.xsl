@@ -13,6 +13,15 @@
 
   <xsl:output method="html" encoding="UTF-8" indent="no"/>
 
+  <!-- Cross-references go through a key, so rendering stays linear. Items
+       inside <elide> are in no key and in no output (an elided function
+       sits in category/elide/function, not category/function). -->
+  <xsl:key name="anchor" match="intro|category|category/function|category/callback|
+                                eventsection/event|typedef|uniontypedef|capabilitiestypedef|
+                                constants|constant|errorcategory|errorid|basetypes|basetype|
+                                changehistory"
+           use="@id"/>
+
   <!-- Every constants group (they sit in descriptions, at any depth): one
        walk of the tree, shared by the search list and the indexes. -->
   <xsl:variable name="constant-groups" select="/specification/functionsection//constants[not(ancestor::elide)]"/>

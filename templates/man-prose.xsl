@@ -7,14 +7,6 @@
                 xmlns:jg="urn:jvmtigen"
                 exclude-result-prefixes="jg">
 
-  <!-- The links of a function's or an event's text, and of a type's (for
-       the SEE ALSO of their pages), by "OWNER LINKED". -->
-  <xsl:key name="links-in" match="functionlink|eventlink|typelink"
-           use="concat((ancestor::function|ancestor::event)[last()]/@id, ' ', @id)"/>
-  <xsl:key name="type-links-in" match="functionlink|eventlink|typelink"
-           use="concat((ancestor::typedef|ancestor::uniontypedef|ancestor::callback|
-                                   ancestor::constants)[last()]/@id, ' ', @id)"/>
-
   <!-- Running text: white space collapsed (one blank kept at either end
        where the source had any), escaped, a leading dot guarded; verbatim
        text line by line. Both are jvmtigen's extension functions

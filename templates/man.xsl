@@ -258,17 +258,13 @@
     <xsl:if test="not($errors)">No other error.&#10;</xsl:if>
   </xsl:template>
 
-  <!-- The functions and events the page links to, then its category. -->
+  <!-- The functions, events and types the page links to (jg:see-also:
+       each once, in the order the text first names them), then the
+       capabilities, the errors and the overview. -->
   <xsl:template name="see-also">
-    <xsl:variable name="self" select="@id"/>
     <xsl:text>.SH SEE ALSO&#10;</xsl:text>
-    <xsl:for-each select=".//functionlink[not(@id = $self)][key('anchor', @id)[self::function]]|
-                          .//eventlink[not(@id = $self)][key('anchor', @id)[self::event]]|
-                          .//typelink[not(@id = $self)][key('anchor', @id)[self::typedef or
-                            self::uniontypedef or self::callback or self::constants]]">
-      <xsl:if test="generate-id() = generate-id(key('links-in', concat($self, ' ', @id))[1])">
-        <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
-      </xsl:if>
+    <xsl:for-each select="jg:see-also(.)">
+      <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
     </xsl:for-each>
     <xsl:if test="capabilities/required or capabilities/capability or eventcapabilities">
       <xsl:text>.BR </xsl:text><xsl:value-of select="$caps-id"/><xsl:text> (3),&#10;</xsl:text>
@@ -363,13 +359,8 @@
     <xsl:for-each select="(ancestor::function|ancestor::event)[1]">
       <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:for-each select=".//functionlink[key('anchor', @id)[self::function]]|
-                          .//eventlink[key('anchor', @id)[self::event]]|
-                          .//typelink[not(@id = $self)][key('anchor', @id)[self::typedef or
-                            self::uniontypedef or self::callback or self::constants]]">
-      <xsl:if test="generate-id() = generate-id(key('type-links-in', concat($self, ' ', @id))[1])">
-        <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
-      </xsl:if>
+    <xsl:for-each select="jg:see-also(.)">
+      <xsl:text>.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3),&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>.BR jvmti (3)&#10;</xsl:text>
   </xsl:template>

@@ -41,6 +41,7 @@ void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
     strmap_init(&st->functions);
     strmap_init(&st->events);
     strmap_init(&st->callbacks);
+    strmap_init(&st->types);
     strmap_init(&st->members);
     strmap_init(&st->error_users);
     strmap_init(&st->said);
@@ -63,10 +64,15 @@ void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         strmap_put(&st->callbacks, s->callbacks[i]->id, s->callbacks[i]);
+        strmap_put(&st->types, s->callbacks[i]->id, s->callbacks[i]);
         add_members(st, s->callbacks[i]->id, s->callbacks[i]->params, s->callbacks[i]->n_params);
     }
-    for (size_t i = 0; i < s->n_typedefs; i++)
+    for (size_t i = 0; i < s->n_typedefs; i++) {
+        strmap_put(&st->types, s->typedefs[i]->id, s->typedefs[i]);
         add_members(st, s->typedefs[i]->id, s->typedefs[i]->fields, s->typedefs[i]->n_fields);
+    }
+    for (size_t i = 0; i < s->n_constant_groups; i++)
+        strmap_put(&st->types, s->constant_groups[i]->id, s->constant_groups[i]);
 }
 
 void state_free(DocsState *st)
@@ -79,6 +85,7 @@ void state_free(DocsState *st)
     strmap_free(&st->functions);
     strmap_free(&st->events);
     strmap_free(&st->callbacks);
+    strmap_free(&st->types);
     strmap_free(&st->members);
     strmap_free(&st->error_users);
     strmap_free(&st->said);

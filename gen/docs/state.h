@@ -18,10 +18,11 @@
 typedef struct DocsState {
     const GenContext *ctx;
     StrMap functions, events, callbacks; /* id -> item */
-    StrMap members;                      /* "Owner.name" -> Param* */
-    Arena *keys;                         /* the "Owner.name" strings */
-    StrMap error_users;                  /* error id -> Vec* of Function* */
-    Vec vecs;                            /* the Vecs above, to free */
+    StrMap types;       /* id -> item: structs, unions, callbacks, constant groups */
+    StrMap members;     /* "Owner.name" -> Param* */
+    Arena *keys;        /* the "Owner.name" strings */
+    StrMap error_users; /* error id -> Vec* of Function* */
+    Vec vecs;           /* the Vecs above, to free */
     Vec *deps;
     Buf messages;        /* libxslt's error text, collected */
     Vec files;           /* file names diagnostics point at */

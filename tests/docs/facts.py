@@ -207,6 +207,17 @@ def man_note(mandir, owner, name):
     return re.sub(r'\\f[BIRP]', '', m.group(1)).replace('\n', ' ') if m else None
 
 
+def man_see_also(mandir, page):
+    """The names a man page's SEE ALSO lists, in order; None without the
+    page or the section."""
+    try:
+        roff = open('%s/%s.3' % (mandir, page), encoding='utf-8').read()
+    except OSError:
+        return None
+    m = re.search(r'^\.SH "?SEE ALSO"?\n(.*?)(?=^\.SH|\Z)', roff, re.S | re.M)
+    return re.findall(r'^\.BR (\S+) \(3\)', m.group(1), re.M) if m else None
+
+
 def sections(page, kind):
     """id -> the HTML of each <section class="item KIND">, up to the next
     function or event (a function's types are sections inside it)."""
@@ -339,6 +350,51 @@ def main():
                 else:
                     probs += ownership_problems(ev.get('id'), p, note)
         r.fact('%s: each event\'s man page says who owns its pointers\' memory' % label, probs)
+
+        # SEE ALSO: what the item's text links to (functionlink to a
+        # function, eventlink to an event, typelink to a struct, union,
+        # callback or constants group, none of them elided), once each, in
+        # the order the text first links it, the item itself left out; then
+        # the capabilities page where the item names capabilities, the
+        # errors page for a function, the overview. A type's page starts
+        # with the function or event it is defined in.
+        types = {t.get('id') for tag in ('typedef', 'uniontypedef', 'callback', 'constants')
+                 for t in visible(root, './/' + tag)}
+        targets = {'functionlink': {f.get('id') for f in funcs},
+                   'eventlink': {e.get('id') for e in events}, 'typelink': types}
+        parent = {c: p for p in root.iter() for c in p}
+        caps = visible(root, './/capabilitiestypedef')
+        caps_id = caps[0].get('id') if caps else 'jvmtiCapabilities'
+        probs, listed = [], 0
+        typed = [t for tag in ('typedef', 'uniontypedef', 'constants') for t in visible(root, './/' + tag)]
+        typed += [c for c in visible(root, './/callback') if parent.get(c) is not None and parent[c].tag == 'category']
+        for item in funcs + events + typed:
+            want, links = [], []
+            if item in typed:
+                p = parent.get(item)
+                while p is not None and p.tag not in ('function', 'event'):
+                    p = parent.get(p)
+                if p is not None:
+                    want.append(p.get('id'))
+            for link in item.iter():
+                ident = link.get('id')
+                if link.tag in targets and ident in targets[link.tag] and ident != item.get('id') \
+                        and ident not in links:
+                    links.append(ident)
+            want += links
+            if item not in typed and (item.find('capabilities/required') is not None or
+                                      item.find('capabilities/capability') is not None or
+                                      item.find('eventcapabilities') is not None):
+                want.append(caps_id)
+            if item.tag == 'function':
+                want.append('jvmtiError')
+            want.append('jvmti')
+            got = man_see_also(sys.argv[5], item.get('id'))
+            listed += len(want)
+            if got != want:
+                probs.append('%s.3: SEE ALSO %s, the text links %s' % (item.get('id'), got, want))
+        r.fact('%s: each man page\'s SEE ALSO lists what its text links to, once each, in order (%d entries)'
+               % (label, listed), probs)
 
     # Events the spec sends in any phase are sent in the primordial, start
     # and live phases: never "in any phase".
