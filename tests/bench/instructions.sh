@@ -108,13 +108,17 @@ jdk_goal() {
     [ -n "$ours" ] || { echo "bench: OpenJDK 17's stylesheets not compared: jvmtigen failed on $spec17"; return 0; }
     awk -v a="$jdk" -v b="$ours" 'BEGIN {
         printf "bench: OpenJDK 17 stylesheets / jvmtigen, JDK 17 spec, all outputs %.2fx faster (%.0fM / %.0fM instructions, jvmtigen in one process) (goal: at least 3x)\n", a / b, a / 1e6, b / 1e6 }'
-    local runs="${BENCH_JDK_RUNS:-5}" best_jdk=999999999999 best_ours=999999999999 t0 t1 t2
+    local runs="${BENCH_JDK_RUNS:-5}" best_jdk=999999999999 best_ours=999999999999 best_huge=999999999999 t0 t1 t2 t3
     for _ in $(seq "$runs"); do
         t0=$(date +%s%N); five || { echo "bench: OpenJDK 17's stylesheets failed"; return 0; }
         t1=$(date +%s%N); rm -rf "$j/ours"; "$gen" -q -o "$j/ours" "$spec17"; t2=$(date +%s%N)
+        # xsltproc with its heap in huge pages, as jvmtigen's is (gen/base/heap.c)
+        GLIBC_TUNABLES=glibc.malloc.hugetlb=1 five; t3=$(date +%s%N)
         (( t1 - t0 < best_jdk )) && best_jdk=$((t1 - t0))
         (( t2 - t1 < best_ours )) && best_ours=$((t2 - t1))
+        (( t3 - t2 < best_huge )) && best_huge=$((t3 - t2))
     done
-    awk -v a="$best_jdk" -v b="$best_ours" -v n="$runs" 'BEGIN {
-        printf "bench: wall: OpenJDK 17 stylesheets %.0f ms, jvmtigen (default mode) %.0f ms: %.2fx faster (best of %d; goal: at least 3x)\n", a / 1e6, b / 1e6, a / b, n }'
+    awk -v a="$best_jdk" -v b="$best_ours" -v h="$best_huge" -v n="$runs" 'BEGIN {
+        printf "bench: wall: OpenJDK 17 stylesheets %.0f ms, jvmtigen (default mode) %.0f ms: %.2fx faster (best of %d; goal: at least 3x)\n", a / 1e6, b / 1e6, a / b, n
+        printf "bench: wall: (for scale: the stylesheets with the heap of xsltproc in huge pages too, GLIBC_TUNABLES=glibc.malloc.hugetlb=1, %.0f ms: %.2fx)\n", h / 1e6, h / b }'
 }
