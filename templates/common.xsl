@@ -43,6 +43,16 @@
     </xsl:choose>
   </xsl:template>
 
+  <!-- A function's or callback's one-line title: its synopsis, or its id
+       where the synopsis is blank (the generator warns about that), so no
+       link or NAME line is left empty. -->
+  <xsl:template name="synopsis-text">
+    <xsl:choose>
+      <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="synopsis"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- "1.0" unless the item says otherwise. -->
   <xsl:template name="since">
     <xsl:choose>

@@ -186,7 +186,7 @@
   <xsl:template name="search-items">
     <xsl:for-each select="/specification/functionsection/category/function">
       <li data-kind="function"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">function</span> <xsl:value-of select="synopsis"/></a></li>
+        <span class="kind">function</span> <xsl:call-template name="synopsis-text"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/eventsection/event">
       <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
@@ -225,7 +225,7 @@
     </xsl:for-each>
     <xsl:for-each select="/specification/functionsection/category/callback">
       <li data-kind="callback"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">callback</span> <xsl:value-of select="synopsis"/></a></li>
+        <span class="kind">callback</span> <xsl:call-template name="synopsis-text"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/datasection/basetypes/basetype">
       <!-- Its anchor as its table row has it (not always its id). -->
@@ -251,7 +251,7 @@
               <h4><a href="#{@id}"><xsl:value-of select="@label"/></a></h4>
               <ul>
                 <xsl:for-each select="function">
-                  <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a>
+                  <li><a href="#{@id}"><xsl:call-template name="synopsis-text"/></a>
                     <xsl:call-template name="since-badge"/></li>
                 </xsl:for-each>
               </ul>
@@ -268,7 +268,7 @@
       <h2 class="category-title"><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h2>
       <ul class="category-list">
         <xsl:for-each select="function">
-          <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a></li>
+          <li><a href="#{@id}"><xsl:call-template name="synopsis-text"/></a></li>
         </xsl:for-each>
       </ul>
       <xsl:apply-templates select="intro|typedef|uniontypedef|capabilitiestypedef"/>
@@ -328,7 +328,7 @@
 
   <xsl:template match="function">
     <section id="{@id}" class="item function" data-name="{@id}">
-      <h3><xsl:value-of select="synopsis"/>
+      <h3><xsl:call-template name="synopsis-text"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
 <xsl:call-template name="self-link"/></h3>
@@ -702,7 +702,7 @@
 
   <xsl:template match="callback">
     <section id="{@id}" class="item callback" data-name="{@id}">
-      <h3><xsl:value-of select="synopsis"/>
+      <h3><xsl:call-template name="synopsis-text"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
 <xsl:call-template name="self-link"/></h3>
@@ -957,7 +957,7 @@
           <xsl:for-each select="/specification/functionsection/category/callback">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
-              <td><xsl:value-of select="synopsis"/><xsl:call-template name="since-badge"/></td></tr>
+              <td><xsl:call-template name="synopsis-text"/><xsl:call-template name="since-badge"/></td></tr>
           </xsl:for-each>
         </table></div>
       </section>

@@ -62,7 +62,11 @@
     <xsl:text>.nh&#10;.ad l&#10;</xsl:text>
     <xsl:text>.SH NAME&#10;</xsl:text>
     <xsl:value-of select="$name"/><xsl:text> \- </xsl:text>
-    <xsl:value-of select="jg:roff-text(normalize-space($what))"/>
+    <xsl:choose>
+      <xsl:when test="normalize-space($what)"><xsl:value-of select="jg:roff-text(normalize-space($what))"/></xsl:when>
+      <!-- Never an empty NAME: apropos and whatis read it. -->
+      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
+    </xsl:choose>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
@@ -309,8 +313,8 @@
       <xsl:with-param name="name" select="@id"/>
       <xsl:with-param name="what">
         <xsl:choose>
-          <xsl:when test="@label"><xsl:value-of select="@label"/></xsl:when>
-          <xsl:when test="synopsis"><xsl:value-of select="synopsis"/></xsl:when>
+          <xsl:when test="normalize-space(@label)"><xsl:value-of select="@label"/></xsl:when>
+          <xsl:when test="synopsis"><xsl:call-template name="synopsis-text"/></xsl:when>
           <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
         </xsl:choose>
       </xsl:with-param>
@@ -455,7 +459,8 @@
       <xsl:text>.SS </xsl:text><xsl:value-of select="jg:roff-text(normalize-space(@label))"/><xsl:text>&#10;</xsl:text>
       <xsl:for-each select="function">
         <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3)&#10;</xsl:text>
-        <xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/>
+        <xsl:variable name="title"><xsl:call-template name="synopsis-text"/></xsl:variable>
+        <xsl:value-of select="jg:roff-text(normalize-space($title))"/>
         <xsl:text>&#10;</xsl:text>
       </xsl:for-each>
     </xsl:for-each>
@@ -471,8 +476,8 @@
       <xsl:sort select="@id"/>
       <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3)&#10;</xsl:text>
       <xsl:choose>
-        <xsl:when test="@label"><xsl:value-of select="jg:roff-text(normalize-space(@label))"/></xsl:when>
-        <xsl:when test="synopsis"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
+        <xsl:when test="normalize-space(@label)"><xsl:value-of select="jg:roff-text(normalize-space(@label))"/></xsl:when>
+        <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
         <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
       </xsl:choose>
       <xsl:text>&#10;</xsl:text>

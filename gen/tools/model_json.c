@@ -446,7 +446,7 @@ void emit_model_json(const Spec *s, Buf *out)
     Json j = json_writer(out);
     json_begin(&j, '{');
     json_kint(&j, "format", MODEL_JSON_FORMAT);
-    json_kstr(&j, "version", s->latest_version);
+    json_kstr(&j, "version", s->version);
     categories(&j, s);
     functions(&j, s);
     callbacks(&j, s);
