@@ -68,9 +68,9 @@
       <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
       <xsl:when test="$phase = 'onloadOnly'">in the OnLoad phase only</xsl:when>
       <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
-      <!-- An event of phase "any" is sent whenever agent code can run:
-           never in OnLoad, never once the VM is dead. -->
-      <xsl:when test="$phase = 'any'">in the primordial, start or live phase</xsl:when>
+      <!-- A function of phase "any" may be called in every phase, OnLoad and
+           dead included (GetPhase, Allocate, the raw monitors, ...). -->
+      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
       <xsl:otherwise>in the live phase only</xsl:otherwise>
     </xsl:choose>
   </xsl:template>

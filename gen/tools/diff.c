@@ -13,7 +13,7 @@
 #include "base/cscan.h"
 #include "base/json.h"
 #include "c/layout.h"
-#include "tools/model_abi.h"
+#include "spec/refs.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1
