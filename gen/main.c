@@ -97,7 +97,7 @@ static void unload(Spec *spec, xmlDocPtr doc)
  * latest change. False (with the diagnostic printed) if neither is known. */
 static bool resolve_version(const Options *o, const Spec *spec, JvmtiVersion *v)
 {
-    const char *vtext = o->version ? o->version : spec->latest_version;
+    const char *vtext = o->version ? o->version : spec->version;
     if (!vtext) {
         Loc l = {o->spec, 0};
         error_at(&l, "no <change version=...> says which JVM TI version this is; "

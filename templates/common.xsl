@@ -43,6 +43,16 @@
     </xsl:choose>
   </xsl:template>
 
+  <!-- A function's or callback's one-line title: its synopsis, or its id
+       where the synopsis is blank (the generator warns about that), so no
+       link or NAME line is left empty. -->
+  <xsl:template name="synopsis-text">
+    <xsl:choose>
+      <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="synopsis"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- "1.0" unless the item says otherwise. -->
   <xsl:template name="since">
     <xsl:choose>
@@ -58,9 +68,9 @@
       <xsl:when test="$phase = 'onload'">in the OnLoad or the live phase</xsl:when>
       <xsl:when test="$phase = 'onloadOnly'">in the OnLoad phase only</xsl:when>
       <xsl:when test="$phase = 'start'">in the start or the live phase</xsl:when>
-      <!-- An event of phase "any" is sent whenever agent code can run:
-           never in OnLoad, never once the VM is dead. -->
-      <xsl:when test="$phase = 'any'">in the primordial, start or live phase</xsl:when>
+      <!-- A function of phase "any" may be called in every phase, OnLoad and
+           dead included (GetPhase, Allocate, the raw monitors, ...). -->
+      <xsl:when test="$phase = 'any'">in any phase</xsl:when>
       <xsl:otherwise>in the live phase only</xsl:otherwise>
     </xsl:choose>
   </xsl:template>

@@ -186,7 +186,7 @@
   <xsl:template name="search-items">
     <xsl:for-each select="/specification/functionsection/category/function">
       <li data-kind="function"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">function</span> <xsl:value-of select="synopsis"/></a></li>
+        <span class="kind">function</span> <xsl:call-template name="synopsis-text"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/eventsection/event">
       <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
@@ -225,7 +225,7 @@
     </xsl:for-each>
     <xsl:for-each select="/specification/functionsection/category/callback">
       <li data-kind="callback"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">callback</span> <xsl:value-of select="synopsis"/></a></li>
+        <span class="kind">callback</span> <xsl:call-template name="synopsis-text"/></a></li>
     </xsl:for-each>
     <xsl:for-each select="/specification/datasection/basetypes/basetype">
       <!-- Its anchor as its table row has it (not always its id). -->
@@ -251,7 +251,7 @@
               <h4><a href="#{@id}"><xsl:value-of select="@label"/></a></h4>
               <ul>
                 <xsl:for-each select="function">
-                  <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a>
+                  <li><a href="#{@id}"><xsl:call-template name="synopsis-text"/></a>
                     <xsl:call-template name="since-badge"/></li>
                 </xsl:for-each>
               </ul>
@@ -268,7 +268,7 @@
       <h2 class="category-title"><xsl:value-of select="@label"/><xsl:call-template name="self-link"/></h2>
       <ul class="category-list">
         <xsl:for-each select="function">
-          <li><a href="#{@id}"><xsl:value-of select="synopsis"/></a></li>
+          <li><a href="#{@id}"><xsl:call-template name="synopsis-text"/></a></li>
         </xsl:for-each>
       </ul>
       <xsl:apply-templates select="intro|typedef|uniontypedef|capabilitiestypedef"/>
@@ -328,7 +328,7 @@
 
   <xsl:template match="function">
     <section id="{@id}" class="item function" data-name="{@id}">
-      <h3><xsl:value-of select="synopsis"/>
+      <h3><xsl:call-template name="synopsis-text"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
 <xsl:call-template name="self-link"/></h3>
@@ -493,7 +493,22 @@
 
   <!-- What a parameter's type says about memory, counts and NULL. -->
   <xsl:template name="type-notes">
-    <span class="type-note"><xsl:apply-templates select="*[not(self::description)][1]" mode="type-note"/></span>
+    <span class="type-note"><xsl:apply-templates select="*[not(self::description)][1]" mode="type-note"/>
+      <xsl:call-template name="local-reference-note"/></span>
+  </xsl:template>
+  <!-- Where the model says a parameter or field returns new JNI local
+       references (jg:reference), that the agent is to manage them. -->
+  <xsl:template name="local-reference-note">
+    <xsl:if test="jg:reference(concat(ancestor::*[@id][1]/@id, '.', @id)) = 'local'">
+      <xsl:choose>
+        <xsl:when test="allocbuf|allocallocbuf|allocfieldbuf|outbuf">
+          <xsl:text> The references in it are JNI local references, to be </xsl:text>
+        </xsl:when>
+        <xsl:when test="outptr"><xsl:text> The result is a JNI local reference, to be </xsl:text></xsl:when>
+        <xsl:otherwise><xsl:text> A JNI local reference, to be </xsl:text></xsl:otherwise>
+      </xsl:choose>
+      <xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text" select="'managed'"/></xsl:call-template><xsl:text> by the agent.</xsl:text>
+    </xsl:if>
   </xsl:template>
 
   <xsl:template match="*" mode="type-note"/>
@@ -599,10 +614,6 @@
     <xsl:text>. Free </xsl:text>
     <xsl:if test="self::allocallocbuf">each element and then </xsl:if>
     <xsl:text>the array with </xsl:text><xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template><xsl:text>.</xsl:text>
-    <xsl:if test="jobject|jclass|jthread|jthreadGroup">
-      <xsl:text> The references in it are JNI local references, to be </xsl:text>
-      <xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text" select="'managed'"/></xsl:call-template><xsl:text> by the agent.</xsl:text>
-    </xsl:if>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="allocfieldbuf" mode="type-note">
@@ -634,8 +645,9 @@
 
   <!-- The errors of a function besides the universal ones (jg:errors): a
        missing capability, what each parameter can be wrong in, its own.
-       Which of them the function table checks on entry, before the VM's
-       implementation runs, is a second fact: the Checked column. -->
+       Which of them jvmtigen's function table checks on entry is a fact of
+       this project's implementation, not of the spec: the reference leaves
+       it out (jvmtigen_impl.h and `jvmtigen model` say it). -->
   <xsl:template name="errors-table">
     <xsl:variable name="fn" select="@id"/>
     <div class="errors">
@@ -647,7 +659,7 @@
         <xsl:when test="not($errors)"><p>No other error.</p></xsl:when>
         <xsl:otherwise>
           <div class="scroll"><table class="wide">
-            <tr><th scope="col">Error</th><th scope="col">When</th><th scope="col">Checked</th></tr>
+            <tr><th scope="col">Error</th><th scope="col">When</th></tr>
             <xsl:for-each select="$errors[@origin != 'own']">
               <xsl:call-template name="error-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
             </xsl:for-each>
@@ -655,12 +667,9 @@
               <tr>
                 <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
                 <td><xsl:apply-templates/></td>
-                <td>by the implementation</td>
               </tr>
             </xsl:for-each>
           </table></div>
-          <p>Checked <em>on entry</em>: the function table returns the error before
-            the VM's implementation runs. Checked <em>by the implementation</em>: the VM returns it.</p>
         </xsl:otherwise>
       </xsl:choose>
     </div>
@@ -691,18 +700,12 @@
           <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
         </xsl:choose>
       </td>
-      <td>
-        <xsl:choose>
-          <xsl:when test="@on-entry = 'yes'">on entry</xsl:when>
-          <xsl:otherwise>by the implementation</xsl:otherwise>
-        </xsl:choose>
-      </td>
     </tr>
   </xsl:template>
 
   <xsl:template match="callback">
     <section id="{@id}" class="item callback" data-name="{@id}">
-      <h3><xsl:value-of select="synopsis"/>
+      <h3><xsl:call-template name="synopsis-text"/>
         <xsl:text> </xsl:text><code class="ident"><xsl:value-of select="@id"/></code>
         <xsl:call-template name="since-badge"/>
 <xsl:call-template name="self-link"/></h3>
@@ -957,7 +960,7 @@
           <xsl:for-each select="/specification/functionsection/category/callback">
             <xsl:sort select="@id"/>
             <tr><th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
-              <td><xsl:value-of select="synopsis"/><xsl:call-template name="since-badge"/></td></tr>
+              <td><xsl:call-template name="synopsis-text"/><xsl:call-template name="since-badge"/></td></tr>
           </xsl:for-each>
         </table></div>
       </section>

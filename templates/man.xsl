@@ -62,7 +62,11 @@
     <xsl:text>.nh&#10;.ad l&#10;</xsl:text>
     <xsl:text>.SH NAME&#10;</xsl:text>
     <xsl:value-of select="$name"/><xsl:text> \- </xsl:text>
-    <xsl:value-of select="jg:roff-text(normalize-space($what))"/>
+    <xsl:choose>
+      <xsl:when test="normalize-space($what)"><xsl:value-of select="jg:roff-text(normalize-space($what))"/></xsl:when>
+      <!-- Never an empty NAME: apropos and whatis read it. -->
+      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
+    </xsl:choose>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
@@ -156,6 +160,18 @@
     <xsl:if test="$t/nullok">
       <xsl:text> NULL may be passed: </xsl:text><xsl:apply-templates select="$t/nullok/node()"/>
     </xsl:if>
+    <xsl:call-template name="local-reference-note"/>
+  </xsl:template>
+  <!-- Where the model says a parameter or field returns new JNI local
+       references (jg:reference), that the agent is to manage them. -->
+  <xsl:template name="local-reference-note">
+    <xsl:if test="jg:reference(concat(ancestor::*[@id][1]/@id, '.', @id)) = 'local'">
+      <xsl:choose>
+        <xsl:when test="allocbuf|allocallocbuf|allocfieldbuf|outbuf"> The references in it are JNI local references, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep them).</xsl:when>
+        <xsl:when test="outptr"> The result is a JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).</xsl:when>
+        <xsl:otherwise> A JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).</xsl:otherwise>
+      </xsl:choose>
+    </xsl:if>
   </xsl:template>
 
   <!-- The sentence of each type (templates by name: a chain of tests of
@@ -232,8 +248,9 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- The errors besides the universal ones (jg:errors), each saying
-       whether the function table checks it on entry. -->
+  <!-- The errors besides the universal ones (jg:errors). Whether
+       jvmtigen's function table checks one on entry is the implementation's
+       fact, not the spec's: jvmtigen_impl.h says it, the reference does not. -->
   <xsl:template name="errors">
     <xsl:text>.SH ERRORS&#10;Besides the universal errors (see \fBjvmti\fP(3)), this function can return:&#10;</xsl:text>
     <xsl:variable name="errors" select="jg:errors(@id)"/>
@@ -243,10 +260,6 @@
       <xsl:choose>
         <xsl:when test="@origin = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="@cap"/>\fP.</xsl:when>
         <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
-      </xsl:choose>
-      <xsl:choose>
-        <xsl:when test="@on-entry = 'yes'"> Checked on entry, before the implementation runs.</xsl:when>
-        <xsl:otherwise> Checked by the implementation.</xsl:otherwise>
       </xsl:choose>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
@@ -283,6 +296,7 @@
     <xsl:for-each select="field">
       <xsl:text>&#10;.TP&#10;.I </xsl:text><xsl:value-of select="@id"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates select="description/node()"/>
+      <xsl:call-template name="local-reference-note"/>
     </xsl:for-each>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
@@ -309,8 +323,8 @@
       <xsl:with-param name="name" select="@id"/>
       <xsl:with-param name="what">
         <xsl:choose>
-          <xsl:when test="@label"><xsl:value-of select="@label"/></xsl:when>
-          <xsl:when test="synopsis"><xsl:value-of select="synopsis"/></xsl:when>
+          <xsl:when test="normalize-space(@label)"><xsl:value-of select="@label"/></xsl:when>
+          <xsl:when test="synopsis"><xsl:call-template name="synopsis-text"/></xsl:when>
           <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
         </xsl:choose>
       </xsl:with-param>
@@ -351,6 +365,7 @@
           <xsl:value-of select="jg:roff-escape(jg:ctype(concat($self, '.', @id)))"/>
           <xsl:text>)"&#10;</xsl:text>
           <xsl:apply-templates select="description/node()"/>
+          <xsl:call-template name="local-reference-note"/>
           <xsl:text>&#10;</xsl:text>
         </xsl:for-each>
       </xsl:otherwise>
@@ -455,7 +470,8 @@
       <xsl:text>.SS </xsl:text><xsl:value-of select="jg:roff-text(normalize-space(@label))"/><xsl:text>&#10;</xsl:text>
       <xsl:for-each select="function">
         <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3)&#10;</xsl:text>
-        <xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/>
+        <xsl:variable name="title"><xsl:call-template name="synopsis-text"/></xsl:variable>
+        <xsl:value-of select="jg:roff-text(normalize-space($title))"/>
         <xsl:text>&#10;</xsl:text>
       </xsl:for-each>
     </xsl:for-each>
@@ -471,8 +487,8 @@
       <xsl:sort select="@id"/>
       <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> (3)&#10;</xsl:text>
       <xsl:choose>
-        <xsl:when test="@label"><xsl:value-of select="jg:roff-text(normalize-space(@label))"/></xsl:when>
-        <xsl:when test="synopsis"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
+        <xsl:when test="normalize-space(@label)"><xsl:value-of select="jg:roff-text(normalize-space(@label))"/></xsl:when>
+        <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
         <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
       </xsl:choose>
       <xsl:text>&#10;</xsl:text>

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* XML's white space (the S production), which the spec's text is laid out
+ * with and man page text is made of. */
+static inline bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 /* Everything the model points to lives in one arena and is freed at once. */
 typedef struct Arena Arena;
 Arena *arena_new(void);

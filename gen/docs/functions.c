@@ -15,6 +15,7 @@
 #include "c/ctype.h"
 #include "c/impl.h"
 #include "spec/errors.h"
+#include "spec/refs.h"
 
 static DocsState *state_of(xmlXPathParserContextPtr pc)
 {
@@ -106,6 +107,33 @@ static void member_ctype_target(Buf *b, const char *key, const DocsState *st)
         buf_puts(b, t->name);
     else if (t)
         buf_puts(b, type_kinds[t->kind].xml);
+}
+
+/* jg:reference("Owner.name"): what a JNI reference in a parameter or field
+ * is, as the model says (spec/refs.h: "caller", "local",
+ * "callback-local"); "" where it holds none, or for an unknown one. */
+static void member_reference(Buf *b, const char *key, const DocsState *st)
+{
+    const Param *p = st ? strmap_get(&st->members, key) : NULL;
+    const char *dot = strrchr(key, '.');
+    if (!p || !dot)
+        return;
+    Buf owner;
+    buf_init(&owner);
+    buf_put(&owner, key, (size_t)(dot - key));
+    RefSite site = strmap_get(&st->functions, owner.data) ? SITE_FUNCTION
+                   : strmap_get(&st->events, owner.data) || strmap_get(&st->callbacks, owner.data)
+                       ? SITE_CALLBACK
+                       : field_site(st->ctx->spec, owner.data);
+    const char *ref = reference_of(p->type, site);
+    if (ref)
+        buf_puts(b, ref);
+    buf_free(&owner);
+}
+
+static void fn_reference(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, member_reference);
 }
 
 static void fn_prototype(xmlXPathParserContextPtr pc, int nargs)
@@ -318,6 +346,7 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype-target", BAD_CAST DOCS_NS, fn_ctype_target);
+    xsltRegisterExtFunction(t, BAD_CAST "reference", BAD_CAST DOCS_NS, fn_reference);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);

@@ -9,8 +9,6 @@
 
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
-/* XML's white space (the S production), which man page text is made of. */
-static bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Appends s[0..n) with each backslash as \e. */
 static void roff_escape(Buf *b, const char *s, size_t n)

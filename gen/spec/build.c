@@ -98,14 +98,12 @@ static const char *text_of(Builder *b, xmlNodePtr n)
     return s;
 }
 
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 static const char *trimmed(Builder *b, const char *s)
 {
-    while (is_space(*s))
+    while (is_xml_space(*s))
         s++;
     size_t n = strlen(s);
-    while (n && is_space(s[n - 1]))
+    while (n && is_xml_space(s[n - 1]))
         n--;
     return arena_strndup(b->a, s, n);
 }
@@ -143,6 +141,24 @@ static const char *since_attr(Builder *b, xmlNodePtr n)
 {
     const char *s = attr(b, n, "since");
     return s ? s : "1.0"; /* the spec format's default */
+}
+
+/* An item's <synopsis> text ("" without one). A blank one is warned about:
+ * it titles the item's index entries and man page, where the docs put the
+ * item's id instead. */
+static const char *synopsis_of(Builder *b, xmlNodePtr n, const char *what, const char *id)
+{
+    xmlNodePtr syn = first_child_named(n, "synopsis");
+    if (!syn)
+        return "";
+    const char *text = text_of(b, syn), *p = text;
+    while (is_xml_space(*p))
+        p++;
+    if (!*p) {
+        Loc l = loc_of(b, syn);
+        warn_at(&l, "%s '%s' has an empty <synopsis>; the docs title it with its id", what, id);
+    }
+    return text;
 }
 
 static NameRef *name_ref(Builder *b, xmlNodePtr n)
@@ -347,9 +363,8 @@ static void build_function(Builder *b, xmlNodePtr n, const Ctx *ctx)
     f->jkernel = attr(b, n, "jkernel");
     f->since = since_attr(b, n);
     f->category = ctx->category;
-    xmlNodePtr syn = first_child_named(n, "synopsis");
-    f->synopsis = syn ? text_of(b, syn) : "";
-    if (!syn)
+    f->synopsis = synopsis_of(b, n, "function", f->id);
+    if (!first_child_named(n, "synopsis"))
         error_at(&f->loc, "function '%s' has no <synopsis>", f->id);
     xmlNodePtr origin = first_child_named(n, "origin");
     f->origin = origin ? trimmed(b, text_of(b, origin)) : NULL;
@@ -394,8 +409,7 @@ static void build_callback(Builder *b, xmlNodePtr n, const Ctx *ctx)
     }
     if (!cb->ret)
         error_at(&cb->loc, "callback '%s' has no return type", cb->id);
-    xmlNodePtr syn = first_child_named(n, "synopsis");
-    cb->synopsis = syn ? text_of(b, syn) : "";
+    cb->synopsis = synopsis_of(b, n, "callback", cb->id);
     cb->params = build_params(b, n, &cb->n_params);
     if (ctx->cat_callbacks)
         vec_push(ctx->cat_callbacks, cb);
@@ -707,6 +721,49 @@ static void collect_copyright(Builder *b, xmlDocPtr doc)
     }
 }
 
+/* <specification majorversion= minorversion= microversion=>, as JDK 8's
+ * spec states its version (later specs leave it to the build): the parts
+ * missing are 0. A minor or micro part without the major is refused. */
+static void stated_version(Builder *b, xmlNodePtr root)
+{
+    const char *part[3] = {attr(b, root, "majorversion"), attr(b, root, "minorversion"),
+                           attr(b, root, "microversion")};
+    if (!part[0] && !part[1] && !part[2])
+        return;
+    Loc l = loc_of(b, root);
+    if (!part[0]) {
+        error_at(&l, "<specification> has %s but no majorversion",
+                 part[1] ? "minorversion" : "microversion");
+        return;
+    }
+    Buf v;
+    buf_init(&v);
+    buf_printf(&v, "%s.%s.%s", part[0], part[1] ? part[1] : "0", part[2] ? part[2] : "0");
+    if (version_valid(v.data)) {
+        b->spec->version = arena_strdup(b->a, v.data);
+        b->spec->version_loc = l;
+    } else {
+        error_at(&l,
+                 "<specification>'s version %s is not a version (each part a number: "
+                 "major up to 4095, minor and micro up to 255)",
+                 v.data);
+    }
+    buf_free(&v);
+}
+
+/* Without a stated version, the latest one the change history names. */
+static void latest_change_version(Spec *spec)
+{
+    for (size_t i = 0; i < spec->n_changes; i++) {
+        const Change *c = spec->changes[i];
+        if (c->version && version_valid(c->version) &&
+            (!spec->version || version_cmp(c->version, spec->version) > 0)) {
+            spec->version = c->version;
+            spec->version_loc = c->loc;
+        }
+    }
+}
+
 Spec *build_spec(xmlDocPtr doc, const char *file)
 {
     Arena *a = arena_new();
@@ -726,6 +783,7 @@ Spec *build_spec(xmlDocPtr doc, const char *file)
                  root ? name_of(root) : "(none)");
     } else {
         spec->label = attr(&b, root, "label");
+        stated_version(&b, root);
         xmlNodePtr title = first_child_named(root, "title");
         spec->title = title ? trimmed(&b, text_of(&b, title)) : NULL;
         Ctx ctx = {0};
@@ -750,12 +808,8 @@ Spec *build_spec(xmlDocPtr doc, const char *file)
 #undef FREEZE
     spec->copyright = (const char **)vec_freeze(&b.copyright, a, &spec->n_copyright);
 
-    for (size_t i = 0; i < spec->n_changes; i++) {
-        const char *v = spec->changes[i]->version;
-        if (v && version_valid(v) &&
-            (!spec->latest_version || version_cmp(v, spec->latest_version) > 0))
-            spec->latest_version = v;
-    }
+    if (!spec->version)
+        latest_change_version(spec);
     strmap_free(&b.defaulted);
     return spec;
 }

@@ -711,6 +711,46 @@ static void check_generated_names(Index *ix, const Spec *s)
     strmap_free(&names);
 }
 
+/* An item's since later than the version the spec states: the header would
+ * claim a version older than its own contents. A warning, as the spec may
+ * simply lack its latest change entry. */
+static void warn_since(const Spec *s, const char *what, const char *id, const char *since,
+                       const Loc *loc)
+{
+    if (!s->version || !since || !version_valid(since) || version_cmp(since, s->version) <= 0)
+        return;
+    if (s->version_loc.line)
+        warn_at(loc, "%s '%s' is since %s, later than the spec's version %s (line %d)", what, id,
+                since, s->version, s->version_loc.line);
+    else
+        warn_at(loc, "%s '%s' is since %s, later than the spec's version %s", what, id, since,
+                s->version);
+}
+
+static void check_since_versions(const Spec *s)
+{
+    for (size_t i = 0; i < s->n_functions; i++)
+        warn_since(s, "function", s->functions[i]->id, s->functions[i]->since,
+                   &s->functions[i]->loc);
+    for (size_t i = 0; i < s->n_callbacks; i++)
+        warn_since(s, "callback", s->callbacks[i]->id, s->callbacks[i]->since,
+                   &s->callbacks[i]->loc);
+    for (size_t i = 0; i < s->n_events; i++)
+        warn_since(s, "event", s->events[i]->id, s->events[i]->since, &s->events[i]->loc);
+    for (size_t i = 0; i < s->n_typedefs; i++) {
+        const Typedef *t = s->typedefs[i];
+        warn_since(s, t->is_union ? "union" : "struct", t->id, t->since, &t->loc);
+    }
+    for (size_t i = 0; s->capabilities && i < s->capabilities->n_fields; i++) {
+        const CapabilityField *f = s->capabilities->fields[i];
+        warn_since(s, "capability", f->id, f->since, &f->loc);
+    }
+    for (size_t i = 0; i < s->n_constant_groups; i++) {
+        const ConstantGroup *g = s->constant_groups[i];
+        warn_since(s, "constants group", g->id, g->since, &g->loc);
+    }
+}
+
 void check_spec(const Spec *s)
 {
     Index ix;
@@ -721,6 +761,7 @@ void check_spec(const Spec *s)
     check_generated_names(&ix, s);
     check_constants(&ix, s);
     check_links(&ix, s);
+    check_since_versions(s);
     StrMap *maps[] = {&ix.functions,    &ix.function_nums, &ix.callbacks,  &ix.events,
                       &ix.event_nums,   &ix.event_consts,  &ix.errors,     &ix.error_nums,
                       &ix.groups,       &ix.constants,     &ix.typedefs,   &ix.basetypes,

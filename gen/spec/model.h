@@ -315,7 +315,12 @@ typedef struct Spec {
     size_t n_changes;
     Elided **elided;
     size_t n_elided;
-    const char *latest_version; /* highest change version, or NULL */
+    /* The JVM TI version the spec states: <specification majorversion=
+     * minorversion= microversion=> where present (JDK 8's spec has them),
+     * else the highest <change version=>; NULL if neither. version_loc is
+     * where it was stated. */
+    const char *version;
+    Loc version_loc;
 } Spec;
 
 void spec_free(Spec *spec);

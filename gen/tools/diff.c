@@ -10,9 +10,10 @@
 
 #include "c/ctype.h"
 #include "c/impl.h"
+#include "base/cscan.h"
 #include "base/json.h"
 #include "c/layout.h"
-#include "tools/model_abi.h"
+#include "spec/refs.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1
@@ -533,12 +534,52 @@ static void basetype_facts(Diff *d, Entry *e, const void *item)
     fact(e, "group", vstr(((const Held *)item)->owner));
 }
 
+/* Whether two definitions are the same C: the same tokens, whatever the
+ * whitespace and comments between them (JDK 21 and JDK 25 lay out
+ * jrawMonitorID's definition differently). */
+static bool same_tokens(const char *a, const char *b)
+{
+    CScan x, y;
+    bool ok = cscan(&x, a, strlen(a)) & cscan(&y, b, strlen(b));
+    bool same = ok && x.n_toks == y.n_toks;
+    for (size_t i = 0; same && i < x.n_toks; i++)
+        same = x.toks[i].len == y.toks[i].len &&
+               memcmp(a + x.toks[i].off, b + y.toks[i].off, x.toks[i].len) == 0;
+    cscan_free(&x);
+    cscan_free(&y);
+    return same;
+}
+
+/* A definition on one line: each run of whitespace one space, none at the
+ * ends, so a changed definition prints as one fact. */
+static const char *one_line(Diff *d, const char *s)
+{
+    if (!s)
+        return NULL;
+    Buf b;
+    buf_init(&b);
+    for (const char *p = s; *p;) {
+        if (is_xml_space(*p)) {
+            while (is_xml_space(*p))
+                p++;
+            if (b.len && *p)
+                buf_putc(&b, ' ');
+        } else {
+            buf_putc(&b, *p++);
+        }
+    }
+    const char *line = arena_strdup(d->a, b.data ? b.data : "");
+    buf_free(&b);
+    return line;
+}
+
 static void basetype_compare(Diff *d, Entry *e, const void *old, const void *new_)
 {
     const Held *oh = old, *nh = new_;
     const BaseType *o = oh->item, *n = nh->item;
     change_str(d, e, "group", oh->owner, nh->owner);
-    change_str(d, e, "definition", o->definition, n->definition);
+    if (!o->definition || !n->definition || !same_tokens(o->definition, n->definition))
+        change_str(d, e, "definition", one_line(d, o->definition), one_line(d, n->definition));
 }
 
 static void capability_facts(Diff *d, Entry *e, const void *item)
@@ -908,9 +949,9 @@ static void write_text(const Diff *d, const Spec *old, const Spec *new_, const D
                        size_t total, Buf *o)
 {
     buf_printf(o, "--- %s (JVM TI %s)\n", names->old_name,
-               old->latest_version ? old->latest_version : "version unknown");
+               old->version ? old->version : "version unknown");
     buf_printf(o, "+++ %s (JVM TI %s)\n", names->new_name,
-               new_->latest_version ? new_->latest_version : "version unknown");
+               new_->version ? new_->version : "version unknown");
     if (!total) {
         buf_puts(o, "\nno differences\n");
         return;
@@ -992,7 +1033,7 @@ static void json_side(Json *j, const char *key, const char *file, const Spec *s)
     json_key(j, key);
     json_begin(j, '{');
     json_kstr(j, "file", file);
-    json_kstr(j, "version", s->latest_version);
+    json_kstr(j, "version", s->version);
     json_end(j, '}');
 }
 

@@ -1,7 +1,6 @@
 #include "tools/model_abi.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "c/impl.h"
 
@@ -192,36 +191,3 @@ void model_json_abi(Json *j, const Spec *s)
     layouts_free(l);
     arena_free(a);
 }
-
-static unsigned struct_uses_from(const Spec *s, const char *id, int depth)
-{
-    unsigned uses = 0;
-    for (size_t i = 0; i < s->n_functions; i++)
-        for (size_t p = 0; p < s->functions[i]->n_params; p++) {
-            const Type *t = s->functions[i]->params[p]->type;
-            if (!t->elem || !t->elem->name || strcmp(t->elem->name, id) != 0)
-                continue;
-            uses |= t->kind == TK_INPTR || t->kind == TK_INBUF     ? USE_IN
-                    : t->kind == TK_OUTPTR || t->kind == TK_OUTBUF ? USE_OUT
-                                                                   : USE_VM;
-        }
-    for (size_t i = 0; i < s->n_typedefs && depth < 16; i++)
-        for (size_t f = 0; f < s->typedefs[i]->n_fields; f++) {
-            const Type *t = s->typedefs[i]->fields[f]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0) {
-                unsigned outer = struct_uses_from(s, s->typedefs[i]->id, depth + 1);
-                uses |= outer ? outer : USE_IN_UNPASSED;
-            }
-        }
-    for (size_t i = 0; i < s->n_callbacks; i++)
-        for (size_t p = 0; p < s->callbacks[i]->n_params; p++) {
-            const Type *t = s->callbacks[i]->params[p]->type;
-            const Type *e = t->elem ? t->elem : t;
-            if (e->name && strcmp(e->name, id) == 0)
-                uses |= USE_CALLBACK;
-        }
-    return uses;
-}
-
-unsigned struct_uses(const Spec *s, const char *id) { return struct_uses_from(s, id, 0); }

@@ -10,6 +10,7 @@
 
 #include "spec/errors.h"
 #include "base/json.h"
+#include "spec/refs.h"
 #include "tools/model_abi.h"
 
 /* Bumped when a key changes meaning or goes away. */
@@ -74,74 +75,22 @@ static void ktype(Json *j, const char *k, const Type *t)
     json_end(j, '}');
 }
 
-/* Where a parameter or field sits: what its direction and JNI references
- * mean depend on who calls whom. */
-typedef enum Owner {
-    OWNER_FUNCTION, /* the agent calls the VM */
-    OWNER_CALLBACK, /* the VM calls the agent: events, heap callbacks */
-    OWNER_FIELD_IN, /* a field of a struct only ever passed in to functions */
-    OWNER_FIELD     /* a field of a struct the VM fills or hands to the agent */
-} Owner;
-
-/* The wrappers through which the callee writes: "out"; the rest are "in". */
-static bool writes_through(TypeKind k)
-{
-    return k == TK_OUTPTR || k == TK_OUTBUF || k == TK_ALLOCBUF || k == TK_ALLOCALLOCBUF ||
-           k == TK_ALLOCFIELDBUF || k == TK_AGENTBUF;
-}
-
-/* The JNI reference types (jni.h's jobject and its kinds). */
-static bool is_reference(const Type *t)
-{
-    while (t->elem)
-        t = t->elem;
-    return t->kind == TK_JOBJECT || t->kind == TK_JCLASS || t->kind == TK_JTHREAD ||
-           t->kind == TK_JTHREADGROUP;
-}
-
-/* "reference": what a JNI reference in it is (README.md), or NULL. */
-static const char *reference_of(const Type *t, Owner owner, bool out)
-{
-    if (!is_reference(t))
-        return NULL;
-    switch (owner) {
-    case OWNER_CALLBACK: return "callback-local";
-    case OWNER_FIELD_IN: return "caller";
-    case OWNER_FIELD: return "local";
-    case OWNER_FUNCTION: break;
-    }
-    return out ? "local" : "caller";
-}
-
-/* In a callback, an outptr nothing can be written through is a value the
- * VM passes in: an environment (JNIEnv*, jvmtiEnv*) or a void* (a
- * NativeMethodBind address, a callback's user_data). */
-static bool passed_in_value(const Type *t, Owner owner)
-{
-    if (owner != OWNER_CALLBACK || t->kind != TK_OUTPTR || !t->elem)
-        return false;
-    if (t->elem->kind == TK_VOID)
-        return true;
-    return t->elem->name &&
-           (strcmp(t->elem->name, "JNIEnv") == 0 || strcmp(t->elem->name, "jvmtiEnv") == 0);
-}
-
 /* Parameters and fields: {"name", "type", "ownership", "direction",
  * "reference"}. */
-static void kparams(Json *j, const char *k, Param *const *ps, size_t n, Owner owner)
+static void kparams(Json *j, const char *k, Param *const *ps, size_t n, RefSite site)
 {
     json_key(j, k);
     json_begin(j, '[');
     for (size_t i = 0; i < n; i++) {
         const Type *t = ps[i]->type;
-        bool env = passed_in_value(t, owner);
-        bool out = !env && writes_through(t->kind);
+        bool env = passed_in_value(t, site);
+        bool out = writes_out(t, site);
         json_begin(j, '{');
         json_kstr(j, "name", ps[i]->name);
         ktype(j, "type", t);
         json_kstr(j, "ownership", env ? "value" : type_kinds[t->kind].ownership);
         json_kstr(j, "direction", out ? "out" : "in");
-        json_kstr(j, "reference", reference_of(t, owner, out));
+        json_kstr(j, "reference", reference_of(t, site));
         json_end(j, '}');
     }
     json_end(j, ']');
@@ -235,7 +184,7 @@ static void functions(Json *j, const Spec *s)
         json_kstr(j, "origin", f->origin);
         json_kbool(j, "eventcapabilities", f->eventcapabilities);
         kcapabilities(j, f->required, f->n_required, f->optional, f->n_optional);
-        kparams(j, "parameters", f->params, f->n_params, OWNER_FUNCTION);
+        kparams(j, "parameters", f->params, f->n_params, SITE_FUNCTION);
         kname_refs(j, "errors", f->errors, f->n_errors);
         kreturns(j, s, f);
         json_kstr(j, "category", f->category ? f->category->id : NULL);
@@ -255,7 +204,7 @@ static void callbacks(Json *j, const Spec *s)
         json_kstr(j, "since", cb->since);
         json_kstr(j, "synopsis", cb->synopsis);
         ktype(j, "returns", cb->ret);
-        kparams(j, "parameters", cb->params, cb->n_params, OWNER_CALLBACK);
+        kparams(j, "parameters", cb->params, cb->n_params, SITE_CALLBACK);
         json_kstr(j, "category", cb->category ? cb->category->id : NULL);
         json_end(j, '}');
     }
@@ -280,7 +229,7 @@ static void events(Json *j, const Spec *s)
                                                  : NULL);
         json_kstr(j, "since", e->since);
         kcapabilities(j, e->required, e->n_required, e->optional, e->n_optional);
-        kparams(j, "parameters", e->params, e->n_params, OWNER_CALLBACK);
+        kparams(j, "parameters", e->params, e->n_params, SITE_CALLBACK);
         json_end(j, '}');
     }
     json_end(j, ']');
@@ -298,10 +247,7 @@ static void typedefs(Json *j, const Spec *s)
         json_kstr(j, "label", t->label);
         json_kstr(j, "since", t->since);
         json_kbool(j, "union", t->is_union);
-        kparams(j, "fields", t->fields, t->n_fields,
-                /* Only ever passed in: the references in its fields are
-                 * the caller's, else the VM's. */
-                struct_uses(s, t->id) == USE_IN ? OWNER_FIELD_IN : OWNER_FIELD);
+        kparams(j, "fields", t->fields, t->n_fields, field_site(s, t->id));
         model_json_typedef_layout(j, s, l, i);
         json_end(j, '}');
     }
@@ -446,7 +392,7 @@ void emit_model_json(const Spec *s, Buf *out)
     Json j = json_writer(out);
     json_begin(&j, '{');
     json_kint(&j, "format", MODEL_JSON_FORMAT);
-    json_kstr(&j, "version", s->latest_version);
+    json_kstr(&j, "version", s->version);
     categories(&j, s);
     functions(&j, s);
     callbacks(&j, s);

@@ -121,10 +121,61 @@ for spec in "$FIXTURES"/ok_*.xml; do
     else not_ok "checks: $name is accepted"; printf '%s\n' "$err" | cat -v | sed 's/^/# /'; fi
 done
 
+# warn_NAME.xml: valid specs that get warnings: exit 0, exactly the expected
+# stderr, every output written.
+check_warned() {
+    local name=$1 out status problems=()
+    out=$(scratch "$name")
+    "$JVMTIGEN" -o "$out" "$FIXTURES/$name.xml" 2>"$out.stderr" >/dev/null
+    status=$?
+    [ "$status" -eq 0 ] || problems+=("exit status $status (expected 0)")
+    local diffout
+    diffout=$(diff -u "$FIXTURES/$name.expected" "$out.stderr" 2>&1) ||
+        problems+=("stderr differs from $FIXTURES/$name.expected")
+    [ -f "$out/jvmti.h" ] && [ -f "$out/jvmti.html" ] || problems+=("outputs missing")
+    if [ "${#problems[@]}" -eq 0 ]; then
+        ok "checks: $name warns and generates"
+    else
+        not_ok "checks: $name warns and generates"
+        printf '# %s\n' "${problems[@]}"
+        [ -n "$diffout" ] && printf '%s\n' "$diffout" | cat -v | sed 's/^/# /'
+    fi
+}
+for spec in "$FIXTURES"/warn_*.xml; do
+    [ -e "$spec" ] || continue
+    check_warned "$(basename "$spec" .xml)"
+done
+
+# What the warned specs generate. A blank synopsis leaves no link, index
+# entry or man page NAME empty: the item's id stands in.
+name_line() { grep -A1 -x '.SH NAME' "$1" | tail -1; }
+blank_synopsis_html() {
+    ! grep -Eq '<a href="#(GetStrokes|jvmtiVisitCallback)"></a>|<td></td>' "$1/jvmti.html" &&
+        grep -q '<li><a href="#GetStrokes">GetStrokes</a></li>' "$1/jvmti.html"
+}
+blank_synopsis_man() {
+    [ "$(name_line "$1/man/man3/GetStrokes.3")" = 'GetStrokes \- GetStrokes' ] &&
+        [ "$(name_line "$1/man/man3/jvmtiVisitCallback.3")" = 'jvmtiVisitCallback \- jvmtiVisitCallback' ]
+}
+d=$(scratch synopsis)
+"$JVMTIGEN" -o "$d" "$FIXTURES/warn_empty_synopsis.xml" 2>/dev/null
+check "checks: a blank synopsis gives no empty link in jvmti.html" blank_synopsis_html "$d"
+check "checks: a blank synopsis gives a man page NAME with the id" blank_synopsis_man "$d"
+# <specification majorversion= minorversion=> is the version (2.0.0), not
+# the change history's 1.1.0.
+stated_version() {
+    grep -Fq 'JVMTI_VERSION = 0x30000000 + (2 * 0x10000) + ( 0 * 0x100) + 0  /* version: 2.0.0 */' "$1/jvmti.h" &&
+        grep -Fq 'class="version">Version 2.0.0<' "$1/jvmti.html"
+}
+d=$(scratch stated)
+"$JVMTIGEN" -o "$d" "$FIXTURES/warn_since_attributes.xml" 2>/dev/null
+check "checks: <specification majorversion=2 minorversion=0> makes JVMTI_VERSION 2.0.0" stated_version "$d"
+
 found=0
 for expected in "$FIXTURES"/*.expected; do
     [ -e "$expected" ] || continue
     name=$(basename "$expected" .expected)
+    case "$name" in warn_*) continue ;; esac
     if [ ! -f "$FIXTURES/$name.xml" ]; then
         not_ok "checks: $name (no $FIXTURES/$name.xml)"
         continue

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # jvmtigen diff OLD NEW:
 #   - fixtures/old.xml -> new.xml: every kind of item added, removed and
-#     changed in each fact; the text is expected.txt, written by hand;
+#     changed in each fact; the text is expected.txt, written by hand
+#     (definitions compare as C tokens: jthread's, laid out anew with a
+#     comment, is no change, and jmoved's changed one prints on one line);
 #   - the JSON is valid, has the documented shape, and says exactly what the
 #     text says (the text rebuilt from the JSON by docs/model.md's rules);
 #   - jdk17 -> jdk25 (and jdk25 -> mainline): the functions, events,

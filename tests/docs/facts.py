@@ -396,6 +396,106 @@ def main():
         r.fact('%s: each man page\'s SEE ALSO lists what its text links to, once each, in order (%d entries)'
                % (label, listed), probs)
 
+    # New JNI local references: a function's parameter that returns a
+    # jobject, jclass, jthread or jthreadGroup (outptr, or an array the
+    # function fills or allocates), and such a field of every struct that is
+    # not only ever passed in to functions (the JDK's page notes the same
+    # ones), say the agent is to manage them; nothing else does. Worked out
+    # here from the XML: which structs reach the agent, through which
+    # parameters, nested structs included.
+    refs = {'jobject', 'jclass', 'jthread', 'jthreadGroup'}
+    out_wrappers = {'outptr', 'allocbuf', 'allocallocbuf', 'outbuf'}
+    def inner(t):
+        while t is not None and t.tag not in refs and t.tag != 'struct' and len(t):
+            t = t[0]
+        return t
+    uses = {}
+    for fn in funcs:
+        for p in fn.iterfind('parameters/param'):
+            t = param_type(p)
+            i = inner(t)
+            if t is not None and i is not None and i.tag == 'struct':
+                uses.setdefault((i.text or '').strip(), set()).add(t.tag)
+    for cb in events + visible(root, './/callback'):
+        for p in cb.iterfind('parameters/param'):
+            i = inner(param_type(p))
+            if i is not None and i.tag == 'struct':
+                uses.setdefault((i.text or '').strip(), set()).add('callback')
+    structs = visible(root, './/typedef') + visible(root, './/uniontypedef')
+    for _ in structs:  # nested structs go where their holder goes
+        for st in structs:
+            for f in st.iterfind('field'):
+                i = inner(param_type(f))
+                if i is not None and i.tag == 'struct':
+                    uses.setdefault((i.text or '').strip(), set()).update(uses.get(st.get('id'), {'unpassed'}))
+    want = set()
+    for fn in funcs:
+        for p in fn.iterfind('parameters/param'):
+            t = param_type(p)
+            i = inner(t)
+            if t is not None and t.tag in out_wrappers and i is not None and i.tag in refs:
+                want.add((fn.get('id'), p.get('id')))
+    for st in structs:
+        passed_in = uses.get(st.get('id')) and uses[st.get('id')] <= {'inptr', 'inbuf'}
+        for f in st.iterfind('field'):
+            i = inner(param_type(f))
+            if not passed_in and i is not None and i.tag in refs:
+                want.add((st.get('id'), f.get('id')))
+    said = re.compile(r'JNI local references?, (to be managed|which the agent manages)').search
+    probs = []
+    rows = [(fn, p) for fn in funcs + events for p in fn.iterfind('parameters/param') if in_table(p)]
+    rows += [(st, f) for st in structs for f in st.iterfind('field')]
+    for owner, m in rows:
+        key = (owner.get('id'), m.get('id'))
+        note = type_note(page, '%s.%s' % key) or ''
+        if bool(said(note)) != (key in want):
+            probs.append('%s.%s: page %r' % (key + (note,)))
+        if len(sys.argv) > 5 and owner.tag != 'event':
+            mnote = man_note(sys.argv[5], key[0], key[1]) or ''
+            if bool(said(mnote)) != (key in want):
+                probs.append('%s.%s: man page %r' % (key + (mnote,)))
+    r.fact('%s: the %d parameters and fields that return JNI local references say so, no other'
+           % (label, len(want)), probs)
+
+    # The errors tables state the spec: which error jvmtigen's function
+    # table checks on entry is this implementation's fact, left out of the
+    # reference (it read as arbitrary beside the spec's text).
+    probs = [fn.get('id') for fn in funcs
+             if '<th scope="col">Checked</th>' in fsec.get(fn.get('id'), '')
+             or 'Checked <em>on entry' in fsec.get(fn.get('id'), '')]
+    if len(sys.argv) > 5:
+        for fn in funcs:
+            try:
+                roff = open('%s/%s.3' % (sys.argv[5], fn.get('id')), encoding='utf-8').read()
+            except OSError:
+                continue
+            if 'Checked on entry' in roff or 'Checked by the implementation' in roff:
+                probs.append(fn.get('id') + '.3')
+    r.fact('%s: no errors table or man page says which errors our function table checks' % label, probs)
+
+    # When each function may be called, from its phase attribute, in the
+    # page's phase cell and the man page's DESCRIPTION. The words are the
+    # spec's phases written out here: "any" is every phase, OnLoad and dead
+    # included (GetPhase, Allocate, the raw monitors).
+    phase_words = {None: 'in the live phase only', 'live': 'in the live phase only',
+                   'onload': 'in the OnLoad or the live phase',
+                   'onloadOnly': 'in the OnLoad phase only',
+                   'start': 'in the start or the live phase', 'any': 'in any phase'}
+    probs = []
+    for fn in funcs:
+        want = 'May be called ' + phase_words[fn.get('phase')]
+        if '<td>%s</td>' % want not in fsec.get(fn.get('id'), ''):
+            probs.append('%s (phase %s): page' % (fn.get('id'), fn.get('phase')))
+        if len(sys.argv) > 5:
+            try:
+                roff = open('%s/%s.3' % (sys.argv[5], fn.get('id')), encoding='utf-8').read()
+            except OSError:
+                roff = ''
+            if want + '.' not in roff.replace('\n', ' '):
+                probs.append('%s (phase %s): man page' % (fn.get('id'), fn.get('phase')))
+    r.fact('%s: each function says the phases it may be called in, as its phase attribute says'
+           % label, probs)
+
     # Events the spec sends in any phase are sent in the primordial, start
     # and live phases: never "in any phase".
     probs = [ev.get('id') for ev in events if 'Sent in any phase' in esec.get(ev.get('id'), '')]

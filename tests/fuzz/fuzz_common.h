@@ -79,7 +79,7 @@ static int fuzz_load(const uint8_t *data, size_t size, xmlDocPtr *doc, Spec **sp
 static inline GenContext fuzz_context(Spec *spec)
 {
     GenContext ctx = {.spec = spec, .spec_name = "input.xml", .banner = NULL};
-    if (!spec->latest_version || !version_parse(spec->latest_version, &ctx.version))
+    if (!spec->version || !version_parse(spec->version, &ctx.version))
         ctx.version = (JvmtiVersion){25, 0, 0};
     return ctx;
 }
