@@ -1,4 +1,5 @@
-/* jvmti.h, laid out exactly as the JDK's build lays it out, so that a header
+/* jvmti.h, laid out exactly as the JDK's build lays it out (in the style of the
+ * release it is made for: header_style in spec/facts.c), so that a header
  * generated from the JDK's spec equals the JDK's header byte for byte below
  * the opening comment. The order of sections, the blank lines and the
  * comment spacing are all part of that contract; see tests/header. */
@@ -55,14 +56,14 @@ static void versions(const GenContext *ctx, Buf *o)
     buf_puts(o, "enum {\n");
     for (int i = 0; i < n_named_versions; i++) {
         const NamedVersion *nv = &named_versions[i];
-        if (nv->since_major < v->major ||
-            (nv->since_major == v->major && nv->since_minor <= v->minor))
+        if (version_at_least(v, nv->since_major, nv->since_minor))
             buf_printf(o, "    %-17s = 0x%08X,\n", nv->name, nv->value);
     }
     buf_printf(o,
-               "\n    JVMTI_VERSION = 0x30000000 + (%d * 0x10000) + ( %d * 0x100) + %d"
+               "\n    JVMTI_VERSION = 0x30000000 + (%d * 0x10000) + (%s%d * 0x100) + %d"
                "  /* version: %d.%d.%d */\n};\n\n",
-               v->major, v->minor, v->micro, v->major, v->minor, v->micro);
+               v->major, header_style(v)->spaced_minor ? " " : "", v->minor, v->micro, v->major,
+               v->minor, v->micro);
 }
 
 static void prologue(const GenContext *ctx, Buf *o)
@@ -147,13 +148,16 @@ static void events_enum(Event **by_num, size_t n, Buf *o)
 
 static const char *aggregate(const Typedef *t) { return t->is_union ? "union" : "struct"; }
 
-static void declarations(const Spec *s, Buf *o)
+static void declarations(const GenContext *ctx, Buf *o)
 {
+    const Spec *s = ctx->spec;
+    /* The tag: the typedef's name, or "_" and the name in older releases. */
+    const char *tag = header_style(&ctx->version)->underscore_tags ? "_" : "";
     buf_puts(o, "\n    /* Pre-Declarations */\n");
     for (size_t i = 0; i < s->n_typedefs; i++) {
         const Typedef *t = s->typedefs[i];
-        buf_printf(o, "%s %s;\ntypedef %s %s %s;\n", aggregate(t), t->id, aggregate(t), t->id,
-                   t->id);
+        buf_printf(o, "%s %s%s;\ntypedef %s %s%s %s;\n", aggregate(t), tag, t->id, aggregate(t),
+                   tag, t->id, t->id);
     }
     buf_puts(o, "\n    /* Function Types */\n");
     for (size_t i = 0; i < s->n_callbacks; i++) {
@@ -164,7 +168,7 @@ static void declarations(const Spec *s, Buf *o)
     buf_puts(o, "\n\n    /* Structure Types */\n");
     for (size_t i = 0; i < s->n_typedefs; i++) {
         const Typedef *t = s->typedefs[i];
-        buf_printf(o, "%s %s {\n", aggregate(t), t->id);
+        buf_printf(o, "%s %s%s {\n", aggregate(t), tag, t->id);
         for (size_t k = 0; k < t->n_fields; k++) {
             buf_puts(o, "    ");
             cparam_append(o, t->fields[k]);
@@ -277,7 +281,7 @@ void emit_header(const GenContext *ctx, Buf *o)
     errors_enum(s, o);
     Event **by_num = (Event **)sorted_copy((void *const *)s->events, s->n_events, event_num_cmp);
     events_enum(by_num, s->n_events, o);
-    declarations(s, o);
+    declarations(ctx, o);
     capabilities(s, o);
     events(s, by_num, o);
     free(by_num);

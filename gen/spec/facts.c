@@ -13,6 +13,31 @@ const NamedVersion named_versions[] = {
 };
 const int n_named_versions = (int)(sizeof named_versions / sizeof *named_versions);
 
+/* Found in the JDK headers of 8 (1.2.1) and 17, issue 38's count of 11's, the
+ * stylesheets of 9, of a JDK 15 tree and of 17, and JDK-8254364 (the tags'
+ * removal, in 16); docs/cli.md has the table and says what is inferred. */
+static const HeaderStyle header_styles[] = {
+    {1, 0, true, false},  /* JDK 5 to 12: "struct _X", "(0 * 0x100)" */
+    {13, 0, true, true},  /* 13: the version from the build, "( 0 * 0x100)" */
+    {16, 0, false, true}, /* 16: "struct X" */
+};
+
+bool version_at_least(const JvmtiVersion *v, int major, int minor)
+{
+    return v->major > major || (v->major == major && v->minor >= minor);
+}
+
+const HeaderStyle *header_style(const JvmtiVersion *v)
+{
+    const HeaderStyle *found = &header_styles[0];
+    for (size_t i = 1; i < sizeof header_styles / sizeof *header_styles; i++) {
+        const HeaderStyle *h = &header_styles[i];
+        if (version_at_least(v, h->since_major, h->since_minor))
+            found = h;
+    }
+    return found;
+}
+
 const char *const doc_section_anchors[] = {
     "FunctionSection", "FunctionTable", "EventSection",  "EventIndex",
     "ErrorSection",    "DataSection",   "ChangeHistory", NULL,

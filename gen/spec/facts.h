@@ -26,6 +26,8 @@ typedef struct JvmtiVersion {
 bool version_parse(const char *s, JvmtiVersion *out);
 bool version_valid(const char *s);
 int version_cmp(const char *a, const char *b); /* both valid */
+/* v is release major.minor or later (micro aside). */
+bool version_at_least(const JvmtiVersion *v, int major, int minor);
 
 /* The named JVMTI_VERSION_* constants are a per-release list kept by the JDK,
  * not in the XML. A constant appears in the header of every release from the
@@ -37,6 +39,23 @@ typedef struct NamedVersion {
 } NamedVersion;
 extern const NamedVersion named_versions[];
 extern const int n_named_versions;
+
+/* How the JDK's own jvmti.h spells the same spec facts, release by release:
+ * its stylesheet (jvmtiH.xsl) changed while the facts stayed. Each row holds
+ * the style of the releases from since_major.since_minor on; the rows are in
+ * ascending order and the first starts at 1.0. docs/cli.md tables them with
+ * the JDK headers and stylesheets read to find them. */
+typedef struct HeaderStyle {
+    int since_major, since_minor; /* first release written this way */
+    /* Tag a struct or union typedef X as "struct _X" (pre-declaration and
+     * body). The tag is part of a C++ symbol's mangled name. */
+    bool underscore_tags;
+    /* Write the minor version as "( N * 0x100)": the stylesheet put a literal
+     * " 0" there once the spec lost its minorversion attribute; before, the
+     * attribute's value followed "(" directly. */
+    bool spaced_minor;
+} HeaderStyle;
+const HeaderStyle *header_style(const JvmtiVersion *v);
 
 /* Order of the event-callback typedefs in jvmti.h. The JDK sorts them with
  * Java's locale collation: letters compare case-insensitively first (so

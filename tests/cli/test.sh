@@ -45,9 +45,9 @@ d=$(scratch cli-version)
 "$JVMTIGEN" -q -o "$d/v12" --jvmti-version=1.2.1 "$OWN"
 check "cli: version 21 names JVMTI_VERSION_19 and _21" \
     bash -c "grep -q 'JVMTI_VERSION_19  = 0x30130000,' '$d/v21/jvmti.h' && grep -q 'JVMTI_VERSION_21  = 0x30150000,' '$d/v21/jvmti.h'"
-check "cli: version 1.2.1 names only the 1.x constants and encodes minor and micro" \
+check "cli: version 1.2.1 names only the 1.x constants and encodes minor and micro as JDK 8 does" \
     bash -c "! grep -q JVMTI_VERSION_9 '$d/v12/jvmti.h' && grep -q 'JVMTI_VERSION_1_2 = 0x30010200,' '$d/v12/jvmti.h' \
-             && grep -q '(1 \* 0x10000) + ( 2 \* 0x100) + 1  /\* version: 1.2.1 \*/' '$d/v12/jvmti.h'"
+             && grep -q '(1 \* 0x10000) + (2 \* 0x100) + 1  /\* version: 1.2.1 \*/' '$d/v12/jvmti.h'"
 
 # --banner replaces the opening comment; plain text is made a comment.
 d=$(scratch cli-banner)
