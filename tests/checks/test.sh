@@ -164,7 +164,7 @@ check "checks: a blank synopsis gives a man page NAME with the id" blank_synopsi
 # <specification majorversion= minorversion=> is the version (2.0.0), not
 # the change history's 1.1.0.
 stated_version() {
-    grep -Fq 'JVMTI_VERSION = 0x30000000 + (2 * 0x10000) + ( 0 * 0x100) + 0  /* version: 2.0.0 */' "$1/jvmti.h" &&
+    grep -Fq 'JVMTI_VERSION = 0x30000000 + (2 * 0x10000) + (0 * 0x100) + 0  /* version: 2.0.0 */' "$1/jvmti.h" &&
         grep -Fq 'class="version">Version 2.0.0<' "$1/jvmti.html"
 }
 d=$(scratch stated)
