@@ -97,12 +97,12 @@ void jvmticheck_event_end(jvmticheck_event_call *c)
     if (!c->traced)
         return;
     long long t1 = jvmticheck_now_ns();
-    char who[160], line[400], name[128];
+    char who[160], line[400];
     thread_name(who, sizeof who);
     long long at = c->t0 - __atomic_load_n(&t_start, __ATOMIC_RELAXED);
-    /* An extension event's name is the VM's: escaped like the rest. */
-    snprintf(line, sizeof line, "jvmti: event %s on thread %s at %lld.%09lld s (%lld ns)\n",
-             jvmticheck_escape(name, sizeof name, c->name),
+    /* The event's name: the generated code's, or an extension event's id
+     * as extensions.c keeps it, escaped. */
+    snprintf(line, sizeof line, "jvmti: event %s on thread %s at %lld.%09lld s (%lld ns)\n", c->name,
              who, at / 1000000000LL, at % 1000000000LL, t1 - c->t0);
     jvmticheck_write(line, strlen(line));
 }

@@ -134,6 +134,17 @@ after_misuses() {
     check "jvmticheck: $vm: the checker wrapping itself refuses with one line, and the VM does not start" \
         bash -c 'test "$1" -ge 1 && test "$1" -lt 128 && grep -qx "jvmticheck: the agent to wrap is jvmticheck itself: a checker cannot wrap itself (give the agent it should wrap as agent=)" "$2"' \
         _ $? "$d/$vm-self.err"
+    # Two copies of the checker (another file, so another library: each its
+    # own state) chain: each checks, each finds the NULL, the agent gets
+    # the VM's answer. (The outer one's call site is the inner one's
+    # forwarder or the agent, as the compiler made the forwarder's call.)
+    cp "$CHECK_SO" "$d/libjvmticheck-copy.so"
+    "$@" -agentpath:"$CHECK_SO=agent=$d/libjvmticheck-copy.so=agent=$d/libbuggy.so=null" >"$d/$vm-chain.out" 2>"$d/$vm-chain.err"
+    check "jvmticheck: $vm: two copies of the checker in a chain: each finds the NULL once, the agent runs to its end" \
+        bash -c 'test "$1" -eq 0 && grep -qx "buggy: GetThreadState returned 100" "$2" && grep -qx "buggy: unloaded" "$2" &&
+                 test "$(grep -c "^jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from " "$3")" -eq 2 &&
+                 test "$(grep -cx "jvmticheck: 1 finding, 1 distinct" "$3")" -eq 2 && test "$(wc -l <"$3")" -eq 4' \
+        _ $? "$d/$vm-chain.out" "$d/$vm-chain.err"
 }
 
 # Each misuse: a name, the checker's options, buggy's option (the misuse
@@ -239,7 +250,7 @@ fi
 # status in $d/NAME.status.
 run() {
     local name=$1 copts=$2 aopts=$3
-    "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" "${4:-Hello}" \
+    "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" "${4:-Hello}" \
         >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
@@ -265,7 +276,7 @@ java_unload() {
 }
 extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnloadingEnabled \
     com.sun.hotspot.events.ClassUnload java_unload
-java_launch() { "$JAVA" "$@" -cp "$d" Hello; }
+java_launch() { "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" "$@" -cp "$d" Hello; }
 two_agents hotspot java_launch
 for m in static-null monitor-unknown; do cp "$d/$m.err" "$d/hotspot-$m.err"; cp "$d/$m.out" "$d/hotspot-$m.out"; done
 after_misuses hotspot java_launch
