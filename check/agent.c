@@ -219,7 +219,9 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
             "agent it should wrap as agent=)%s%s", "", "");
         return NULL;
     }
-    jvmticheck_vm = vm;
+    /* The same VM at each attach: written once, as threads read it. */
+    if (jvmticheck_vm != vm)
+        jvmticheck_vm = vm;
     stay_loaded();
     if (!exit_hook)
         exit_hook = atexit(at_exit) == 0;
