@@ -223,6 +223,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     if (jvmticheck_vm != vm)
         jvmticheck_vm = vm;
     stay_loaded();
+    jvmticheck_trace_clock();
     if (!exit_hook)
         exit_hook = atexit(at_exit) == 0;
     a->log_fd = 2;

@@ -19,7 +19,7 @@ typedef struct selection {
 } selection;
 static const selection *current; /* atomic; NULL: no event traced */
 static const selection *made;    /* the last one made */
-static long long t_start;        /* atomic; set once, when the first selection is made */
+static long long t_start;        /* atomic; set once, at the checker's first start */
 
 /* The same selection as calls: '*' and '?' wildcards, a '-' prefix
  * removes, the last pattern that matches decides. */
@@ -48,12 +48,17 @@ int jvmticheck_trace_selected(const char *name)
     return sel && selected(sel, name);
 }
 
-/* Called one at a time (the VM's OnLoad, its attach thread). The time
- * origin is the checker's start, not the last trace= given. */
-int jvmticheck_trace_events(const char *p)
+/* The time origin: the checker's first start (each later one, and each
+ * trace=, leaves it). */
+void jvmticheck_trace_clock(void)
 {
     long long zero = 0;
     __atomic_compare_exchange_n(&t_start, &zero, jvmticheck_now_ns(), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Called one at a time (the VM's OnLoad, its attach thread). */
+int jvmticheck_trace_events(const char *p)
+{
     size_t n = p && *p ? strlen(p) : 0;
     selection *sel = n ? malloc(sizeof *sel + n + 1) : NULL;
     if (sel) {

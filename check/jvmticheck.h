@@ -134,6 +134,7 @@ typedef struct jvmticheck_event_call {
 void jvmticheck_event_begin(jvmticheck_event_call *c, jvmticheck_env *e, const char *name);
 void jvmticheck_event_end(jvmticheck_event_call *c);
 int jvmticheck_trace_events(const char *patterns);
+void jvmticheck_trace_clock(void); /* at each start: the first one is the events' time origin */
 /* Whether calls or events named name are traced (the same selection). */
 int jvmticheck_trace_selected(const char *name);
 void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);

@@ -60,6 +60,18 @@ BUG void buggy_monitor_unknown(void)
     fflush(stdout);
 }
 
+/* ... and one it has destroyed (HotSpot has freed it). */
+BUG void buggy_monitor_destroyed(void);
+BUG void buggy_monitor_destroyed(void)
+{
+    jrawMonitorID m;
+    sink = (*jvmti)->CreateRawMonitor(jvmti, "destroyed", &m);
+    sink = (*jvmti)->DestroyRawMonitor(jvmti, m);
+    jvmtiError err = (*jvmti)->RawMonitorEnter(jvmti, m);
+    printf(AGENT ": RawMonitorEnter(destroyed) returned %d\n", (int)err);
+    fflush(stdout);
+}
+
 BUG void buggy_phase(void);
 BUG void buggy_phase(void)
 {
@@ -410,6 +422,8 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         static_null(thread);
     else if (is("monitor-unknown"))
         buggy_monitor_unknown();
+    else if (is("monitor-destroyed"))
+        buggy_monitor_destroyed();
     else if (is("retrace")) {
         (*jni)->GetJavaVM(jni, &real_vm);
         retrace();

@@ -119,6 +119,8 @@ after_misuses() {
                  test $((0x$start)) -le $(($2)) && test $(($2)) -lt $((0x$start + 0x$size))' _ "$d/libbuggy.so" "${off:-0}"
     check "jvmticheck: $vm: a made-up raw monitor is not forwarded: JVMTI_ERROR_INVALID_MONITOR (50)" \
         grep -qx 'buggy: RawMonitorEnter(made up) returned 50' "$d/$vm-monitor-unknown.out"
+    check "jvmticheck: $vm: nor a destroyed one: JVMTI_ERROR_INVALID_MONITOR (50)" \
+        grep -qx 'buggy: RawMonitorEnter(destroyed) returned 50' "$d/$vm-monitor-destroyed.out"
     "$@" -agentpath:"$CHECK_SO=exitcode=3,agent=$d/libbuggy.so=null" >"$d/$vm-exitcode.out" 2>"$d/$vm-exitcode.err"
     check "jvmticheck: $vm: exitcode=3: a run with a finding exits with 3, after the summary" \
         bash -c 'test "$1" -eq 3 && test "$(tail -1 "$2")" = "jvmticheck: 1 finding, 1 distinct"' _ $? "$d/$vm-exitcode.err"
@@ -177,6 +179,7 @@ misuses=(
     # A raw monitor never created: not forwarded (HotSpot crashed on it),
     # the agent gets JVMTI_ERROR_INVALID_MONITOR (checked below).
     "monitor-unknown||monitor-unknown|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_unknown (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "monitor-destroyed||monitor-destroyed|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_destroyed (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
     "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
 )
 
@@ -278,7 +281,7 @@ extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnlo
     com.sun.hotspot.events.ClassUnload java_unload
 java_launch() { "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" "$@" -cp "$d" Hello; }
 two_agents hotspot java_launch
-for m in static-null monitor-unknown; do cp "$d/$m.err" "$d/hotspot-$m.err"; cp "$d/$m.out" "$d/hotspot-$m.out"; done
+for m in static-null monitor-unknown monitor-destroyed; do cp "$d/$m.err" "$d/hotspot-$m.err"; cp "$d/$m.out" "$d/hotspot-$m.out"; done
 after_misuses hotspot java_launch
 # The selection replaced under its readers, in HotSpot (its extension
 # function read through the checker): no sanitizer here, so a run that
