@@ -29,10 +29,13 @@ jvmticheck_agent *jvmticheck_latest;
 #define WRAPPED_VM(a) ((JavaVM *)(void *)&(a)->vm)
 #define AGENT_OF(vm) ((jvmticheck_agent *)(void *)(vm))
 
+/* One line of the checker's own; a and b (paths, option values, dlerror's
+ * text) are escaped. */
 static void say(const char *fmt, const char *a, const char *b)
 {
-    char line[1024];
-    int n = snprintf(line, sizeof line - 1, fmt, a, b);
+    char line[1024], ea[400], eb[400];
+    int n = snprintf(line, sizeof line - 1, fmt, jvmticheck_escape(ea, sizeof ea, a),
+                     jvmticheck_escape(eb, sizeof eb, b));
     if (n < 0)
         return;
     if ((size_t)n > sizeof line - 2)
@@ -102,7 +105,16 @@ static int option(jvmticheck_agent *a, const char *opt, size_t n)
             say("jvmticheck: cannot open log file %s%s", value, "");
             return 0;
         }
-        a->log_fd = jvmticheck_log_fd = fd;
+        a->log_fd = fd;
+        __atomic_store_n(&jvmticheck_log_fd, fd, __ATOMIC_RELAXED);
+    } else if (strcmp(buf, "exitcode") == 0 && *value) {
+        char *end;
+        long code = strtol(value, &end, 10);
+        if (*end || code < 0 || code > 255) {
+            say("jvmticheck: exitcode=%s: expected a number from 0 to 255%s", value, "");
+            return 0;
+        }
+        a->exitcode = (int)code;
     } else if (strcmp(buf, "trace") == 0) {
         /* Patterns are separated by ':' here (',' separates options). */
         for (char *p = (char *)value; *p; p++)
@@ -113,7 +125,7 @@ static int option(jvmticheck_agent *a, const char *opt, size_t n)
         a->table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
     } else {
         say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, leaks=none|results|all, "
-            "log=FILE, then agent=PATH[=OPTIONS])%s", buf, "");
+            "log=FILE, exitcode=N, then agent=PATH[=OPTIONS])%s", buf, "");
         return 0;
     }
     return 1;
@@ -174,6 +186,23 @@ static void stay_loaded(void)
         dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
+/* At exit (the launcher's after DestroyJavaVM, System.exit's, the host's):
+ * each agent's repeated findings and summary; then, if an agent with
+ * exitcode=N found anything, the process's status is N. */
+static void at_exit(void)
+{
+    int code = -1;
+    for (jvmticheck_agent *a = __atomic_load_n(&agents, __ATOMIC_ACQUIRE); a; a = a->next) {
+        jvmticheck_report_counts(a);
+        if (a->exitcode >= 0 && code < 0 && jvmticheck_found_any(a))
+            code = a->exitcode;
+    }
+    if (code >= 0) {
+        fflush(NULL);
+        _exit(code);
+    }
+}
+
 /* Parses options into a (a new agent: each call, each -agentpath of the
  * checker, is one of its own), loads the agent, finds entry, and adds a to
  * the list; *agent_options gets the wrapped agent's options (NULL when its
@@ -182,9 +211,23 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
                    jvmticheck_agent *a)
 {
     static char none[] = "";
-    jvmticheck_vm = vm;
+    static int exit_hook;
+    /* agent=libjvmticheck.so: this library's entry point would be called
+     * with a JavaVM of its own, and its GetEnv would call itself. */
+    if ((*vm)->GetEnv == vm_GetEnv) {
+        say("jvmticheck: the agent to wrap is jvmticheck itself: a checker cannot wrap itself (give the "
+            "agent it should wrap as agent=)%s%s", "", "");
+        return NULL;
+    }
+    /* The same VM at each attach: written once, as threads read it. */
+    if (jvmticheck_vm != vm)
+        jvmticheck_vm = vm;
     stay_loaded();
+    jvmticheck_trace_clock();
+    if (!exit_hook)
+        exit_hook = atexit(at_exit) == 0;
     a->log_fd = 2;
+    a->exitcode = -1;
     a->table = &jvmticheck_functions;
     char *opts = options ? options : none;
     /* Tracing from the environment first; trace= overrides it. */
@@ -194,7 +237,12 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
         jvmticheck_trace_events(env_trace);
         a->table = &jvmticheck_traced_functions;
     }
-    jvmtigen_trace_set_sink(trace_sink);
+    /* Once: calls on other threads read the sink. */
+    static int sink_set;
+    if (!sink_set) {
+        jvmtigen_trace_set_sink(trace_sink);
+        sink_set = 1;
+    }
     char *agent = NULL;
     for (char *p = opts; *p;) {
         if (strncmp(p, "agent=", 6) == 0) {
@@ -218,7 +266,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     if (!path)
         return NULL;
     const char *base = strrchr(path, '/');
-    snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    jvmticheck_escape(a->name, sizeof a->name, base ? base + 1 : path);
     /* The checker's own environment, once for all its agents. */
     if (!jvmticheck_self) {
         if ((*vm)->GetEnv(vm, (void **)&jvmticheck_self, JVMTI_VERSION_1_2) != JNI_OK) {
@@ -259,7 +307,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     jvmticheck_agent **at = &agents;
     while (*at)
         at = &(*at)->next;
-    *at = a;
+    __atomic_store_n(at, a, __ATOMIC_RELEASE);
     __atomic_store_n(&jvmticheck_latest, a, __ATOMIC_RELEASE);
     __atomic_add_fetch(&jvmticheck_n_agents, 1, __ATOMIC_ACQ_REL);
     return fn;

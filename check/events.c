@@ -9,15 +9,24 @@
 
 #include "jvmticheck.h"
 
-static char *patterns; /* comma-separated, as JVMTI_TRACE; NULL: no event traced */
-static long long t_start;
+/* The selection, comma-separated as JVMTI_TRACE. Replaced whole by a later
+ * trace= (an Agent_OnAttach) while event threads may be reading the one
+ * before: published with one atomic store, and never freed (each links to
+ * the one made before it, so all stay reachable); a few bytes per attach. */
+typedef struct selection {
+    const struct selection *before;
+    char text[];
+} selection;
+static const selection *current; /* atomic; NULL: no event traced */
+static const selection *made;    /* the last one made */
+static long long t_start;        /* atomic; set once, at the checker's first start */
 
 /* The same selection as calls: '*' and '?' wildcards, a '-' prefix
  * removes, the last pattern that matches decides. */
-static int selected(const char *name)
+static int selected(const selection *sel, const char *name)
 {
     int on = 0;
-    for (const char *p = patterns; p && *p;) {
+    for (const char *p = sel ? sel->text : NULL; p && *p;) {
         const char *end = strchr(p, ',');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         int off = *p == '-';
@@ -35,22 +44,37 @@ static int selected(const char *name)
 
 int jvmticheck_trace_selected(const char *name)
 {
-    return patterns && selected(name);
+    const selection *sel = __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+    return sel && selected(sel, name);
 }
 
+/* The time origin: the checker's first start (each later one, and each
+ * trace=, leaves it). */
+void jvmticheck_trace_clock(void)
+{
+    long long zero = 0;
+    __atomic_compare_exchange_n(&t_start, &zero, jvmticheck_now_ns(), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Called one at a time (the VM's OnLoad, its attach thread). */
 int jvmticheck_trace_events(const char *p)
 {
-    free(patterns);
-    patterns = p && *p ? strdup(p) : NULL;
-    t_start = jvmticheck_now_ns();
-    return patterns != NULL;
+    size_t n = p && *p ? strlen(p) : 0;
+    selection *sel = n ? malloc(sizeof *sel + n + 1) : NULL;
+    if (sel) {
+        memcpy(sel->text, p, n + 1);
+        sel->before = made;
+        made = sel;
+    }
+    __atomic_store_n(&current, sel, __ATOMIC_RELEASE);
+    return sel != NULL;
 }
 
 void jvmticheck_event_begin(jvmticheck_event_call *c, jvmticheck_env *e, const char *name)
 {
     (void)e;
     c->name = name;
-    c->traced = patterns && selected(name);
+    c->traced = jvmticheck_trace_selected(name);
     if (c->traced)
         c->t0 = jvmticheck_now_ns();
 }
@@ -67,7 +91,8 @@ static void thread_name(char *out, size_t n)
     if ((*jvmticheck_self)->GetThreadInfo(jvmticheck_self, NULL, &info) != JVMTI_ERROR_NONE)
         return;
     if (info.name) {
-        snprintf(out, n, "\"%s\"", info.name);
+        char name[128];
+        snprintf(out, n, "\"%s\"", jvmticheck_escape(name, sizeof name, info.name));
         (*jvmticheck_self)->Deallocate(jvmticheck_self, (unsigned char *)info.name);
     }
 }
@@ -77,9 +102,11 @@ void jvmticheck_event_end(jvmticheck_event_call *c)
     if (!c->traced)
         return;
     long long t1 = jvmticheck_now_ns();
-    char who[160], line[320];
+    char who[160], line[400];
     thread_name(who, sizeof who);
-    long long at = c->t0 - t_start;
+    long long at = c->t0 - __atomic_load_n(&t_start, __ATOMIC_RELAXED);
+    /* The event's name: the generated code's, or an extension event's id
+     * as extensions.c keeps it, escaped. */
     snprintf(line, sizeof line, "jvmti: event %s on thread %s at %lld.%09lld s (%lld ns)\n", c->name,
              who, at / 1000000000LL, at % 1000000000LL, t1 - c->t0);
     jvmticheck_write(line, strlen(line));

@@ -50,9 +50,16 @@ typedef struct ext_sig {
     ffi_cif cif;
     ffi_type **types;
     jint n;                 /* params */
-    jvmtiParamInfo *params; /* the checker's copy: name, kind, type, null_ok */
-    char *id;
+    jvmtiParamInfo *params; /* the checker's copy: name (escaped), kind, type, null_ok */
+    char *id;               /* escaped: it goes into lines as it is */
 } ext_sig;
+
+/* The VM's names, as they may appear in a finding or trace line. */
+static char *escaped_dup(const char *name)
+{
+    char buf[256];
+    return strdup(jvmticheck_escape(buf, sizeof buf, name ? name : "?"));
+}
 
 static int sig_init(ext_sig *s, const char *id, jint n, const jvmtiParamInfo *params, ffi_type *ret)
 {
@@ -60,7 +67,7 @@ static int sig_init(ext_sig *s, const char *id, jint n, const jvmtiParamInfo *pa
     if (n > MAX_PARAMS)
         return 0;
     s->n = n < 0 ? 0 : n;
-    s->id = strdup(id ? id : "?");
+    s->id = escaped_dup(id);
     s->types = calloc((size_t)s->n + 1, sizeof *s->types);
     s->params = calloc((size_t)s->n + 1, sizeof *s->params);
     if (!s->id || !s->types || !s->params)
@@ -68,7 +75,7 @@ static int sig_init(ext_sig *s, const char *id, jint n, const jvmtiParamInfo *pa
     s->types[0] = &ffi_type_pointer;
     for (jint i = 0; i < s->n; i++) {
         s->params[i] = params[i];
-        s->params[i].name = strdup(params[i].name ? params[i].name : "?");
+        s->params[i].name = escaped_dup(params[i].name);
         if (!s->params[i].name)
             return 0;
         s->types[i + 1] = arg_type(&params[i]);

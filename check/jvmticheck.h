@@ -28,6 +28,8 @@ typedef struct jvmticheck_agent {
     int fatal;                              /* mode=fatal */
     int leaks;                              /* leaks=none|results|all */
     int log_fd;                             /* findings; 2 by default */
+    int exitcode;                           /* exitcode=N: the process's status if it found any; -1 */
+    unsigned long long findings, distinct;  /* under finding.c's lock */
     const struct jvmtiInterface_1_ *table;  /* checked, or checked and traced */
     int unloaded;
     struct jvmticheck_agent *next;
@@ -91,7 +93,11 @@ void jvmticheck_caps_refresh(jvmticheck_env *e);
 
 /* ---- findings (finding.c) ----
  * One broken rule: prints `jvmticheck: FUNCTION: [PARAM ]RULE (ERROR), called
- * from SYMBOL (OBJECT)`; in fatal mode then a backtrace and abort(). */
+ * from SYMBOL (OBJECT+0xOFFSET)` the first time it is made from that call
+ * site, and counts it; in fatal mode then a backtrace and abort(). The
+ * strings are text for the line as they are (escaped where they come from
+ * outside) and live as long as the process: a finding is known again by
+ * their addresses. */
 void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, const char *rule,
                       jvmtiError error);
 /* A finding that is not a broken parameter rule (memory, monitors). */
@@ -99,6 +105,14 @@ void jvmticheck_report(jvmtiEnv *env, const char *function, const char *param, c
 /* A line of the agent's: `jvmticheck: [NAME] ` once two agents are wrapped. */
 void jvmticheck_say(jvmticheck_agent *a, const char *text);
 void jvmticheck_write_fd(int fd, const char *line, size_t len);
+/* s as it may appear in a line: quote and backslash escaped, control
+ * characters and bytes above 0x7e as \xNN (cut to fit n); returns out. */
+const char *jvmticheck_escape(char *out, size_t n, const char *s);
+/* A finding made elsewhere (a leak line), for the counts. */
+void jvmticheck_count_finding(jvmticheck_agent *a);
+int jvmticheck_found_any(jvmticheck_agent *a);
+/* At exit: the agent's repeated findings with their counts, and its summary. */
+void jvmticheck_report_counts(jvmticheck_agent *a);
 void jvmticheck_write(const char *line, size_t len); /* trace lines */
 extern int jvmticheck_log_fd; /* trace lines: the last log= given; 2 by default */
 extern int jvmticheck_n_agents; /* atomic */
@@ -120,6 +134,7 @@ typedef struct jvmticheck_event_call {
 void jvmticheck_event_begin(jvmticheck_event_call *c, jvmticheck_env *e, const char *name);
 void jvmticheck_event_end(jvmticheck_event_call *c);
 int jvmticheck_trace_events(const char *patterns);
+void jvmticheck_trace_clock(void); /* at each start: the first one is the events' time origin */
 /* Whether calls or events named name are traced (the same selection). */
 int jvmticheck_trace_selected(const char *name);
 void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);

@@ -133,6 +133,7 @@ void jvmticheck_report_leaks(jvmticheck_agent *a)
         snprintf(line, sizeof line, "%s: %zu buffer%s never deallocated (memory leak)\n",
                  left[i].function, j - i, j - i == 1 ? "" : "s");
         jvmticheck_say(a, line);
+        jvmticheck_count_finding(a);
         i = j;
     }
     free(left);

@@ -110,6 +110,23 @@ static mon *mon_find(jrawMonitorID id) /* under mon_lock */
     return NULL;
 }
 
+/* A monitor the agent did not get from CreateRawMonitor, or destroyed: the
+ * VM would take it for one of its own (HotSpot crashes on a made-up one),
+ * so it is a finding and is not forwarded, in either mode. NULL is the
+ * generated rule's finding, and the VM's to answer. */
+static int unknown_monitor(jvmtiEnv *env, const char *function, jrawMonitorID monitor)
+{
+    if (!monitor)
+        return 0;
+    pthread_mutex_lock(&mon_lock);
+    int known = mon_find(monitor) != NULL;
+    pthread_mutex_unlock(&mon_lock);
+    if (!known)
+        jvmticheck_broke(env, function, "monitor", "must be a raw monitor CreateRawMonitor returned, not destroyed",
+                         JVMTI_ERROR_INVALID_MONITOR);
+    return !known;
+}
+
 /* Whether the calling thread holds a monitor we know (1), not (0), or the
  * monitor is not one the agent created through us (-1: not judged). */
 static int held_by_me(jrawMonitorID id)
@@ -141,6 +158,8 @@ jvmtiError jvmticheck_forward_CreateRawMonitor(jvmtiEnv *env, const char *name,
 jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor)
 {
+    if (unknown_monitor(env, "DestroyRawMonitor", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     pthread_mutex_lock(&mon_lock);
     mon **at = &mons;
     while (*at && (*at)->id != monitor)
@@ -167,6 +186,8 @@ jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID mon
 jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor)
 {
+    if (unknown_monitor(env, "RawMonitorEnter", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = (*REAL(env))->RawMonitorEnter(REAL(env), monitor);
     if (err == JVMTI_ERROR_NONE) {
         pthread_mutex_lock(&mon_lock);
@@ -189,6 +210,8 @@ static void must_hold(jvmtiEnv *env, const char *function, jrawMonitorID monitor
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
 {
+    if (unknown_monitor(env, "RawMonitorExit", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     must_hold(env, "RawMonitorExit", monitor);
     /* The record changes only while its thread holds the VM's monitor:
      * here before the VM's exit (once it is free, a waiter returning from
@@ -213,6 +236,8 @@ jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis);
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis)
 {
+    if (unknown_monitor(env, "RawMonitorWait", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     must_hold(env, "RawMonitorWait", monitor);
     /* While waiting the monitor is free for others; it comes back to us,
      * entered as often as before, when the wait ends. */
@@ -239,6 +264,8 @@ jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor)
 {
+    if (unknown_monitor(env, "RawMonitorNotify", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     must_hold(env, "RawMonitorNotify", monitor);
     return (*REAL(env))->RawMonitorNotify(REAL(env), monitor);
 }
@@ -246,6 +273,8 @@ jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID moni
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor)
 {
+    if (unknown_monitor(env, "RawMonitorNotifyAll", monitor))
+        return JVMTI_ERROR_INVALID_MONITOR;
     must_hold(env, "RawMonitorNotifyAll", monitor);
     return (*REAL(env))->RawMonitorNotifyAll(REAL(env), monitor);
 }

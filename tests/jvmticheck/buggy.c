@@ -1,7 +1,10 @@
 /* A deliberately buggy agent: its option names the misuse it commits, each
  * in a function of its own (exported, not inlined) so that jvmticheck's
  * finding names it as the caller. "clean" uses everything correctly. */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,45 @@ BUG void buggy_null(JNIEnv *jni, jthread thread)
     (void)jni;
     jvmtiError err = (*jvmti)->GetThreadState(jvmti, thread, NULL);
     printf(AGENT ": GetThreadState returned %d\n", (int)err);
+    fflush(stdout);
+}
+
+/* The same misuse many times from one call site: one line, then a count. */
+BUG void buggy_null_many(JNIEnv *jni, jthread thread);
+BUG void buggy_null_many(JNIEnv *jni, jthread thread)
+{
+    (void)jni;
+    for (int i = 0; i < 100000; i++)
+        sink = (*jvmti)->GetThreadState(jvmti, thread, NULL);
+}
+
+/* A misuse from a function that dladdr cannot name (not exported): the
+ * finding gives its object and offset, which addr2line resolves. */
+__attribute__((noinline)) static void static_null(jthread thread)
+{
+    sink = (*jvmti)->GetThreadState(jvmti, thread, NULL);
+}
+
+/* A raw monitor the agent never created: the checker must not hand it to
+ * the VM (HotSpot crashes on it). */
+BUG void buggy_monitor_unknown(void);
+BUG void buggy_monitor_unknown(void)
+{
+    jrawMonitorID made_up = (jrawMonitorID)(uintptr_t)0x10;
+    jvmtiError err = (*jvmti)->RawMonitorEnter(jvmti, made_up);
+    printf(AGENT ": RawMonitorEnter(made up) returned %d\n", (int)err);
+    fflush(stdout);
+}
+
+/* ... and one it has destroyed (HotSpot has freed it). */
+BUG void buggy_monitor_destroyed(void);
+BUG void buggy_monitor_destroyed(void)
+{
+    jrawMonitorID m;
+    sink = (*jvmti)->CreateRawMonitor(jvmti, "destroyed", &m);
+    sink = (*jvmti)->DestroyRawMonitor(jvmti, m);
+    jvmtiError err = (*jvmti)->RawMonitorEnter(jvmti, m);
+    printf(AGENT ": RawMonitorEnter(destroyed) returned %d\n", (int)err);
     fflush(stdout);
 }
 
@@ -215,6 +257,12 @@ static void ext_event_enable(void)
     (*jvmti)->Deallocate(jvmti, (unsigned char *)ei);
 }
 
+/* thread-start: only so that the event is delivered (and traced). */
+static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env, (void)jni, (void)thread;
+}
+
 static void JNICALL vm_start(jvmtiEnv *env, JNIEnv *jni)
 {
     (void)env;
@@ -270,6 +318,60 @@ static void monitor_pingpong(void)
     (*jvmti)->DestroyRawMonitor(jvmti, baton);
 }
 
+/* retrace: while two threads call the VM's extension function through the
+ * checker again and again (each call asks whether it is traced: the
+ * selection is read, as for every event), another thread gives the checker
+ * a new trace= selection 2,000 times, the way repeated `jcmd
+ * JVMTI.agent_load ... trace=` do: through the checker's Agent_OnAttach,
+ * called directly, with an agent that does not exist (each one is refused
+ * after its trace= took effect). */
+static long reads;     /* atomic: calls made by the readers */
+static int retraced;   /* atomic: the readers stop */
+static JavaVM *real_vm;
+static void *reader(void *arg)
+{
+    jvmtiExtensionFunction f = (jvmtiExtensionFunction)arg;
+    JNIEnv *jni;
+    jint value;
+    if ((*the_vm)->AttachCurrentThread(the_vm, (void **)&jni, NULL) != JNI_OK)
+        return NULL;
+    while (!__atomic_load_n(&retraced, __ATOMIC_ACQUIRE)) {
+        jvmtiError err = f(jvmti, &value); /* sink is not for two threads */
+        __atomic_add_fetch(&reads, 1, __ATOMIC_RELAXED);
+        (void)err;
+    }
+    (*the_vm)->DetachCurrentThread(the_vm);
+    return NULL;
+}
+static void retrace(void)
+{
+    const char *checker = getenv("BUGGY_CHECKER");
+    void *self = checker ? dlopen(checker, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    jint(JNICALL * attach)(JavaVM *, char *, void *) =
+        self ? (jint(JNICALL *)(JavaVM *, char *, void *))dlsym(self, "Agent_OnAttach") : NULL;
+    jvmtiExtensionFunction f = ext_function(0);
+    pthread_t readers[2];
+    if (!attach || !f) {
+        printf(AGENT ": retrace: no Agent_OnAttach in BUGGY_CHECKER, or no extension function\n");
+        return;
+    }
+    for (int i = 0; i < 2; i++)
+        pthread_create(&readers[i], NULL, reader, (void *)f);
+    /* The readers are calling before the first new selection, and until
+     * after the last. */
+    while (__atomic_load_n(&reads, __ATOMIC_RELAXED) < 1000)
+        sched_yield();
+    for (long n = 0; n < 2000; n++) {
+        char options[64];
+        snprintf(options, sizeof options, "trace=NoSuchFunction%ld:-Other,agent=", n % 7);
+        attach(real_vm, options, NULL);
+    }
+    __atomic_store_n(&retraced, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 2; i++)
+        pthread_join(readers[i], NULL);
+    printf(AGENT ": retraced 2000 times while 2 threads read\n");
+}
+
 /* Correct use of what the misuses get wrong: no finding. */
 static void clean(JNIEnv *jni, jthread thread)
 {
@@ -314,7 +416,18 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         printf(AGENT ": VMInit got another environment\n");
     if (is("null"))
         buggy_null(jni, thread);
-    else if (is("dispose"))
+    else if (is("null-many"))
+        buggy_null_many(jni, thread);
+    else if (is("static-null"))
+        static_null(thread);
+    else if (is("monitor-unknown"))
+        buggy_monitor_unknown();
+    else if (is("monitor-destroyed"))
+        buggy_monitor_destroyed();
+    else if (is("retrace")) {
+        (*jni)->GetJavaVM(jni, &real_vm);
+        retrace();
+    } else if (is("dispose"))
         buggy_dispose();
     else if (is("dealloc-foreign"))
         buggy_dealloc_foreign();
@@ -362,6 +475,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
+    if (is("thread-start")) {
+        cb.ThreadStart = thread_start;
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    }
     if (is("refused-callbacks")) {
         cb.VMStart = vm_start;
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);

@@ -25,11 +25,29 @@ d=$(scratch jvmticheck)
     -fPIC -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/libother.so" $here/buggy.c -pthread ||
     { not_ok "jvmticheck: buggy.c does not build as libother.so"; exit 0; }
 
-# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that.
+# A call site is `called from SYMBOL (LIB+0xOFFSET)` (or `LIB+0xOFFSET`
+# without a symbol); the offset depends on the build, so the exact lines
+# are compared with it as 0xOFF, and each offset into an agent built here
+# is checked apart: addr2line puts it in the function the line names.
+offsets() { sed -E 's/\.so\+0x[0-9a-f]+/.so+0xOFF/g' "$1"; }
+# sites_resolve FILE: every `called from SYMBOL (LIB+0xOFFSET)` of FILE
+# whose LIB is in $d is in SYMBOL, as addr2line says.
+sites_resolve() {
+    local sym lib off
+    while read -r sym lib off; do
+        [ -f "$d/$lib" ] || continue
+        [ "$(addr2line -f -e "$d/$lib" "$off" | head -1)" = "$sym" ] || { echo "$off in $lib is not $sym"; return 1; }
+    done < <(sed -nE 's/.* called from ([A-Za-z_0-9]+) \((lib[a-z]+\.so)\+(0x[0-9a-f]+)\)$/\1 \2 \3/p' "$1")
+}
+# finds NAME EXPECTED_STDERR: the run ended well and printed exactly that
+# (lines separated by newlines or by a literal \n).
 finds() {
-    local name=$1 want=$2
+    local name=$1 want=${2//\\n/$'\n'}
     check "jvmticheck: $name: status 0" test "$(cat "$d/$name.status")" -eq 0
-    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") "$d/$name.err"
+    check "jvmticheck: $name: the finding, exactly" diff <([ -z "$want" ] || printf '%s\n' "$want") <(offsets "$d/$name.err")
+    if grep -q ' called from ' "$d/$name.err"; then
+        check "jvmticheck: $name: the call site's offset is in the function named (addr2line)" sites_resolve "$d/$name.err"
+    fi
 }
 
 # Extension functions and events (check/extensions.c) in one VM: the
@@ -53,7 +71,8 @@ extensions() {
     check "jvmticheck: $vm: trace=: a selected extension function's call is one line, with what it stored" \
         grep -Eqx "jvmti: \\[env 0x[0-9a-f]+\\] $fn\\($param=0x[0-9a-f]+\\) = JVMTI_ERROR_NONE; \\*$param=[0-9a-z]+ \\([0-9]+ ns\\)" "$d/$vm-ext-trace.err"
     "$@" "$vm-ext-null" "" ext-null
-    finds "$vm-ext-null" "jvmticheck: $fn: $param must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_ext_null (libbuggy.so)"
+    finds "$vm-ext-null" "jvmticheck: $fn: $param must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_ext_null (libbuggy.so+0xOFF)
+jvmticheck: 1 finding, 1 distinct"
     check "jvmticheck: $vm: the extension function's NULL out-pointer: warn mode forwards it (the VM's 100)" \
         grep -qx "buggy: $fn(NULL) returned 100" "$d/$vm-ext-null.out"
     "$@" "$vm-ext-event" "" ext-event
@@ -62,7 +81,8 @@ extensions() {
                  grep -qx "buggy: $2 came with its own environment" "$1"' _ "$d/$vm-ext-event.out" "$ev"
     finds "$vm-ext-event" ""
     "$@" "$vm-ext-leak" "leaks=results," ext-leak
-    finds "$vm-ext-leak" "jvmticheck: GetExtensionFunctions: 5 buffers never deallocated (memory leak)"
+    finds "$vm-ext-leak" "jvmticheck: GetExtensionFunctions: 5 buffers never deallocated (memory leak)
+jvmticheck: 1 finding, 1 distinct"
 }
 
 # Two agents, each through its own -agentpath of the checker (one copy of
@@ -76,35 +96,91 @@ two_agents() {
     "$@" -agentpath:"$CHECK_SO=leaks=results,agent=$d/libbuggy.so=leak" \
         -agentpath:"$CHECK_SO=agent=$d/libother.so=null" >"$d/$vm-two.out" 2>"$d/$vm-two.err"
     echo $? >"$d/$vm-two.status"
-    finds "$vm-two" "jvmticheck: [libother.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libother.so)
-jvmticheck: [libbuggy.so] GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    finds "$vm-two" "jvmticheck: [libother.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libother.so+0xOFF)
+jvmticheck: [libbuggy.so] GetSystemProperty: 2 buffers never deallocated (memory leak)
+jvmticheck: [libbuggy.so] 1 finding, 1 distinct
+jvmticheck: [libother.so] 1 finding, 1 distinct"
     check "jvmticheck: $vm: two agents in one checker: each gets its VMInit, with its own environment, and unloads once" \
         diff <(printf '%s\n' 'buggy: VMInit done' 'other: GetThreadState returned 100' 'other: VMInit done' \
             'buggy: unloaded' 'other: unloaded') <(grep -v -e '^buggy: options' -e '^other: options' -e '^hello' "$d/$vm-two.out")
+}
+
+# after_misuses VM LAUNCHER...: what the misuses' runs in VM say beyond
+# their lines: the static call site resolves, a made-up monitor is not
+# forwarded; exitcode=; the checker wrapping itself.
+after_misuses() {
+    local vm=$1 off fn
+    shift
+    off=$(sed -nE 's/.*called from libbuggy\.so\+(0x[0-9a-f]+)$/\1/p' "$d/$vm-static-null.err")
+    check "jvmticheck: $vm: a static caller's offset: addr2line names static_null" \
+        test "$(addr2line -f -e "$d/libbuggy.so" "${off:-0}" | head -1)" = static_null
+    check "jvmticheck: $vm: ... and nm puts it inside static_null" \
+        bash -c 'read -r start size _ < <(nm -S "$1" | grep " [tT] static_null$") &&
+                 test $((0x$start)) -le $(($2)) && test $(($2)) -lt $((0x$start + 0x$size))' _ "$d/libbuggy.so" "${off:-0}"
+    check "jvmticheck: $vm: a made-up raw monitor is not forwarded: JVMTI_ERROR_INVALID_MONITOR (50)" \
+        grep -qx 'buggy: RawMonitorEnter(made up) returned 50' "$d/$vm-monitor-unknown.out"
+    check "jvmticheck: $vm: nor a destroyed one: JVMTI_ERROR_INVALID_MONITOR (50)" \
+        grep -qx 'buggy: RawMonitorEnter(destroyed) returned 50' "$d/$vm-monitor-destroyed.out"
+    "$@" -agentpath:"$CHECK_SO=exitcode=3,agent=$d/libbuggy.so=null" >"$d/$vm-exitcode.out" 2>"$d/$vm-exitcode.err"
+    check "jvmticheck: $vm: exitcode=3: a run with a finding exits with 3, after the summary" \
+        bash -c 'test "$1" -eq 3 && test "$(tail -1 "$2")" = "jvmticheck: 1 finding, 1 distinct"' _ $? "$d/$vm-exitcode.err"
+    "$@" -agentpath:"$CHECK_SO=exitcode=3,agent=$d/libbuggy.so=clean" >"$d/$vm-exitcode-clean.out" 2>"$d/$vm-exitcode-clean.err"
+    check "jvmticheck: $vm: exitcode=3: a run without one exits with 0, and says nothing" \
+        bash -c 'test "$1" -eq 0 && test ! -s "$2"' _ $? "$d/$vm-exitcode-clean.err"
+    "$@" -agentpath:"$CHECK_SO=exitcode=x,agent=$d/libbuggy.so=clean" >"$d/$vm-exitcode-bad.out" 2>"$d/$vm-exitcode-bad.err"
+    check "jvmticheck: $vm: exitcode=x is refused" \
+        bash -c 'test "$1" -ne 0 && grep -qx "jvmticheck: exitcode=x: expected a number from 0 to 255" "$2"' _ $? "$d/$vm-exitcode-bad.err"
+    # agent=libjvmticheck.so: the inner checker refuses, before its GetEnv
+    # could call itself (it did until the stack overflowed).
+    "$@" -agentpath:"$CHECK_SO=agent=$CHECK_SO=agent=$d/libbuggy.so=clean" >"$d/$vm-self.out" 2>"$d/$vm-self.err"
+    check "jvmticheck: $vm: the checker wrapping itself refuses with one line, and the VM does not start" \
+        bash -c 'test "$1" -ge 1 && test "$1" -lt 128 && grep -qx "jvmticheck: the agent to wrap is jvmticheck itself: a checker cannot wrap itself (give the agent it should wrap as agent=)" "$2"' \
+        _ $? "$d/$vm-self.err"
+    # Two copies of the checker (another file, so another library: each its
+    # own state) chain: each checks, each finds the NULL, the agent gets
+    # the VM's answer. (The outer one's call site is the inner one's
+    # forwarder or the agent, as the compiler made the forwarder's call.)
+    cp "$CHECK_SO" "$d/libjvmticheck-copy.so"
+    "$@" -agentpath:"$CHECK_SO=agent=$d/libjvmticheck-copy.so=agent=$d/libbuggy.so=null" >"$d/$vm-chain.out" 2>"$d/$vm-chain.err"
+    check "jvmticheck: $vm: two copies of the checker in a chain: each finds the NULL once, the agent runs to its end" \
+        bash -c 'test "$1" -eq 0 && grep -qx "buggy: GetThreadState returned 100" "$2" && grep -qx "buggy: unloaded" "$2" &&
+                 test "$(grep -c "^jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from " "$3")" -eq 2 &&
+                 test "$(grep -cx "jvmticheck: 1 finding, 1 distinct" "$3")" -eq 2 && test "$(wc -l <"$3")" -eq 4' \
+        _ $? "$d/$vm-chain.out" "$d/$vm-chain.err"
 }
 
 # Each misuse: a name, the checker's options, buggy's option (the misuse
 # it commits) and the one line found. The same in HotSpot and in the host.
 misuses=(
     "clean||clean|"
-    "null||null|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
-    "phase||phase|jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so)"
-    "after-death||after-death|jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so)"
-    "dispose||dispose|jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so)"
-    "dealloc-foreign||dealloc-foreign|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so)"
-    "dealloc-twice||dealloc-twice|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so)"
-    "leak|leaks=results,|leak|jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)"
+    "null||null|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "phase||phase|jvmticheck: GetCurrentThread: may only be called during the start or live phase, not the OnLoad phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_phase (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "after-death||after-death|jvmticheck: GetLoadedClasses: may only be called during the live phase, not the dead phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_after_death (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "dispose||dispose|jvmticheck: GetPhase: env must be a valid environment (used after DisposeEnvironment) (JVMTI_ERROR_INVALID_ENVIRONMENT), called from buggy_dispose (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "dealloc-foreign||dealloc-foreign|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_foreign (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "dealloc-twice||dealloc-twice|jvmticheck: Deallocate: mem was not allocated by JVM TI, or was already deallocated, called from buggy_dealloc_twice (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "leak|leaks=results,|leak|jvmticheck: GetSystemProperty: 2 buffers never deallocated (memory leak)\njvmticheck: 1 finding, 1 distinct"
     "leak-default||leak|"
-    "capability||capability|jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so)"
-    "monitor-exit||monitor-exit|jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so)"
-    "monitor-destroy||monitor-destroy|jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so)"
+    "capability||capability|jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "monitor-exit||monitor-exit|jvmticheck: RawMonitorExit: monitor must be held by the calling thread (RawMonitorEnter), called from buggy_monitor_exit (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "monitor-destroy||monitor-destroy|jvmticheck: DestroyRawMonitor: monitor must not be destroyed while another thread holds it, called from buggy_monitor_destroy (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
     # Correct use under a race: two threads hand a raw monitor back and
     # forth with wait and notify 200,000 times; no finding (the checker's
     # record of the holder once went wrong here, and JDWP under jdb showed it).
     "monitor-pingpong||monitor-pingpong|"
     # A SetEventCallbacks the VM refuses leaves the agent's callbacks as
     # they were (VMInit still reaches it: checked below).
-    "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so)"
+    # The same misuse 100,000 times from one call site: printed once, its
+    # count and the summary at exit.
+    "null-many||null-many|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null_many (libbuggy.so+0xOFF)\njvmticheck: 100000 times: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null_many (libbuggy.so+0xOFF)\njvmticheck: 100000 findings, 1 distinct"
+    # From a static function, which dladdr cannot name: its object and
+    # offset (checked with addr2line and nm below).
+    "static-null||static-null|jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from libbuggy.so+0xOFF\njvmticheck: 1 finding, 1 distinct"
+    # A raw monitor never created: not forwarded (HotSpot crashed on it),
+    # the agent gets JVMTI_ERROR_INVALID_MONITOR (checked below).
+    "monitor-unknown||monitor-unknown|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_unknown (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "monitor-destroyed||monitor-destroyed|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_destroyed (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
 )
 
 # In bin/jvmti-host (any build: a sanitized host loads the checker built
@@ -132,6 +208,27 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
         jvmtigen.host.events.MainReturned host_run
     host_launch() { "$JVMTI_HOST" "$@" Hello; }
     two_agents host host_launch
+    after_misuses host host_launch
+    # Escaped, each string from outside in one line: an option's name, an
+    # agent's path.
+    "$JVMTI_HOST" -agentpath:"$CHECK_SO=col"$'\n'"our=red,agent=$d/libbuggy.so" Hello >/dev/null 2>"$d/host-nl-option.err"
+    check "jvmticheck: host: an option with a newline: one line, the newline escaped" \
+        grep -q "^jvmticheck: unknown option 'col\\\\x0aour' (expected " "$d/host-nl-option.err"
+    "$JVMTI_HOST" -agentpath:"$CHECK_SO=agent=$d/no"$'\n'"such.so" Hello >/dev/null 2>"$d/host-nl-path.err"
+    check "jvmticheck: host: an agent path with a newline: one line, the newline escaped" \
+        grep -q "^jvmticheck: cannot load agent $d/no\\\\x0asuch.so: " "$d/host-nl-path.err"
+    # A new trace= while other threads read the selection (repeated jcmd
+    # JVMTI.agent_load ... trace= while MethodEntry is on, in HotSpot):
+    # buggy's thread calls the checker's Agent_OnAttach 2,000 times while
+    # two others call the host's extension function through the checker
+    # (each call reads the selection, as each event does). The selection
+    # replaced was freed under the readers (ASan: heap-use-after-free; TSan:
+    # a race); the run must end well, with no sanitizer report.
+    BUGGY_CHECKER=$CHECK_SO "$JVMTI_HOST" -agentpath:"$CHECK_SO=agent=$d/libbuggy.so=retrace" Hello \
+        >"$d/host-retrace.out" 2>"$d/host-retrace.err"
+    check "jvmticheck: host: trace= replaced while other threads read it: the run ends well, no sanitizer report" \
+        bash -c 'test "$1" -eq 0 && grep -qx "buggy: retraced 2000 times while 2 threads read" "$2" &&
+                 ! grep -q -e Sanitizer -e "runtime error" "$3"' _ $? "$d/host-retrace.out" "$d/host-retrace.err"
 else
     skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
 fi
@@ -147,15 +244,16 @@ if [ -n "${SANITIZE:-}" ]; then
     skip "jvmticheck: in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java, which is not built with it"
     exit 0
 fi
-"$JAVAC" -d "$d" $here/Hello.java $here/Unload.java $here/Premain.java &&
+"$JAVAC" -d "$d" $here/Hello.java $here/Unload.java $here/Premain.java $here/ThreadName.java &&
     (cd "$d" && "$JAR" cfm premain.jar "$OLDPWD/$here/premain.mf" Premain.class 'Premain$1.class') ||
     { not_ok "jvmticheck: the Java classes do not build"; exit 0; }
 
-# run NAME CHECKER_OPTIONS AGENT_OPTIONS: java with buggy wrapped; stdout in
-# $d/NAME.out, stderr in $d/NAME.err, the status in $d/NAME.status.
+# run NAME CHECKER_OPTIONS AGENT_OPTIONS [CLASS]: java with buggy wrapped
+# running CLASS (Hello); stdout in $d/NAME.out, stderr in $d/NAME.err, the
+# status in $d/NAME.status.
 run() {
     local name=$1 copts=$2 aopts=$3
-    "$JAVA" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Hello \
+    "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" "${4:-Hello}" \
         >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
@@ -181,8 +279,22 @@ java_unload() {
 }
 extensions hotspot com.sun.hotspot.functions.IsClassUnloadingEnabled IsClassUnloadingEnabled \
     com.sun.hotspot.events.ClassUnload java_unload
-java_launch() { "$JAVA" "$@" -cp "$d" Hello; }
+java_launch() { "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" "$@" -cp "$d" Hello; }
 two_agents hotspot java_launch
+for m in static-null monitor-unknown monitor-destroyed; do cp "$d/$m.err" "$d/hotspot-$m.err"; cp "$d/$m.out" "$d/hotspot-$m.out"; done
+after_misuses hotspot java_launch
+# The selection replaced under its readers, in HotSpot (its extension
+# function read through the checker): no sanitizer here, so a run that
+# ends well with every call made.
+BUGGY_CHECKER=$CHECK_SO run retrace "" retrace
+check "jvmticheck: trace= replaced 2,000 times while 2 threads read it: the run ends well" \
+    bash -c 'test "$(cat "$1")" -eq 0 && grep -qx "buggy: retraced 2000 times while 2 threads read" "$2"' \
+    _ "$d/retrace.status" "$d/retrace.out"
+# A thread's name with a newline cannot forge a trace line: escaped.
+run thread-name "trace=ThreadStart," thread-start ThreadName
+check "jvmticheck: a thread's name with a newline is escaped in the event's trace line" \
+    bash -c 'grep -q "^jvmti: event ThreadStart on thread \"evil\\\\x0ajvmti: event VMInit on thread \\\\\"main\\\\\" at 0.000000000 s (0 ns)\" at " "$1" &&
+             ! grep -q "^jvmti: event VMInit" "$1"' _ "$d/thread-name.err"
 check "jvmticheck: a correct agent runs to the end" \
     diff <(printf 'buggy: options "clean"\nbuggy: VMInit done\nhello 0\nbuggy: unloaded\n') "$d/clean.out"
 check "jvmticheck: warn mode forwards the call (HotSpot's own JVMTI_ERROR_NULL_POINTER, 100)" \
@@ -194,7 +306,7 @@ check "jvmticheck: refused-callbacks: VMInit still reaches the agent" grep -qx '
 run fatal "mode=fatal," null
 check "jvmticheck: mode=fatal aborts (status 134)" test "$(cat "$d/fatal.status")" -eq 134
 check "jvmticheck: mode=fatal: the finding comes first" \
-    bash -c 'head -1 "$1" | grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"' _ "$d/fatal.err"
+    bash -c 'head -1 "$1" | grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)"' _ "$d/fatal.err"
 check "jvmticheck: mode=fatal: then a backtrace through the agent" grep -q 'libbuggy.so(buggy_null+' "$d/fatal.err"
 check "jvmticheck: mode=fatal: the call was not forwarded" bash -c '! grep -q "GetThreadState returned" "$1"' _ "$d/fatal.out"
 
@@ -228,7 +340,7 @@ check "jvmticheck: an agent that cannot be loaded is refused, with dlerror's rea
 JAVA_TOOL_OPTIONS="-agentpath:$CHECK_SO=agent=$d/libbuggy.so=null" "$JAVA" -cp "$d" Hello \
     >"$d/tool.out" 2>"$d/tool.err"
 check "jvmticheck: through JAVA_TOOL_OPTIONS too" \
-    grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)" "$d/tool.err"
+    grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)" "$d/tool.err"
 check "jvmticheck: the agent's callbacks get its own (checking) environment" \
     bash -c '! grep -q "another environment" "$@"' _ "$d"/*.out
 
@@ -264,7 +376,7 @@ if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 
     fi
     "$JAVA" -agentpath:"$lib=agent=$d/libbuggy.so=null" -cp "$d" Hello >/dev/null 2>"$d/installed.err"
     check "jvmticheck: the installed library finds what the built one does" \
-        grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)" "$d/installed.err"
+        grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)" "$d/installed.err"
     ${MAKE:-make} --no-print-directory uninstall DESTDIR="$dest" >/dev/null 2>&1
     check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7"
 else
@@ -362,7 +474,8 @@ if "$JAVAC" -d "$d" $here/Waiter.java $here/Attacher.java; then
         check "jvmticheck: attached by $how: the agent gets its options and runs in the live phase" \
             diff <(printf 'waiting\nbuggy: attached, options "null"\nbuggy: GetThreadState returned 100\nbuggy: attach done\ndone\nbuggy: unloaded\n') \
             "$d/attach-$how-null.out"
-        finds attach-$how-null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so)"
+        finds attach-$how-null "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0xOFF)
+jvmticheck: 1 finding, 1 distinct"
         attached attach-$how-clean $how "agent=$d/libbuggy.so=clean"
         check "jvmticheck: attached by $how: a correct agent, no finding" \
             bash -c 'grep -qx "buggy: attach done" "$1" && test ! -s "$2"' _ "$d/attach-$how-clean.out" "$d/attach-$how-clean.err"
