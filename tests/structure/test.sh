@@ -13,6 +13,12 @@ lib=${RT_LIB:-lib/libjvmtirt.a}
 cc=${CC:-cc}
 tool=tests/structure/structure.py
 
+if [ -f "$lib" ]; then
+    check "structure: runtime/ has no loop of files and no call or include from a lower layer to a higher one (tests/structure/layers)" \
+        python3 "$tool" --check --list --lib "$lib" --layers tests/structure/layers
+else
+    skip "structure: runtime/'s layers (needs $lib: make)"
+fi
 
 # Fixtures: f/low/a.c calls f/high/b.c (upward), b.c calls a.c (a loop of
 # two), f/low/c.h includes f/high/d.h (upward), f/stray.c has no layer.
