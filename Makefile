@@ -135,11 +135,15 @@ endif
 # and bin/jvmti-host, the small VM that runs agents on it (host/) ----
 JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard \
     /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
+# runtime/'s folders, its layers from the bottom (runtime/README.md): the
+# installed headers, then base, the areas, the lifecycle. Objects are named
+# after their sources, which have unique names.
+RT_DIRS := include base envs objects threads classes lifecycle
 RT_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
-    $(CFLAGS) $(DEBUG_FORMAT) -fPIC -pthread -I$(OUT) -Iruntime -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
+    $(CFLAGS) $(DEBUG_FORMAT) -fPIC -pthread -I$(OUT) $(RT_DIRS:%=-Iruntime/%) -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
 RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
 RTDIR := build/$(VARIANT)/rt
-RT_OBJS := $(patsubst runtime/%.c,$(RTDIR)/%.o,$(wildcard runtime/*.c)) \
+RT_OBJS := $(patsubst %.c,$(RTDIR)/%.o,$(notdir $(wildcard $(RT_DIRS:%=runtime/%/*.c)))) \
     $(RT_GENERATED:%=$(RTDIR)/%.o)
 HOST_OBJS := $(patsubst host/%.c,$(RTDIR)/host-%.o,$(wildcard host/*.c))
 RT_LIB := $(LIBDIR)/libjvmtirt.a
@@ -158,8 +162,14 @@ $(GEN_OUTPUTS): ;
 .PHONY: FORCE
 FORCE:
 
-$(RTDIR)/%.o: runtime/%.c $(OUT)/jvmti.h | $(RTDIR)
-	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+define RT_DIR_RULE
+$$(RTDIR)/%.o: runtime/$(1)/%.c $$(OUT)/jvmti.h | $$(RTDIR)
+	$$(CC) $$(RT_CFLAGS) $$(SAN_FLAGS) -MMD -MP -c -o $$@ $$<
+endef
+$(foreach d,$(RT_DIRS),$(eval $(call RT_DIR_RULE,$(d))))
+# Depfiles written before runtime/ had folders name runtime/NAME.c: such a
+# source counts as changed, so the object is built again from its folder.
+$(addprefix runtime/,$(notdir $(wildcard $(RT_DIRS:%=runtime/%/*.c)))): ;
 $(RTDIR)/%.o: $(OUT)/%.c | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(RTDIR)/host-%.o: host/%.c $(OUT)/jvmti.h | $(RTDIR)
@@ -194,7 +204,7 @@ $(CHECKDIR)/%.o: check/%.c $(OUT)/jvmti.h | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
-$(CHECKDIR)/trace.o: runtime/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
+$(CHECKDIR)/trace.o: runtime/base/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
 	$(CC) -shared $(SAN_FLAGS) $(LDFLAGS) -o $@ $(CHECK_OBJS) $(FFI_LIBS) -ldl -pthread
@@ -221,7 +231,7 @@ uninstall-jvmticheck:
 # jvmtigen, its man page, templates and the project's spec (with its DTD:
 # the default SPEC); libjvmtirt (static, and shared with its soname), the
 # headers a VM includes, jvmtirt.pc for pkg-config (with jvmtirt-lib.pc: see
-# runtime/jvmtirt.pc.in); jvmti-host; the reference of the spec (jvmti.html,
+# runtime/include/jvmtirt.pc.in); jvmti-host; the reference of the spec (jvmti.html,
 # and its man3 pages) and the runtime's README as documentation.
 # jni.h is the JDK's: the VM puts it on the include path itself.
 bindir := $(PREFIX)/bin
@@ -236,13 +246,13 @@ exampledir := $(datadir)/examples/jvmti-host
 HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/README.md
 INSTALL ?= install
 SO_REAL = libjvmtirt.so.$(VERSION)
-RT_HEADERS := runtime/jvmtirt.h runtime/jvmtigen_hooks.h runtime/jvmtigen_post_support.h \
-    runtime/jvmtigen_trace.h
+RT_HEADERS := runtime/include/jvmtirt.h runtime/include/jvmtigen_hooks.h \
+    runtime/include/jvmtigen_post_support.h runtime/include/jvmtigen_trace.h
 GEN_HEADERS := jvmti.h jvmtigen_impl.h jvmtigen_post.h jvmtigen_tables.h
 TEMPLATES := $(wildcard templates/*.xsl)
 RT_PCS := build/$(VARIANT)/jvmtirt.pc build/$(VARIANT)/jvmtirt-lib.pc
 
-build/$(VARIANT)/%.pc: runtime/%.pc.in Makefile $(DATADIR_STAMP)
+build/$(VARIANT)/%.pc: runtime/include/%.pc.in Makefile $(DATADIR_STAMP)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 install: all $(RT_PCS)

@@ -1,5 +1,5 @@
 /* The metadata area: what the core answers from the VM's records
- * (runtime/threadinfo.c, classinfo.c, objectinfo.c) about the VMInit thread,
+ * (runtime/threads/threadinfo.c, classes/classinfo.c, objects/objectinfo.c) about the VMInit thread,
  * java/lang/Thread, int[] and an object, in the live phase. Only what both
  * VMs must agree on is printed: the calling thread among GetAllThreads' (not
  * their number: HotSpot has threads of its own), the thread's state without

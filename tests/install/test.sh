@@ -68,7 +68,7 @@ for f in "${want[@]}"; do [ -f "$inst/$f" ] || missing+=("$f"); done
 [ -x "$inst/bin/jvmtigen" ] && ok "install: bin/jvmtigen is executable" ||
     not_ok "install: bin/jvmtigen is not executable"
 check "install: the installed headers are the ones built with" \
-    bash -c "cmp '$root/${RT_OUT:-out}/jvmti.h' '$inst/include/jvmtigen/jvmti.h' && cmp '$root/runtime/jvmtirt.h' '$inst/include/jvmtigen/jvmtirt.h'"
+    bash -c "cmp '$root/${RT_OUT:-out}/jvmti.h' '$inst/include/jvmtigen/jvmti.h' && cmp '$root/runtime/include/jvmtirt.h' '$inst/include/jvmtigen/jvmtirt.h'"
 check "install: no internal header of the runtime is installed" test ! -e "$inst/include/jvmtigen/rt.h"
 check "install: the spec, its DTD, jvmti.html and the runtime's README are the tree's" \
     bash -c "cmp '$root/spec/jvmti.xml' '$inst/share/jvmtigen/jvmti.xml' && cmp '$root/spec/jvmti.dtd' '$inst/share/jvmtigen/jvmti.dtd' \

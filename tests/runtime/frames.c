@@ -1,4 +1,4 @@
-/* frames.c: unit tests of the core's frames area (runtime/breakpoints.c,
+/* frames.c: unit tests of the core's frames area (runtime/threads/breakpoints.c,
  * framepops.c, prefixes.c, jnitable.c, loadersearch.c) through real
  * function tables: breakpoints and field watches (DUPLICATE, NOT_FOUND,
  * arming only on the first set and disarming on the last clear), Breakpoint,

@@ -1,4 +1,4 @@
-/* heap.c: the core's heap walks (runtime/heap.c) through environments'
+/* heap.c: the core's heap walks (runtime/objects/heap.c) through environments'
  * function tables: FollowReferences, IterateThroughHeap and the four 1.0
  * functions over a small known graph, every filter, tags written back
  * (0 untags, a self-reference shares one tag), visit and iteration

@@ -1,5 +1,5 @@
 /* metadata.c: unit tests of what the core answers from the VM's records
- * (runtime/threadinfo.c, classinfo.c, objectinfo.c) through real function
+ * (runtime/threads/threadinfo.c, classes/classinfo.c, objects/objectinfo.c) through real function
  * tables: GetCurrentThread, GetAllThreads (which threads, their order, one
  * array), GetThreadInfo (the name copied), GetThreadState (threads not
  * started or ended, SUSPENDED added by the core), the six class functions

@@ -21,7 +21,7 @@
 #define PORT_SHARED_HIDDEN 0
 #endif
 
-/* runtime/rt.h's RT_ENV_RESERVE, which a VM does not see: a disposed
+/* runtime/base/rt.h's RT_ENV_RESERVE, which a VM does not see: a disposed
  * environment's slot is not reused before this many others were freed. */
 #define RT_RESERVE_AT_LEAST 16
 

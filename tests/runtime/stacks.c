@@ -1,5 +1,5 @@
 /* stacks.c: unit tests of the core's stacks and classes area
- * (runtime/stacks.c, classes.c) through real function tables: GetStackTrace
+ * (runtime/threads/stacks.c, classes/classes.c) through real function tables: GetStackTrace
  * with start depths from the top and from the bottom and max_frame_count,
  * GetFrameCount, GetFrameLocation, GetThreadListStackTraces and
  * GetAllStackTraces (one block the agent frees once), the thread errors,

@@ -1,4 +1,4 @@
-/* tag_bias.c: the tag map's biased shards (runtime/tags.c) under a race.
+/* tag_bias.c: the tag map's biased shards (runtime/objects/tags.c) under a race.
  *
  * usage: tag_bias [SECONDS]   (default 1)
  *

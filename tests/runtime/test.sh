@@ -15,7 +15,7 @@
 #   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
 #     time and suspend/resume the same way (with stress sections of its own);
 #   - tag_bias.c races a second writer against the thread a tag map's
-#     shards are biased to (runtime/tags.c), in a new environment each round;
+#     shards are biased to (runtime/objects/tags.c), in a new environment each round;
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
 #   - stacks.c drives stack traces and class lists over the VM's walks the
@@ -44,7 +44,7 @@ JNI_INCLUDE=$(jni_include)
 d=$(scratch runtime)
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -O1 -pthread
-        -I"$RT_OUT" -Iruntime -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux")
+        -I"$RT_OUT" -Iruntime/include -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux")
 [ -n "${SANITIZE:-}" ] && CFLAGS+=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # Allocate(1 << 62) must come back as OUT_OF_MEMORY, not abort the run.
 export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"

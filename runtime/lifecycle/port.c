@@ -1,0 +1,173 @@
+/* The port: the VM's versioned config (jvmtirt_config) taken in, its handle
+ * checks handed to the trampolines, its registered implementations handed
+ * to the defaults, and what is still at a NOT_AVAILABLE default found out:
+ * capabilities whose functions are all defaults are withdrawn, and a
+ * strict VM refuses to start while something it offers is missing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "jvmtigen_impl.h"
+#include "lifecycle.h"
+#include "rt.h"
+
+/* The smallest config the core accepts: the header and the capabilities
+ * (every VM built against version 1 has them). */
+#define CONFIG_MIN_SIZE (offsetof(jvmtirt_config, offer_defaults))
+
+int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
+{
+    if (!from || from->version < 1 || from->version > JVMTIRT_CONFIG_VERSION) {
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config version %d is not one this core "
+                        "knows (1..%d): start the config from JVMTIRT_CONFIG_INIT\n",
+                from ? from->version : 0, JVMTIRT_CONFIG_VERSION);
+        return 0;
+    }
+    if (from->size < CONFIG_MIN_SIZE) {
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config size %zu is smaller than any "
+                        "version's (%zu): start the config from JVMTIRT_CONFIG_INIT\n",
+                from->size, (size_t)CONFIG_MIN_SIZE);
+        return 0;
+    }
+    /* Fields past the VM's size are 0 / NULL: the VM never heard of them. */
+    memset(to, 0, sizeof *to);
+    memcpy(to, from, from->size < sizeof *to ? from->size : sizeof *to);
+    to->size = sizeof *to;
+    return 1;
+}
+
+/* 0: a function of the core that needs an operation of the VM it lacks
+ * (an area's needs, rt_area). */
+static int core_supplied(int num)
+{
+    for (const rt_area *const *a = rt_areas; *a; a++)
+        for (size_t i = 0; i < (*a)->n_needs; i++) {
+            const rt_need *need = &(*a)->needs[i];
+            if (need->slot != num)
+                continue;
+            for (size_t k = 0; k < sizeof need->ops / sizeof *need->ops && need->ops[k]; k++) {
+                void (*op)(void);
+                memcpy(&op, (const char *)&rt.config + need->ops[k], sizeof op);
+                if (!op)
+                    return 0;
+            }
+        }
+    return 1;
+}
+
+/* 1: the VM supplies the function or the core implements it (the stack,
+ * class, heap, frames and metadata functions only over the VM's operations). */
+static int available(int num)
+{
+    int supplied = jvmtigen_impl_supplied(num);
+    /* -1: the core's own, which may still need an operation of the VM. */
+    if (supplied < 0)
+        return core_supplied(num);
+    return supplied != 0;
+}
+
+/* Whether some function needs capability bit b, and all of them are defaults. */
+static int capability_all_defaults(int b)
+{
+    int needed = 0;
+    for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++) {
+        const jvmtigen_function_info *f = &jvmtigen_functions_info[n];
+        for (int k = 0; f->name && k < f->n_required; k++) {
+            if (f->required[k] != b)
+                continue;
+            if (available(n))
+                return 0;
+            needed = 1;
+        }
+    }
+    return needed;
+}
+
+/* Whether an agent can reach the function: it needs no capability, or only
+ * potential ones. */
+static int reachable(const jvmtigen_function_info *f, const jvmtiCapabilities *potential)
+{
+    for (int k = 0; k < f->n_required; k++)
+        if (!jvmtirt_capability_get(potential, f->required[k]))
+            return 0;
+    return 1;
+}
+
+static jvmtiCapabilities withdrawn; /* set by rt_port_apply, read by the report */
+
+/* Functions of the core that the VM also registered: its own would never
+ * be called, silently. Counted, and each named on stderr. */
+static int shadowed_registrations(void)
+{
+    int n = 0;
+    for (int num = 1; num < JVMTIGEN_FUNCTION_SLOTS; num++) {
+        const char *name = jvmtigen_functions_info[num].name;
+        if (name && jvmtigen_impl_shadowed(num)) {
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init: impls.%s is set, but the core "
+                            "implements %s (from the config's operations, see jvmtirt.h): "
+                            "leave it out of the table\n",
+                    name, name);
+            n++;
+        }
+    }
+    return n;
+}
+
+jvmtiError rt_port_apply(jvmtirt_config *c)
+{
+    jvmtigen_impls_register(c->impls);
+    if (shadowed_registrations() > 0)
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    jvmtigen_vm_hooks h = {0};
+    h.check_thread = c->check_thread;
+    h.check_class = c->check_class;
+    h.check_method = c->check_method;
+    h.method_is_native = c->method_is_native;
+    h.check_field = c->check_field;
+    jvmtigen_set_vm_hooks(&h);
+    memset(&withdrawn, 0, sizeof withdrawn);
+    if (!c->offer_defaults)
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+            if (jvmtirt_capability_get(&c->potential, b) && capability_all_defaults(b)) {
+                jvmtirt_capability_set(&c->potential, b, 0);
+                jvmtirt_capability_set(&withdrawn, b, 1);
+            }
+    if (c->strict) {
+        int missing = jvmtirt_report_defaults(NULL);
+        int offered_missing = 0;
+        for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++) {
+            const jvmtigen_function_info *f = &jvmtigen_functions_info[n];
+            if (f->name && f->n_required > 0 && !available(n) && reachable(f, &c->potential))
+                offered_missing++;
+        }
+        for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+            offered_missing += jvmtirt_capability_get(&withdrawn, b);
+        if (missing + offered_missing > 0) {
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init (strict): %d function(s) that need no "
+                            "capability and %d capability or function(s) offered are missing:\n",
+                    missing, offered_missing);
+            jvmtirt_report_defaults(stderr);
+            return JVMTI_ERROR_NOT_AVAILABLE;
+        }
+    }
+    return JVMTI_ERROR_NONE;
+}
+
+int jvmtirt_report_defaults(FILE *out)
+{
+    int mandatory = 0;
+    for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
+        if (out && jvmtirt_capability_get(&withdrawn, b))
+            fprintf(out, "jvmtirt: capability %s withdrawn: none of its functions is implemented\n",
+                    jvmtigen_capabilities[b].name);
+    for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++) {
+        const jvmtigen_function_info *f = &jvmtigen_functions_info[n];
+        if (!f->name || available(n) || !reachable(f, &rt.config.potential))
+            continue;
+        if (f->n_required == 0)
+            mandatory++;
+        if (out)
+            fprintf(out, "jvmtirt: %s %s answers JVMTI_ERROR_NOT_AVAILABLE (not implemented)\n",
+                    f->n_required == 0 ? "function" : "optional function", f->name);
+    }
+    return mandatory;
+}
