@@ -540,7 +540,8 @@ static void basetype_facts(Diff *d, Entry *e, const void *item)
 static bool same_tokens(const char *a, const char *b)
 {
     CScan x, y;
-    bool ok = cscan(&x, a, strlen(a)) & cscan(&y, b, strlen(b));
+    bool ok_x = cscan(&x, a, strlen(a)), ok_y = cscan(&y, b, strlen(b)); /* both: both freed */
+    bool ok = ok_x && ok_y;
     bool same = ok && x.n_toks == y.n_toks;
     for (size_t i = 0; same && i < x.n_toks; i++)
         same = x.toks[i].len == y.toks[i].len &&
