@@ -42,6 +42,10 @@ typedef struct jvmticheck_env {
     jvmtiCapabilities caps;                    /* mirror of the real one's, word by word atomic */
     jvmtiEventCallbacks callbacks;             /* the agent's own; each member atomic */
     jvmticheck_agent *agent;                   /* whose */
+    /* What functions points at: the environment's own copy of its agent's
+     * table, which the agent may patch (profilers hook slots so); the
+     * generated tables stay as they are, and so do other agents'. */
+    struct jvmtiInterface_1_ table;
 } jvmticheck_env;
 
 #define JVMTICHECK_REAL(env) (((jvmticheck_env *)(void *)(env))->real)
@@ -124,7 +128,7 @@ int jvmticheck_trace_events(const char *patterns);
 int jvmticheck_trace_selected(const char *name);
 void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);
 
-/* ---- the tables (generated) ---- */
+/* ---- the tables (generated; each environment copies its agent's) ---- */
 extern const struct jvmtiInterface_1_ jvmticheck_functions;
 extern const struct jvmtiInterface_1_ jvmticheck_traced_functions;
 
