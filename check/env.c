@@ -62,7 +62,7 @@ jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent)
         return NULL;
     e->agent = agent;
     e->real = real;
-    e->table = *agent->table;
+    jvmticheck_table_init(e, agent->table);
     e->functions = &e->table;
     e->magic = JVMTICHECK_MAGIC;
     jvmticheck_caps_refresh(e);
