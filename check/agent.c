@@ -267,6 +267,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     *at = a;
     __atomic_store_n(&jvmticheck_latest, a, __ATOMIC_RELEASE);
     __atomic_add_fetch(&jvmticheck_n_agents, 1, __ATOMIC_ACQ_REL);
+    jvmticheck_unchecked_routes(a, fn);
     return fn;
 }
 

@@ -157,6 +157,11 @@ void jvmticheck_newer_callbacks(jvmtiEnv *env, const jvmtiEventCallbacks *callba
 /* e's table: a copy of from, each empty slot filled. */
 void jvmticheck_table_init(jvmticheck_env *e, const struct jvmtiInterface_1_ *from);
 
+/* ---- routes to an environment the checker cannot wrap (routes.c) ---- */
+/* Says once, at the agent's load, which its library takes (entry: its
+ * Agent_OnLoad or Agent_OnAttach). */
+void jvmticheck_unchecked_routes(jvmticheck_agent *a, void *entry);
+
 /* ---- the VM ---- */
 extern JavaVM *jvmticheck_vm;      /* the real one */
 extern jvmtiEnv *jvmticheck_self;  /* the checker's own environment */

@@ -16,6 +16,11 @@
 #    callbacks set in JVM TI 25's longer jvmtiEventCallbacks after JDK 17's
 #    last event (the VM gets no more than the checker's struct: VMInit
 #    still comes).
+#  - routes.c imports JNI_GetCreatedJavaVMs and defines JNI_OnLoad, two
+#    routes to an environment the checker cannot wrap: a warning for each
+#    at load (host and HotSpot 17); in HotSpot, a NULL out-pointer on the
+#    environment from JNI_GetCreatedJavaVMs's JavaVM is the VM's answer and
+#    no finding.
 
 tables_agent() { # NAME SOURCE [CFLAGS...]: $d/libNAME.so
     local name=$1 src=$2
@@ -24,8 +29,8 @@ tables_agent() { # NAME SOURCE [CFLAGS...]: $d/libNAME.so
         -I"$JNI_INCLUDE" -I"$JNI_INCLUDE/linux" -o "$d/lib$name.so" "$here/$src"
 }
 if ! tables_agent patcher patcher.c || ! tables_agent plain patcher.c -DAGENT='"plain"' ||
-    ! tables_agent slots slots.c; then
-    not_ok "jvmticheck: patcher.c and slots.c do not build"
+    ! tables_agent slots slots.c || ! tables_agent routes routes.c; then
+    not_ok "jvmticheck: patcher.c, slots.c and routes.c do not build"
     return 0
 fi
 
@@ -38,6 +43,7 @@ tables_run() {
     case $name in
     *patch*) "$@" -agentpath:"$so=agent=$d/libpatcher.so=patch" -agentpath:"$so=agent=$d/libplain.so=plain" ;;
     *slots-*) "$@" -agentpath:"$so=agent=$d/libslots.so=${name##*slots-}" ;;
+    *routes) "$@" -agentpath:"$so=agent=$d/libroutes.so" ;;
     esac >"$d/$name.out" 2>"$d/$name.err"
     echo $? >"$d/$name.status"
 }
@@ -62,6 +68,10 @@ null_findings() {
     printf '%s\n' "jvmticheck: [libpatcher.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from hook_GetThreadState (libpatcher.so)" \
         "jvmticheck: [libplain.so] GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from null_call (libplain.so)"
 }
+routes_warnings() {
+    printf '%s\n' "jvmticheck: libroutes.so calls JNI_GetCreatedJavaVMs: the JavaVM that returns is the VM's own, and a JVM TI environment from it is unchecked" \
+        "jvmticheck: libroutes.so has a JNI_OnLoad: if Java loads the library too (System.loadLibrary), the JavaVM that gets is the VM's own, and a JVM TI environment from it is unchecked"
+}
 reserved_finding="jvmticheck: reserved1: slot 1 is reserved in JVM TI \
 $(sed -n 's/.*JVMTI_VERSION = .*version: \([0-9.]*\) .*/\1/p' "${RT_OUT:-out}/jvmti.h"), the version this checker was built from (JVMTI_ERROR_NOT_AVAILABLE), called from call_slot_1 (libslots.so)"
 
@@ -82,6 +92,9 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
     check "jvmticheck: host: a call through a reserved slot is a finding and JVMTI_ERROR_NOT_AVAILABLE" \
         bash -c 'test "$(cat "$1")" -eq 0 && grep -qx "slots: slot 1 returned 98" "$2" && diff <(echo "$4") "$3"' \
         _ "$d/host-slots-reserved.status" "$d/host-slots-reserved.out" "$d/host-slots-reserved.err" "$reserved_finding"
+    tables_run host-routes "$CHECK_SO" host_hello
+    check "jvmticheck: host: an agent that calls JNI_GetCreatedJavaVMs and has a JNI_OnLoad: a warning for each at load" \
+        bash -c 'test "$(cat "$1")" -eq 0 && diff <(cat) "$2"' _ "$d/host-routes.status" "$d/host-routes.err" < <(routes_warnings)
 else
     skip "jvmticheck: patched tables in the host need JVMTI_HOST (run through make check)"
 fi
@@ -117,6 +130,11 @@ EOF
 else
     skip "jvmticheck: functions HotSpot 17's table lacks: the checker is built from a spec without ClearAllFramePops (${RT_OUT:-out}/jvmti.h)"
 fi
+tables_run hotspot-routes "$CHECK_SO" java17_hello
+check "jvmticheck: HotSpot 17: an agent that calls JNI_GetCreatedJavaVMs and has a JNI_OnLoad: a warning for each at load" \
+    bash -c 'test "$(cat "$1")" -eq 0 && diff <(cat) "$2"' _ "$d/hotspot-routes.status" "$d/hotspot-routes.err" < <(routes_warnings)
+check "jvmticheck: HotSpot 17: ... and the environment from JNI_GetCreatedJavaVMs's JavaVM is unchecked (the VM's 100 for a NULL out-pointer, no finding)" \
+    diff <(printf '%s\n' "routes: GetThreadState(NULL) on its environment returned 100" "hello 0") "$d/hotspot-routes.out"
 
 # A checker built from the JDK 17 spec, on a JDK 25.
 java25=${JAVA25:-}
