@@ -96,15 +96,15 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
     check "jvmticheck: host: an agent that calls JNI_GetCreatedJavaVMs and has a JNI_OnLoad: a warning for each at load" \
         bash -c 'test "$(cat "$1")" -eq 0 && diff <(cat) "$2"' _ "$d/host-routes.status" "$d/host-routes.err" < <(routes_warnings)
 else
-    skip "jvmticheck: patched tables in the host need JVMTI_HOST (run through make check)"
+    skip "jvmticheck: patched tables, empty slots and unchecked routes in the host need JVMTI_HOST (run through make check)"
 fi
 
 if [ -n "${SANITIZE:-}" ]; then
-    skip "jvmticheck: patched tables and empty slots in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java"
+    skip "jvmticheck: patched tables, empty slots and unchecked routes in HotSpot: a $SANITIZE build of libjvmticheck.so cannot be loaded into java"
     return 0
 fi
 if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || ! "$JAVA" -version 2>&1 | grep -q 'version "17[."]'; then
-    skip "jvmticheck: patched tables and empty slots in HotSpot 17: no JDK 17 java and javac in $jdk"
+    skip "jvmticheck: patched tables, empty slots and unchecked routes in HotSpot 17: no JDK 17 java and javac in $jdk"
     return 0
 fi
 tables_classes=$(scratch jvmticheck-tables)
@@ -141,7 +141,7 @@ java25=${JAVA25:-}
 [ -n "$java25" ] || [ -z "${JDK25_HOME:-}" ] || java25=$JDK25_HOME/bin/java
 [ -n "$java25" ] || java25=$(ls -d /usr/lib/jvm/*25*/bin/java 2>/dev/null | head -1)
 if [ -z "$java25" ] || [ ! -x "$java25" ] || ! "$java25" -version 2>&1 | grep -q 'version "25[."]'; then
-    skip "jvmticheck: a checker of the JDK 17 spec on a newer VM: no JDK 25 (set JAVA25 or JDK25_HOME; none under /usr/lib/jvm)"
+    skip "jvmticheck: a checker of the JDK 17 spec on a newer VM: no JDK 25 java${java25:+ at $java25} (set JAVA25 or JDK25_HOME, or install one under /usr/lib/jvm)"
 elif need_refs "jvmticheck: a checker of the JDK 17 spec on JDK 25" jdk17; then
     tables_old=$(scratch jvmticheck-jdk17)
     if ${MAKE:-make} --no-print-directory checker-from CHECKER_SPEC="$SHARED_SPECS/jdk17/jvmti.xml" \
