@@ -26,10 +26,12 @@
 #define MINOR(v) (((v)&JVMTI_VERSION_MASK_MINOR) >> JVMTI_VERSION_SHIFT_MINOR)
 #define MICRO(v) (((v)&JVMTI_VERSION_MASK_MICRO) >> JVMTI_VERSION_SHIFT_MICRO)
 
-/* The VM's JVM TI version, asked once at the first load; the spec's until
- * then (or if the VM does not answer). */
+/* The VM's JVM TI version, asked once at the first load (agents are
+ * loaded one at a time); the spec's until then, or if the VM does not
+ * answer. Read by GetEnv and the empty entries on any thread: atomic. */
 static jint vm_version = JVMTI_VERSION;
 static int versions_known;
+#define VM_VERSION() __atomic_load_n(&vm_version, __ATOMIC_RELAXED)
 
 /* A function's since="1.1" or "21" as a version number. */
 static jint version_of(const char *since)
@@ -49,7 +51,7 @@ void jvmticheck_versions(jvmticheck_agent *a)
     versions_known = 1;
     if ((*jvmticheck_self)->GetVersionNumber(jvmticheck_self, &v) != JVMTI_ERROR_NONE)
         return;
-    vm_version = v;
+    __atomic_store_n(&vm_version, v, __ATOMIC_RELAXED);
     if (MAJOR_MINOR(v) <= MAJOR_MINOR(JVMTI_VERSION))
         return;
     char text[400];
@@ -80,7 +82,7 @@ void jvmticheck_table_init(jvmticheck_env *e, const struct jvmtiInterface_1_ *fr
         const jvmtigen_function_info *f = &jvmtigen_functions_info[num];
         void *theirs = NULL;
         /* The VM's table reaches a slot only if its version has it. */
-        int empty = !f->name || MAJOR_MINOR(vm_version) < MAJOR_MINOR(version_of(f->since));
+        int empty = !f->name || MAJOR_MINOR(VM_VERSION()) < MAJOR_MINOR(version_of(f->since));
         if (!empty) {
             memcpy(&theirs, SLOT(vm, num), sizeof theirs);
             empty = theirs == NULL;
@@ -127,13 +129,13 @@ jvmtiError jvmticheck_empty_slot(jvmtiEnv *env, int num)
     const jvmtigen_function_info *f = &jvmtigen_functions_info[num];
     char name[64], text[300], ours[32], vm[32];
     version_text(ours, sizeof ours, JVMTI_VERSION);
-    version_text(vm, sizeof vm, vm_version);
+    version_text(vm, sizeof vm, VM_VERSION());
     if (!f->name) {
         snprintf(name, sizeof name, "reserved%d", num);
         snprintf(text, sizeof text,
                  "slot %d is reserved in JVM TI %s, the version this checker was built from", num,
                  ours);
-    } else if (MAJOR_MINOR(vm_version) < MAJOR_MINOR(version_of(f->since))) {
+    } else if (MAJOR_MINOR(VM_VERSION()) < MAJOR_MINOR(version_of(f->since))) {
         snprintf(name, sizeof name, "%s", f->name);
         snprintf(text, sizeof text, "the VM's JVM TI %s has no such function (it came in %s)", vm,
                  f->since);
