@@ -112,7 +112,7 @@ $(OBJDIR)/docs/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtig
 GEN_STAMP := $(OUT)/.jvmtigen-stamp
 GEN_OUTPUTS := $(addprefix $(OUT)/,jvmti.h jvmtigen_entry.c jvmtigen_tables.c jvmtigen_tables.h \
     jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h jvmticheck_forward.c)
-NO_GENERATE_GOALS := clean distclean uninstall objs fuzz fuzz-build fuzz-coverage
+NO_GENERATE_GOALS := clean distclean uninstall objs fuzz fuzz-build fuzz-coverage checker-from
 ifneq ($(wildcard $(SPEC)),)
 generate: $(GEN_STAMP)
 $(GEN_STAMP): $(SPEC) $(JVMTIGEN)
@@ -211,6 +211,15 @@ $(CHECK_SO): $(CHECK_OBJS) $(LINKED_BY) | $(LIBDIR)
 $(CHECKDIR):
 	mkdir -p $@
 -include $(CHECK_OBJS:.o=.d)
+# The checker alone, built from another spec in a folder of its own (the
+# jvmticheck suite builds one from the JDK 17 spec to run on a newer VM):
+#   make checker-from CHECKER_SPEC=FILE CHECKER_DIR=DIR [CHECKER_FLAGS=--jvmti-version=17]
+# writes DIR/out (the C outputs), DIR/obj and DIR/libjvmticheck.so.
+.PHONY: checker-from
+checker-from:
+	$(MAKE) --no-print-directory SPEC=$(CHECKER_SPEC) OUT=$(CHECKER_DIR)/out \
+	    JVMTIGEN_FLAGS="--no-docs $(CHECKER_FLAGS)" CHECKDIR=$(CHECKER_DIR)/obj \
+	    CHECK_SO=$(CHECKER_DIR)/libjvmticheck.so $(CHECKER_DIR)/libjvmticheck.so
 
 # Every object of the runtime, the host and the checker, linked into nothing
 # (tests/build compiles them with each compiler).

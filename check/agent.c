@@ -67,6 +67,10 @@ static jint JNICALL vm_AttachCurrentThreadAsDaemon(JavaVM *vm, void **penv, void
 /* vm is the agent's own JavaVM: its environments are the agent's. */
 static jint JNICALL vm_GetEnv(JavaVM *vm, void **penv, jint version)
 {
+    if (jvmticheck_version_refused(version)) {
+        *penv = NULL;
+        return JNI_EVERSION;
+    }
     jint r = (*jvmticheck_vm)->GetEnv(jvmticheck_vm, penv, version);
     if (r != JNI_OK || (version & JVMTI_VERSION_MASK_INTERFACE_TYPE) != JVMTI_VERSION_INTERFACE_JVMTI)
         return r;
@@ -280,6 +284,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
             free(path);
             return NULL;
         }
+        jvmticheck_versions(a);
     }
     a->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!a->handle) {
@@ -310,6 +315,7 @@ static void *start(JavaVM *vm, char *options, const char *entry, char **agent_op
     __atomic_store_n(at, a, __ATOMIC_RELEASE);
     __atomic_store_n(&jvmticheck_latest, a, __ATOMIC_RELEASE);
     __atomic_add_fetch(&jvmticheck_n_agents, 1, __ATOMIC_ACQ_REL);
+    jvmticheck_unchecked_routes(a, fn);
     return fn;
 }
 

@@ -60,9 +60,10 @@ jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent)
     jvmticheck_env *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    e->functions = agent->table;
     e->agent = agent;
     e->real = real;
+    jvmticheck_table_init(e, agent->table);
+    e->functions = &e->table;
     e->magic = JVMTICHECK_MAGIC;
     jvmticheck_caps_refresh(e);
     pthread_mutex_lock(&envs_lock);

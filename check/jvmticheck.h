@@ -44,6 +44,10 @@ typedef struct jvmticheck_env {
     jvmtiCapabilities caps;                    /* mirror of the real one's, word by word atomic */
     jvmtiEventCallbacks callbacks;             /* the agent's own; each member atomic */
     jvmticheck_agent *agent;                   /* whose */
+    /* What functions points at: the environment's own copy of its agent's
+     * table, which the agent may patch (profilers hook slots so), with
+     * every empty slot filled (tables.c). */
+    struct jvmtiInterface_1_ table;
 } jvmticheck_env;
 
 #define JVMTICHECK_REAL(env) (((jvmticheck_env *)(void *)(env))->real)
@@ -139,9 +143,39 @@ void jvmticheck_trace_clock(void); /* at each start: the first one is the events
 int jvmticheck_trace_selected(const char *name);
 void jvmticheck_wrap_callbacks(const jvmtiEventCallbacks *agent, jvmtiEventCallbacks *vm);
 
-/* ---- the tables (generated) ---- */
+/* ---- the tables (generated; each environment copies its agent's) ---- */
 extern const struct jvmtiInterface_1_ jvmticheck_functions;
 extern const struct jvmtiInterface_1_ jvmticheck_traced_functions;
+/* Per slot an entry that reports a call through it and answers
+ * JVMTI_ERROR_NOT_AVAILABLE: what an environment's table holds where the
+ * spec reserves the slot or the VM's table has no function. One signature
+ * for all: the agent's arguments after env are never read. */
+typedef jvmtiError(JNICALL jvmticheck_empty_entry)(jvmtiEnv *env);
+jvmtiError jvmticheck_empty_slot(jvmtiEnv *env, int num);
+#define JVMTICHECK_EMPTY(num)                                       \
+    static jvmtiError JNICALL jvmticheck_empty_##num(jvmtiEnv *env) \
+    {                                                               \
+        return jvmticheck_empty_slot(env, num);                     \
+    }
+extern jvmticheck_empty_entry *const jvmticheck_empty_entries[];
+
+/* ---- versions and tables (tables.c) ---- */
+/* Once, at the first load: the VM's version; says so if it is newer than
+ * the spec the checker was built from. */
+void jvmticheck_versions(jvmticheck_agent *a);
+/* Whether GetEnv must refuse a version (a JVM TI version after the spec's:
+ * its functions and events are ones the checker does not know). */
+int jvmticheck_version_refused(jint version);
+/* A jvmtiEventCallbacks longer than the spec's (a newer jvmti.h's, size
+ * bytes): a finding if it sets a callback after the spec's last. */
+void jvmticheck_newer_callbacks(jvmtiEnv *env, const jvmtiEventCallbacks *callbacks, jint size);
+/* e's table: a copy of from, each empty slot filled. */
+void jvmticheck_table_init(jvmticheck_env *e, const struct jvmtiInterface_1_ *from);
+
+/* ---- routes to an environment the checker cannot wrap (routes.c) ---- */
+/* Says once, at the agent's load, which its library takes (entry: its
+ * Agent_OnLoad or Agent_OnAttach). */
+void jvmticheck_unchecked_routes(jvmticheck_agent *a, void *entry);
 
 /* ---- the VM ---- */
 extern JavaVM *jvmticheck_vm;      /* the real one */

@@ -62,6 +62,13 @@ jvmtiError jvmticheck_forward_SetEventCallbacks(jvmtiEnv *env, const jvmtiEventC
     if (callbacks && size_of_callbacks > 0)
         memcpy(&mine, callbacks, (size_t)size_of_callbacks < sizeof mine ? (size_t)size_of_callbacks
                                                                         : sizeof mine);
+    /* Or longer (a newer jvmti.h): the VM gets the wrappers' struct, so no
+     * more than its size, and a callback of an event after the spec's,
+     * which the checker has no wrapper for, is said to go undelivered. */
+    if (callbacks && size_of_callbacks > (jint)sizeof theirs) {
+        jvmticheck_newer_callbacks(env, callbacks, size_of_callbacks);
+        size_of_callbacks = (jint)sizeof theirs;
+    }
     /* Stored before the VM has the wrappers (an event may come at once),
      * and put back if the VM refuses the call (wrong phase, bad size). */
     store_callbacks(&before, &ENV(env)->callbacks);

@@ -10,10 +10,12 @@
  *                            allocfieldbuf fields of the structs it filled);
  *                            check/ replaces a few with its own;
  * the tables jvmticheck_functions and jvmticheck_traced_functions (the
- * tracing of jvmtigen_entry.c, around the checking entries); and per event a
+ * tracing of jvmtigen_entry.c, around the checking entries), which each
+ * checking environment copies into a table of its own; and per event a
  * callback that hands the agent its checking environment
- * (jvmticheck_wrap_callbacks). Nothing here is written by hand, so a new spec
- * version needs no edits. */
+ * (jvmticheck_wrap_callbacks); per slot an entry for an environment's table
+ * to hold where it would be empty. Nothing here is written by hand, so a
+ * new spec version needs no edits. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +321,24 @@ static void forwarder_and_entry(Buf *o, const Spec *s, const Function *f)
     entry(o, f);
 }
 
+/* Per slot of the table an entry that says which slot it stands for:
+ * check/tables.c puts it in an environment's table where the spec reserves
+ * the slot or the VM has no function there, so no slot the agent is handed
+ * is NULL. */
+static void empty_slots(Buf *o, const Spec *s)
+{
+    int max = max_table_num(s);
+    buf_puts(o, "\n/* ---- empty slots ---- */\n");
+    for (int num = 1; num <= max; num++)
+        buf_printf(o, "JVMTICHECK_EMPTY(%d)\n", num);
+    buf_puts(o,
+             "\njvmticheck_empty_entry *const jvmticheck_empty_entries[JVMTIGEN_FUNCTION_SLOTS] = "
+             "{\n    NULL,\n");
+    for (int num = 1; num <= max; num++)
+        buf_printf(o, "    jvmticheck_empty_%d,\n", num);
+    buf_puts(o, "};\n");
+}
+
 void emit_check(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
@@ -337,4 +357,5 @@ void emit_check(const GenContext *ctx, Buf *o)
         buf_printf(o, "    if (agent->%s != NULL)\n        vm->%s = jvmticheck_event_%s;\n",
                    s->events[i]->id, s->events[i]->id, s->events[i]->id);
     buf_puts(o, "}\n");
+    empty_slots(o, s);
 }

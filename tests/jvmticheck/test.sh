@@ -233,6 +233,10 @@ else
     skip "jvmticheck: the buggy agent in the host needs JVMTI_HOST (run through make check)"
 fi
 
+# Each checking environment's own function table (tables.sh), in the
+# host and in HotSpot.
+. $here/tables.sh
+
 if [ ! -x "$JAVA" ] || [ ! -x "$JAVAC" ] || [ ! -x "$JAR" ] ||
     ! "$JAVA" -version 2>&1 | grep -q 'version "17[."]'; then
     skip "jvmticheck: no JDK 17 java, javac and jar in $jdk (apt-get install openjdk-17-jdk-headless)"
