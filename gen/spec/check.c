@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,6 +424,91 @@ static void check_items(Index *ix, const Spec *s)
         need_identifier("base type", s->basetypes[i]->id, &s->basetypes[i]->loc);
 }
 
+/* ---- structs inside structs ----
+ * A field of a struct or union type (or a <ptrtype> of one, which C
+ * declares as the type itself) holds that type by value. A chain of such
+ * fields that comes back to where it started makes a type of infinite
+ * size: C refuses it, and every walk over fields would follow it forever. */
+
+/* 1 + the index of the typedef a field's type holds by value, or 0. */
+static size_t held_by_value(const StrMap *by_name, const Type *t)
+{
+    while (t && t->kind == TK_PTRTYPE)
+        t = t->elem;
+    return t && t->kind == TK_STRUCT && t->name ? (size_t)(uintptr_t)strmap_get(by_name, t->name)
+                                                : 0;
+}
+
+static void report_cycle(const Spec *s, const size_t *path, const Param *const *via, size_t n)
+{
+    const Typedef *first = s->typedefs[path[0]];
+    Buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (n > 8 && i == 6) { /* a long ring: its ends say enough */
+            buf_printf(&b, "... (%zu more) -> ", n - 7);
+            i = n - 1;
+        }
+        buf_printf(&b, "%s.%s -> ", s->typedefs[path[i]]->id, via[i]->name);
+    }
+    buf_printf(&b, "%s", first->id);
+    error_at(&via[n - 1]->loc,
+             "%s '%s' contains itself by value: %s (a field can hold it only through a "
+             "pointer)",
+             first->is_union ? "union" : "struct", first->id, b.data);
+    buf_free(&b);
+}
+
+/* Depth first, without recursion (a hostile spec may chain thousands of
+ * structs): each edge back into the path closes one cycle, reported once. */
+static void check_value_cycles(const Spec *s)
+{
+    size_t n = s->n_typedefs;
+    StrMap by_name; /* id -> 1 + index of its first typedef */
+    strmap_init(&by_name);
+    for (size_t i = 0; i < n; i++)
+        if (s->typedefs[i]->id && !strmap_get(&by_name, s->typedefs[i]->id))
+            strmap_put(&by_name, s->typedefs[i]->id, (void *)(uintptr_t)(i + 1));
+    enum { NEW, OPEN, DONE } *state = xcalloc(n + 1, sizeof *state);
+    size_t *path = xmalloc((n + 1) * sizeof *path), *next = xmalloc((n + 1) * sizeof *next);
+    const Param **via = xmalloc((n + 1) * sizeof *via);
+    for (size_t root = 0; root < n; root++) {
+        if (state[root] != NEW)
+            continue;
+        size_t depth = 1;
+        path[0] = root;
+        next[0] = 0;
+        state[root] = OPEN;
+        while (depth) {
+            const Typedef *td = s->typedefs[path[depth - 1]];
+            if (next[depth - 1] == td->n_fields) {
+                state[path[--depth]] = DONE;
+                continue;
+            }
+            const Param *f = td->fields[next[depth - 1]++];
+            size_t k = held_by_value(&by_name, f->type);
+            if (!k--)
+                continue;
+            via[depth - 1] = f;
+            if (state[k] == OPEN) {
+                size_t j = 0;
+                while (path[j] != k)
+                    j++;
+                report_cycle(s, path + j, via + j, depth - j);
+            } else if (state[k] == NEW) {
+                state[k] = OPEN;
+                path[depth] = k;
+                next[depth++] = 0;
+            }
+        }
+    }
+    free(state);
+    free(path);
+    free(next);
+    free(via);
+    strmap_free(&by_name);
+}
+
 /* An expression in <constant num="..."> may use integers, earlier constants,
  * parentheses and the operators | & ^ + - ~ << >>, as C enumerators may. */
 static void check_expression(StrMap *earlier, const Constant *c)
@@ -720,6 +806,7 @@ void check_spec(const Spec *s)
     check_items(&ix, s);
     check_generated_names(&ix, s);
     check_constants(&ix, s);
+    check_value_cycles(s);
     check_links(&ix, s);
     StrMap *maps[] = {&ix.functions,    &ix.function_nums, &ix.callbacks,  &ix.events,
                       &ix.event_nums,   &ix.event_consts,  &ix.errors,     &ix.error_nums,
