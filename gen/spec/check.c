@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cscan.h"
+#include "spec/cexpr.h"
 #include "spec/facts.h"
 
 typedef struct Index {
@@ -509,72 +510,34 @@ static void check_value_cycles(const Spec *s)
     strmap_free(&by_name);
 }
 
-/* An expression in <constant num="..."> may use integers, earlier constants,
- * parentheses and the operators | & ^ + - ~ << >>, as C enumerators may. */
-static void check_expression(StrMap *earlier, const Constant *c)
+/* Constants defined so far, each with its value as C computes it. */
+typedef struct Earlier {
+    StrMap values; /* id -> Known */
+    Arena *a;
+} Earlier;
+
+typedef struct Known {
+    bool known; /* false: its own value was refused */
+    long long value;
+} Known;
+
+static bool lookup_earlier(void *ctx, const char *name, long long *value, bool *known)
 {
-    const char *p = c->num;
-    if (is_missing(p))
-        return; /* reported as a missing attribute */
-    if (!*p) {
-        error_at(&c->loc, "constant '%s' has an empty num", c->id);
-        return;
-    }
-    while (*p) {
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '|' || *p == '&' || *p == '^' ||
-            *p == '+' || *p == '-' || *p == '~' || *p == '(' || *p == ')') {
-            p++;
-        } else if ((p[0] == '<' && p[1] == '<') || (p[0] == '>' && p[1] == '>')) {
-            p += 2;
-        } else if (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) {
-            const char *start = p;
-            while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-                   (*p >= '0' && *p <= '9'))
-                p++;
-            char name[256];
-            size_t len = (size_t)(p - start);
-            if (len >= sizeof name)
-                len = sizeof name - 1;
-            memcpy(name, start, len);
-            name[len] = '\0';
-            if (!strmap_get(earlier, name))
-                error_at(&c->loc,
-                         "constant '%s': '%s' in its value is not a constant defined "
-                         "before it",
-                         c->id, name);
-        } else if (*p >= '0' && *p <= '9') {
-            const char *start = p;
-            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
-                p++;
-            char lit[64];
-            size_t len = (size_t)(p - start);
-            long long v;
-            if (len >= sizeof lit ||
-                (memcpy(lit, start, len), lit[len] = '\0', !parse_c_integer(lit, &v)) ||
-                v > INT_MAX)
-                error_at(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
-                         c->id, (int)(len > 40 ? 40 : len), start,
-                         len < sizeof lit ? integer_hint(lit) : "");
-        } else {
-            /* Show a whole UTF-8 character, not its first byte. */
-            int len = 1;
-            unsigned char lead = (unsigned char)*p;
-            if (lead >= 0xC0)
-                len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-            for (int k = 1; k < len; k++)
-                if (!p[k])
-                    len = k;
-            error_at(&c->loc, "constant '%s': unexpected '%.*s' in its value '%s'", c->id, len, p,
-                     c->num);
-            return;
-        }
-    }
+    const Known *k = strmap_get(&((Earlier *)ctx)->values, name);
+    if (!k)
+        return false;
+    *known = k->known;
+    *value = k->value;
+    return true;
 }
 
+/* A constant's num goes into an enum of jvmti.h as written, so it is
+ * evaluated as C would (spec/cexpr.c): a literal, or an expression of
+ * literals and constants defined before it. */
 static void check_constants(Index *ix, const Spec *s)
 {
-    StrMap earlier;
-    strmap_init(&earlier);
+    Earlier earlier = {.a = ix->a};
+    strmap_init(&earlier.values);
     for (size_t i = 0; i < s->n_constant_groups; i++) {
         ConstantGroup *g = s->constant_groups[i];
         need_identifier("constants group", g->id, &g->loc);
@@ -585,20 +548,29 @@ static void check_constants(Index *ix, const Spec *s)
             Constant *c = g->constants[k];
             need_identifier("constant", c->id, &c->loc);
             define(&ix->constants, "constant", c->id, &c->loc);
-            if (c->numeric) {
-                if (c->value < INT_MIN || c->value > INT_MAX)
-                    error_at(&c->loc, "constant '%s': %s does not fit a C int", c->id, c->num);
-                else
-                    define_num(ix, &values, "constant", c->id, c->value, &c->loc);
+            Known *known = arena_alloc(ix->a, sizeof *known);
+            known->known = false;
+            if (is_missing(c->num)) {
+                /* reported as a missing attribute */
+            } else if (!*c->num) {
+                error_at(&c->loc, "constant '%s' has an empty num", c->id);
             } else {
-                check_expression(&earlier, c);
+                Buf why;
+                buf_init(&why);
+                CexprStatus st = cexpr_eval(c->num, lookup_earlier, &earlier, &known->value, &why);
+                if (st == CEXPR_ERROR)
+                    error_at(&c->loc, "constant '%s': %s", c->id, why.data);
+                known->known = st == CEXPR_OK;
+                buf_free(&why);
+                if (known->known && c->numeric)
+                    define_num(ix, &values, "constant", c->id, known->value, &c->loc);
             }
             if (*c->id)
-                strmap_put(&earlier, c->id, c);
+                strmap_put(&earlier.values, c->id, known);
         }
         strmap_free(&values);
     }
-    strmap_free(&earlier);
+    strmap_free(&earlier.values);
 }
 
 /* ---- links ---- */
