@@ -252,13 +252,20 @@ static Val unary(Parser *p)
     return v;
 }
 
+/* r: a's type, the text of a and b; false when there is nothing to compute. */
+static bool joined(const Parser *p, Val *r, Val a, Val b)
+{
+    *r = a;
+    r->hi = b.hi;
+    r->known = a.known && b.known;
+    return !p->failed && r->known;
+}
+
 /* a OP b for + - & ^ | after the usual arithmetic conversions. */
 static Val arith(Parser *p, Val a, char op, Val b)
 {
-    Val r = a;
-    r.hi = b.hi;
-    r.known = a.known && b.known;
-    if (p->failed || !r.known)
+    Val r;
+    if (!joined(p, &r, a, b))
         return r;
     balance(&a, &b);
     r.width = a.width;
@@ -292,10 +299,8 @@ static Val arith(Parser *p, Val a, char op, Val b)
 /* a << b, a >> b: the type is a's; the count must be 0 to width - 1. */
 static Val shift(Parser *p, Val a, bool left, Val b)
 {
-    Val r = a;
-    r.hi = b.hi;
-    r.known = a.known && b.known;
-    if (p->failed || !r.known)
+    Val r;
+    if (!joined(p, &r, a, b))
         return r;
     int len = (int)(r.hi - r.lo);
     const char *t = p->text + r.lo;
