@@ -9,11 +9,12 @@
 #include "base/cscan.h"
 #include "spec/cexpr.h"
 #include "spec/facts.h"
+#include "spec/reserved.h"
 
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
         error_nums, groups, constants, typedefs, basetypes, capabilities, type_names, enum_names,
-        anchors, elided, declared, undeclared;
+        anchors, elided, declared, undeclared, callback_types;
     Arena *a; /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
@@ -81,12 +82,25 @@ static void define_num(Index *ix, StrMap *m, const char *what, const char *id, l
                  prev->line);
 }
 
-static void need_identifier(const char *what, const char *name, const Loc *loc)
+static void need_identifier(Index *ix, const char *what, const char *name, const Loc *loc)
 {
     if (!name || is_missing(name))
         return; /* reported as a missing attribute */
-    if (!is_c_identifier(name) || is_c_keyword(name))
+    if (!is_c_identifier(name) || is_c_keyword(name)) {
         error_at(loc, "%s '%s' is not a valid C identifier", what, name);
+        return;
+    }
+    /* Base types name types jni.h or jvmti.h declare: they are not checked
+     * here. A type of an event's callback type name is reported as such. */
+    const char *why = reserved_name_reason(name);
+    const Event *e = strmap_get(&ix->callback_types, name);
+    if (why)
+        error_at(loc, "%s '%s' has a reserved name: %s", what, name, why);
+    else if (e && !strmap_get(&ix->type_names, name))
+        error_at(
+            loc,
+            "%s '%s' has a reserved name: jvmti.h declares it, the callback type of event '%s'",
+            what, name, e->id);
 }
 
 static void need_since(const char *what, const char *id, const char *since, const Loc *loc)
@@ -141,6 +155,8 @@ static void build_index(Index *ix, const Spec *s)
         Event *e = s->events[i];
         define(&ix->events, "event", e->id, &e->loc);
         define(&ix->event_consts, "event constant", e->const_name, &e->loc);
+        if (e->id && !is_missing(e->id))
+            strmap_put(&ix->callback_types, index_key(ix, "jvmtiEvent%s", e->id), e);
         if (e->num)
             define_num(ix, &ix->event_nums, "event", e->id, e->num, &e->loc);
         anchor(ix, e->id, &e->loc);
@@ -258,8 +274,10 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
     }
 }
 
+/* implicit: the first parameter jvmti.h gives the owner's C prototype
+ * before the spec's ("env" for functions, "jvmti_env" for events). */
 static void check_members(Index *ix, const char *what, const char *owner, Param **ps, size_t n,
-                          bool in_function, bool check_refs)
+                          bool in_function, bool check_refs, const char *implicit)
 {
     StrMap seen;
     strmap_init(&seen);
@@ -270,7 +288,15 @@ static void check_members(Index *ix, const char *what, const char *owner, Param 
         if (varargs && i + 1 != n)
             error_at(&p->loc, "%s '%s' of '%s': varargs must come last", what, p->name, owner);
         if (!varargs)
-            need_identifier(what, p->name, &p->loc);
+            need_identifier(ix, what, p->name, &p->loc);
+        const char *why = in_function ? reserved_function_name_reason(p->name) : NULL;
+        if (implicit && p->name && strcmp(p->name, implicit) == 0)
+            error_at(&p->loc,
+                     "%s '%s' of '%s' has a reserved name: jvmti.h's prototype of '%s' has a "
+                     "first parameter of that name",
+                     what, p->name, owner, owner);
+        else if (why)
+            error_at(&p->loc, "%s '%s' of '%s' has a reserved name: %s", what, p->name, owner, why);
         check_type(ix, p->type, what, owner, p->name, check_refs ? ps : NULL, n, in_function);
     }
     strmap_free(&seen);
@@ -360,9 +386,12 @@ static void check_items(Index *ix, const Spec *s)
     }
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
-        need_identifier("function", f->id, &f->loc);
+        need_identifier(ix, "function", f->id, &f->loc);
         need_since("function", f->id, f->since, &f->loc);
-        check_members(ix, "parameter", f->id, f->params, f->n_params, true, true);
+        check_members(ix, "parameter", f->id, f->params, f->n_params, true, true, "env");
+        const char *why = f->id ? reserved_function_name_reason(f->id) : NULL;
+        if (why)
+            error_at(&f->loc, "function '%s' has a reserved name: %s", f->id, why);
         check_caprefs(ix, "function", f->id, f->required, f->n_required, "requires");
         check_caprefs(ix, "function", f->id, f->optional, f->n_optional, "names");
         for (size_t k = 0; k < f->n_errors; k++)
@@ -372,28 +401,28 @@ static void check_items(Index *ix, const Spec *s)
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         Callback *c = s->callbacks[i];
-        need_identifier("callback", c->id, &c->loc);
+        need_identifier(ix, "callback", c->id, &c->loc);
         need_since("callback", c->id, c->since, &c->loc);
-        check_members(ix, "parameter", c->id, c->params, c->n_params, false, true);
+        check_members(ix, "parameter", c->id, c->params, c->n_params, false, true, NULL);
         if (c->ret)
             check_type(ix, c->ret, "return type", c->id, "(result)", NULL, 0, false);
     }
     for (size_t i = 0; i < s->n_events; i++) {
         Event *e = s->events[i];
-        need_identifier("event", e->id, &e->loc);
-        need_identifier("event constant", e->const_name, &e->loc);
+        need_identifier(ix, "event", e->id, &e->loc);
+        need_identifier(ix, "event constant", e->const_name, &e->loc);
         need_since("event", e->id, e->since, &e->loc);
-        check_members(ix, "parameter", e->id, e->params, e->n_params, false, true);
+        check_members(ix, "parameter", e->id, e->params, e->n_params, false, true, "jvmti_env");
         check_caprefs(ix, "event", e->id, e->required, e->n_required, "requires");
         check_caprefs(ix, "event", e->id, e->optional, e->n_optional, "names");
     }
     for (size_t i = 0; i < s->n_typedefs; i++) {
         Typedef *t = s->typedefs[i];
-        need_identifier(t->is_union ? "union" : "struct", t->id, &t->loc);
+        need_identifier(ix, t->is_union ? "union" : "struct", t->id, &t->loc);
         need_since(t->is_union ? "union" : "struct", t->id, t->since, &t->loc);
         /* A field's incount may name a parameter of the function that fills
          * the struct (jvmtiStackInfo), so only outcount is checked, below. */
-        check_members(ix, "field", t->id, t->fields, t->n_fields, false, false);
+        check_members(ix, "field", t->id, t->fields, t->n_fields, false, false, NULL);
         for (size_t k = 0; k < t->n_fields; k++) {
             const Param *f = t->fields[k];
             for (const Type *ty = f->type; ty; ty = ty->elem)
@@ -406,10 +435,10 @@ static void check_items(Index *ix, const Spec *s)
         Loc l = {s->file, 0};
         error_at(&l, "the spec has no <capabilitiestypedef>");
     } else {
-        need_identifier("capabilities struct", s->capabilities->id, &s->capabilities->loc);
+        need_identifier(ix, "capabilities struct", s->capabilities->id, &s->capabilities->loc);
         for (size_t i = 0; i < s->capabilities->n_fields; i++) {
             CapabilityField *f = s->capabilities->fields[i];
-            need_identifier("capability", f->id, &f->loc);
+            need_identifier(ix, "capability", f->id, &f->loc);
             need_since("capability", f->id, f->since, &f->loc);
         }
     }
@@ -420,9 +449,12 @@ static void check_items(Index *ix, const Spec *s)
     if (!s->n_events)
         error_at(&whole, "the spec defines no events (<event>)");
     for (size_t i = 0; i < s->n_errors; i++)
-        need_identifier("error", s->errors[i]->id, &s->errors[i]->loc);
-    for (size_t i = 0; i < s->n_basetypes; i++)
-        need_identifier("base type", s->basetypes[i]->id, &s->basetypes[i]->loc);
+        need_identifier(ix, "error", s->errors[i]->id, &s->errors[i]->loc);
+    for (size_t i = 0; i < s->n_basetypes; i++) {
+        const BaseType *t = s->basetypes[i];
+        if (!is_missing(t->id) && (!is_c_identifier(t->id) || is_c_keyword(t->id)))
+            error_at(&t->loc, "base type '%s' is not a valid C identifier", t->id);
+    }
 }
 
 /* ---- structs inside structs ----
@@ -540,13 +572,13 @@ static void check_constants(Index *ix, const Spec *s)
     strmap_init(&earlier.values);
     for (size_t i = 0; i < s->n_constant_groups; i++) {
         ConstantGroup *g = s->constant_groups[i];
-        need_identifier("constants group", g->id, &g->loc);
+        need_identifier(ix, "constants group", g->id, &g->loc);
         need_since("constants group", g->id, g->since, &g->loc);
         StrMap values;
         strmap_init(&values);
         for (size_t k = 0; k < g->n_constants; k++) {
             Constant *c = g->constants[k];
-            need_identifier("constant", c->id, &c->loc);
+            need_identifier(ix, "constant", c->id, &c->loc);
             define(&ix->constants, "constant", c->id, &c->loc);
             Known *known = arena_alloc(ix->a, sizeof *known);
             known->known = false;
@@ -784,7 +816,7 @@ void check_spec(const Spec *s)
                       &ix.event_nums,   &ix.event_consts,  &ix.errors,     &ix.error_nums,
                       &ix.groups,       &ix.constants,     &ix.typedefs,   &ix.basetypes,
                       &ix.capabilities, &ix.type_names,    &ix.enum_names, &ix.anchors,
-                      &ix.elided,       &ix.declared,      &ix.undeclared};
+                      &ix.elided,       &ix.declared,      &ix.undeclared, &ix.callback_types};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);

@@ -157,6 +157,7 @@ C
     esac
 }
 check_const_values
+. tests/checks/reserved.sh
 
 found=0
 for expected in "$FIXTURES"/*.expected; do
