@@ -83,10 +83,16 @@ $(OBJDIR) $(BINDIR):
 $(LINKED_BY):
 	@mkdir -p $(@D) && echo '$(VARIANT)' >$@
 
+# A path as one shell word, whatever it holds (PREFIX="/opt/my tools"):
+# single quotes, each ' in it written '\''.
+shq = '$(subst ','\'',$(1))'
+# A C string literal of a path (" and \ escaped).
+cstr = "$(subst ",\",$(subst \,\\,$(1)))"
+
 # The installed templates' directory is compiled in (the last place jvmtigen
 # looks, after those relative to its executable). The stamp is rewritten
 # (when make reads this file) only when PREFIX changes, and only then is
-# docs.o rebuilt.
+# datadir.o rebuilt.
 DATADIR_STAMP := $(OBJDIR)/datadir
 ifneq ($(file <$(DATADIR_STAMP)),$(PREFIX)/share/jvmtigen)
 $(shell mkdir -p $(OBJDIR))
@@ -94,8 +100,8 @@ $(file >$(DATADIR_STAMP),$(PREFIX)/share/jvmtigen)
 endif
 $(OBJDIR)/main.o: VERSION
 $(OBJDIR)/main.o: ALL_CFLAGS += -DJVMTIGEN_VERSION='"$(VERSION)"'
-$(OBJDIR)/docs/docs.o: $(DATADIR_STAMP)
-$(OBJDIR)/docs/docs.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR='"$(PREFIX)/share/jvmtigen"'
+$(OBJDIR)/docs/datadir.o: $(DATADIR_STAMP)
+$(OBJDIR)/docs/datadir.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR=$(call shq,$(call cstr,$(PREFIX)/share/jvmtigen))
 
 -include $(GEN_OBJS:.o=.d)
 
@@ -229,12 +235,13 @@ rt-objs: $(RT_OBJS) $(HOST_OBJS) $(CHECK_OBJS)
 .PHONY: install-jvmticheck uninstall-jvmticheck
 install: install-jvmticheck
 install-jvmticheck: all
-	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(mandir)/man7
-	$(INSTALL) -m 755 $(CHECK_SO) $(DESTDIR)$(libdir)/libjvmticheck.so
-	$(INSTALL) -m 644 docs/jvmticheck.7 $(DESTDIR)$(mandir)/man7/jvmticheck.7
+	$(INSTALL) -d $(call shq,$(DESTDIR)$(libdir)) $(call shq,$(DESTDIR)$(mandir)/man7)
+	$(INSTALL) -m 755 $(CHECK_SO) $(call shq,$(DESTDIR)$(libdir)/libjvmticheck.so)
+	$(INSTALL) -m 644 docs/jvmticheck.7 $(call shq,$(DESTDIR)$(mandir)/man7/jvmticheck.7)
 uninstall: uninstall-jvmticheck
 uninstall-jvmticheck:
-	rm -f $(DESTDIR)$(libdir)/libjvmticheck.so $(DESTDIR)$(mandir)/man7/jvmticheck.7
+	$(call rm_in,$(libdir),libjvmticheck.so)
+	$(call rm_in,$(mandir)/man7,jvmticheck.7)
 
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
 # jvmtigen, its man page, templates and the project's spec (with its DTD:
@@ -261,48 +268,57 @@ GEN_HEADERS := jvmti.h jvmtigen_impl.h jvmtigen_post.h jvmtigen_tables.h
 TEMPLATES := $(wildcard templates/*.xsl)
 RT_PCS := build/$(VARIANT)/jvmtirt.pc build/$(VARIANT)/jvmtirt-lib.pc
 
+# In a .pc file a space or a quote in a value is written "\ ", "\'"
+# (pkg-config splits flags as a shell does); for sed's replacement \ & |
+# are escaped too.
+pc_prefix = $(subst |,\|,$(subst &,\&,$(subst \,\\,$(subst ',\',$(subst $(space),\ ,$(PREFIX))))))
+space := $(subst ,, )
 build/$(VARIANT)/%.pc: runtime/include/%.pc.in Makefile $(DATADIR_STAMP)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	sed -e $(call shq,s|@PREFIX@|$(pc_prefix)|) -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+# Every installed path is quoted: PREFIX and DESTDIR may hold spaces.
+D = $(call shq,$(DESTDIR)$(1))
 install: all $(RT_PCS)
-	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 \
-	    $(DESTDIR)$(datadir)/templates $(DESTDIR)$(docdir) \
-	    $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/jvmtigen $(DESTDIR)$(pkgconfigdir)
-	$(INSTALL) -m 755 $(JVMTIGEN) $(DESTDIR)$(bindir)/jvmtigen
-	$(INSTALL) -m 755 $(JVMTI_HOST) $(DESTDIR)$(bindir)/jvmti-host
-	$(INSTALL) -m 644 docs/jvmtigen.1 $(DESTDIR)$(mandir)/man1/jvmtigen.1
-	$(INSTALL) -m 644 $(OUT)/man/man3/*.3 $(DESTDIR)$(mandir)/man3
-	$(INSTALL) -m 644 $(TEMPLATES) $(DESTDIR)$(datadir)/templates
-	$(INSTALL) -m 644 spec/jvmti.xml spec/jvmti.dtd $(DESTDIR)$(datadir)
-	$(INSTALL) -m 644 $(OUT)/jvmti.html $(DESTDIR)$(docdir)/jvmti.html
-	$(INSTALL) -m 644 runtime/README.md $(DESTDIR)$(docdir)/runtime.md
-	$(INSTALL) -m 644 $(RT_LIB) $(DESTDIR)$(libdir)/libjvmtirt.a
-	$(INSTALL) -m 755 $(RT_SO).0 $(DESTDIR)$(libdir)/$(SO_REAL)
-	ln -sf $(SO_REAL) $(DESTDIR)$(libdir)/libjvmtirt.so.0
-	ln -sf libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so
-	$(INSTALL) -m 644 $(RT_HEADERS) $(GEN_HEADERS:%=$(OUT)/%) $(DESTDIR)$(includedir)/jvmtigen
-	$(INSTALL) -m 644 $(RT_PCS) $(DESTDIR)$(pkgconfigdir)
-	$(INSTALL) -d $(DESTDIR)$(exampledir)
-	$(INSTALL) -m 644 $(HOST_EXAMPLE) $(DESTDIR)$(exampledir)
-	$(INSTALL) -m 644 host/example.mk $(DESTDIR)$(exampledir)/Makefile
+	$(INSTALL) -d $(call D,$(bindir)) $(call D,$(mandir)/man1) $(call D,$(mandir)/man3) \
+	    $(call D,$(datadir)/templates) $(call D,$(docdir)) \
+	    $(call D,$(libdir)) $(call D,$(includedir)/jvmtigen) $(call D,$(pkgconfigdir))
+	$(INSTALL) -m 755 $(JVMTIGEN) $(call D,$(bindir)/jvmtigen)
+	$(INSTALL) -m 755 $(JVMTI_HOST) $(call D,$(bindir)/jvmti-host)
+	$(INSTALL) -m 644 docs/jvmtigen.1 $(call D,$(mandir)/man1/jvmtigen.1)
+	$(INSTALL) -m 644 $(OUT)/man/man3/*.3 $(call D,$(mandir)/man3)
+	$(INSTALL) -m 644 $(TEMPLATES) $(call D,$(datadir)/templates)
+	$(INSTALL) -m 644 spec/jvmti.xml spec/jvmti.dtd $(call D,$(datadir))
+	$(INSTALL) -m 644 $(OUT)/jvmti.html $(call D,$(docdir)/jvmti.html)
+	$(INSTALL) -m 644 runtime/README.md $(call D,$(docdir)/runtime.md)
+	$(INSTALL) -m 644 $(RT_LIB) $(call D,$(libdir)/libjvmtirt.a)
+	$(INSTALL) -m 755 $(RT_SO).0 $(call D,$(libdir)/$(SO_REAL))
+	ln -sf $(SO_REAL) $(call D,$(libdir)/libjvmtirt.so.0)
+	ln -sf libjvmtirt.so.0 $(call D,$(libdir)/libjvmtirt.so)
+	$(INSTALL) -m 644 $(RT_HEADERS) $(GEN_HEADERS:%=$(OUT)/%) $(call D,$(includedir)/jvmtigen)
+	$(INSTALL) -m 644 $(RT_PCS) $(call D,$(pkgconfigdir))
+	$(INSTALL) -d $(call D,$(exampledir))
+	$(INSTALL) -m 644 $(HOST_EXAMPLE) $(call D,$(exampledir))
+	$(INSTALL) -m 644 host/example.mk $(call D,$(exampledir)/Makefile)
 
 # Removes exactly the files install puts in place, and the directories that
 # are jvmtigen's own; shared ones (bin, lib, man1, ...) stay. The man3 pages
 # are those of $(OUT) (the spec installed).
+# rm_in DIR,NAMES: DIR may hold spaces, the names do not.
+rm_in = rm -f $(foreach f,$(2),$(call D,$(1)/$(f)))
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/jvmtigen $(DESTDIR)$(bindir)/jvmti-host $(DESTDIR)$(mandir)/man1/jvmtigen.1 \
-	    $(addprefix $(DESTDIR)$(mandir)/man3/,$(notdir $(wildcard $(OUT)/man/man3/*.3))) \
-	    $(patsubst templates/%,$(DESTDIR)$(datadir)/templates/%,$(TEMPLATES)) \
-	    $(DESTDIR)$(datadir)/jvmti.xml $(DESTDIR)$(datadir)/jvmti.dtd \
-	    $(DESTDIR)$(docdir)/jvmti.html $(DESTDIR)$(docdir)/runtime.md \
-	    $(DESTDIR)$(libdir)/libjvmtirt.a $(DESTDIR)$(libdir)/$(SO_REAL) \
-	    $(DESTDIR)$(libdir)/libjvmtirt.so.0 $(DESTDIR)$(libdir)/libjvmtirt.so \
-	    $(patsubst %,$(DESTDIR)$(includedir)/jvmtigen/%,$(notdir $(RT_HEADERS)) $(GEN_HEADERS)) \
-	    $(DESTDIR)$(pkgconfigdir)/jvmtirt.pc $(DESTDIR)$(pkgconfigdir)/jvmtirt-lib.pc \
-	    $(addprefix $(DESTDIR)$(exampledir)/,$(notdir $(HOST_EXAMPLE)) Makefile)
-	rmdir $(DESTDIR)$(exampledir) $(DESTDIR)$(datadir)/examples \
-	    $(DESTDIR)$(datadir)/templates $(DESTDIR)$(datadir) $(DESTDIR)$(docdir) \
-	    $(DESTDIR)$(includedir)/jvmtigen 2>/dev/null || true
+	$(call rm_in,$(bindir),jvmtigen jvmti-host)
+	$(call rm_in,$(mandir)/man1,jvmtigen.1)
+	$(call rm_in,$(mandir)/man3,$(notdir $(wildcard $(OUT)/man/man3/*.3)))
+	$(call rm_in,$(datadir)/templates,$(notdir $(TEMPLATES)))
+	$(call rm_in,$(datadir),jvmti.xml jvmti.dtd)
+	$(call rm_in,$(docdir),jvmti.html runtime.md)
+	$(call rm_in,$(libdir),libjvmtirt.a $(SO_REAL) libjvmtirt.so.0 libjvmtirt.so)
+	$(call rm_in,$(includedir)/jvmtigen,$(notdir $(RT_HEADERS)) $(GEN_HEADERS))
+	$(call rm_in,$(pkgconfigdir),jvmtirt.pc jvmtirt-lib.pc)
+	$(call rm_in,$(exampledir),$(notdir $(HOST_EXAMPLE)) Makefile)
+	rmdir $(call D,$(exampledir)) $(call D,$(datadir)/examples) \
+	    $(call D,$(datadir)/templates) $(call D,$(datadir)) $(call D,$(docdir)) \
+	    $(call D,$(includedir)/jvmtigen) 2>/dev/null || true
 
 # Unit tests link the generator's objects, all but main.
 UNITS := build/$(VARIANT)/test-units

@@ -41,7 +41,7 @@
                        i|paramlink|fieldlink" mode="in-font">
     <xsl:choose>
       <xsl:when test="node()"><xsl:apply-templates mode="in-font"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="@id"/></xsl:otherwise>
+      <xsl:otherwise><xsl:value-of select="jg:roff-text(@id)"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
   <xsl:template match="internallink|externallink|sup"><xsl:apply-templates/></xsl:template>
@@ -51,7 +51,7 @@
   <xsl:template match="node()" mode="in-font"><xsl:apply-templates select="."/></xsl:template>
   <xsl:template match="vmspec">
     <xsl:text>\fIThe Java Virtual Machine Specification\fP</xsl:text>
-    <xsl:if test="@chapter">, chapter <xsl:value-of select="@chapter"/></xsl:if>
+    <xsl:if test="@chapter">, chapter <xsl:value-of select="jg:roff-text(@chapter)"/></xsl:if>
   </xsl:template>
 
   <xsl:template match="pre|example">
@@ -96,10 +96,10 @@
   <xsl:template match="constants">
     <xsl:text>&#10;.PP&#10;</xsl:text>
     <xsl:value-of select="jg:roff-text(normalize-space(@label))"/>
-    <xsl:text> (\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP):&#10;</xsl:text>
+    <xsl:text> (\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP):&#10;</xsl:text>
     <xsl:for-each select="constant">
-      <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="@id"/><xsl:text> " = </xsl:text>
-      <xsl:value-of select="@num"/><xsl:text>"&#10;</xsl:text>
+      <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> " = </xsl:text>
+      <xsl:value-of select="jg:roff-text(@num)"/><xsl:text>"&#10;</xsl:text>
       <xsl:apply-templates/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
@@ -110,7 +110,7 @@
     <xsl:text>&#10;.RS&#10;</xsl:text>
     <xsl:for-each select="/specification/functionsection/category/function[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
       <xsl:if test="position() &gt; 1">, </xsl:if>
-      <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+      <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
     </xsl:for-each>
     <xsl:text>&#10;.RE&#10;</xsl:text>
   </xsl:template>
@@ -118,7 +118,7 @@
     <xsl:text>&#10;.RS&#10;</xsl:text>
     <xsl:for-each select="/specification/eventsection/event[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
       <xsl:if test="position() &gt; 1">, </xsl:if>
-      <xsl:text>\fB</xsl:text><xsl:value-of select="@id"/><xsl:text>\fP</xsl:text>
+      <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
     </xsl:for-each>
     <xsl:text>&#10;.RE&#10;</xsl:text>
   </xsl:template>

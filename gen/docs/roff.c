@@ -1,5 +1,5 @@
 /* The roff extension functions of the man pages (jg:roff-text,
- * jg:roff-lines, jg:roff-escape). */
+ * jg:roff-arg, jg:roff-lines, jg:roff-escape). */
 #include "docs/state.h"
 
 #include <string.h>
@@ -29,12 +29,11 @@ static void roff_guard(Buf *b, const char *s, size_t n)
         buf_put(b, "\\&", 2);
 }
 
-/* jg:roff-text(S): running text for roff: white space collapsed to single
- * blanks, one kept at either end where S had any; escaped; a leading dot
- * or apostrophe guarded. */
-static void roff_text(Buf *b, const char *s, const DocsState *st)
+/* Running text for roff: white space collapsed to single blanks (a
+ * newline too: text never ends a line), one kept at either end where S had
+ * any; escaped; with guard, a leading dot or apostrophe guarded. */
+static void roff_collapse(Buf *b, const char *s, bool guard)
 {
-    (void)st;
     size_t len = strlen(s);
     bool lead = len > 0 && is_xml_space(s[0]);
     if (lead)
@@ -49,7 +48,7 @@ static void roff_text(Buf *b, const char *s, const DocsState *st)
         if (j > i) {
             if (words)
                 buf_putc(b, ' ');
-            else
+            else if (guard)
                 roff_guard(b, s + i, j - i);
             roff_escape(b, s + i, j - i);
             words = true;
@@ -58,6 +57,21 @@ static void roff_text(Buf *b, const char *s, const DocsState *st)
     }
     if (words && is_xml_space(s[len - 1]))
         buf_putc(b, ' ');
+}
+
+/* jg:roff-text(S): text that may begin a line. */
+static void roff_text(Buf *b, const char *s, const DocsState *st)
+{
+    (void)st;
+    roff_collapse(b, s, true);
+}
+
+/* jg:roff-arg(S): text inside a macro's quoted argument, which cannot
+ * begin a line, so a leading dot stays as it is ("..."). */
+static void roff_arg(Buf *b, const char *s, const DocsState *st)
+{
+    (void)st;
+    roff_collapse(b, s, false);
 }
 
 /* jg:roff-escape(S): S with each backslash as \e, nothing else changed. */
@@ -89,6 +103,11 @@ static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
     string_function(pc, nargs, roff_text);
 }
 
+static void fn_roff_arg(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, roff_arg);
+}
+
 static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, roff_escape_all);
@@ -102,6 +121,7 @@ static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
 void register_roff_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "roff-text", BAD_CAST DOCS_NS, fn_roff_text);
+    xsltRegisterExtFunction(t, BAD_CAST "roff-arg", BAD_CAST DOCS_NS, fn_roff_arg);
     xsltRegisterExtFunction(t, BAD_CAST "roff-lines", BAD_CAST DOCS_NS, fn_roff_lines);
     xsltRegisterExtFunction(t, BAD_CAST "roff-escape", BAD_CAST DOCS_NS, fn_roff_escape);
 }

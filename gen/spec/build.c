@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "spec/cexpr.h"
 #include "spec/facts.h"
 
 typedef struct Builder {
@@ -517,7 +518,13 @@ static void build_constants(Builder *b, xmlNodePtr n, const Ctx *ctx)
         if (!is_missing(c->num))
             c->num = trimmed(b, c->num);
         c->loc = loc_of(b, k);
-        c->numeric = parse_c_integer(c->num, &c->value);
+        /* A literal, valued as C values it (-0xFFFFFFFF is 1); one C does not fit
+         * in an int is left to check. */
+        Buf why;
+        buf_init(&why);
+        c->numeric = parse_c_integer(c->num, &c->value) &&
+                     cexpr_eval(c->num, NULL, NULL, &c->value, &why) == CEXPR_OK;
+        buf_free(&why);
         vec_push(&cs, c);
     }
     vec_free(&nodes);

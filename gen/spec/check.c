@@ -2,16 +2,19 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/cscan.h"
+#include "spec/cexpr.h"
 #include "spec/facts.h"
+#include "spec/reserved.h"
 
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
         error_nums, groups, constants, typedefs, basetypes, capabilities, type_names, enum_names,
-        anchors, elided, declared, undeclared;
+        anchors, elided, declared, undeclared, callback_types;
     Arena *a; /* scratch for composed keys ("Owner.member", numbers) */
 } Index;
 
@@ -79,12 +82,25 @@ static void define_num(Index *ix, StrMap *m, const char *what, const char *id, l
                  prev->line);
 }
 
-static void need_identifier(const char *what, const char *name, const Loc *loc)
+static void need_identifier(Index *ix, const char *what, const char *name, const Loc *loc)
 {
     if (!name || is_missing(name))
         return; /* reported as a missing attribute */
-    if (!is_c_identifier(name) || is_c_keyword(name))
+    if (!is_c_identifier(name) || is_c_keyword(name)) {
         error_at(loc, "%s '%s' is not a valid C identifier", what, name);
+        return;
+    }
+    /* Base types name types jni.h or jvmti.h declare: they are not checked
+     * here. A type of an event's callback type name is reported as such. */
+    const char *why = reserved_name_reason(name);
+    const Event *e = strmap_get(&ix->callback_types, name);
+    if (why)
+        error_at(loc, "%s '%s' has a reserved name: %s", what, name, why);
+    else if (e && !strmap_get(&ix->type_names, name))
+        error_at(
+            loc,
+            "%s '%s' has a reserved name: jvmti.h declares it, the callback type of event '%s'",
+            what, name, e->id);
 }
 
 static void need_since(const char *what, const char *id, const char *since, const Loc *loc)
@@ -139,6 +155,8 @@ static void build_index(Index *ix, const Spec *s)
         Event *e = s->events[i];
         define(&ix->events, "event", e->id, &e->loc);
         define(&ix->event_consts, "event constant", e->const_name, &e->loc);
+        if (e->id && !is_missing(e->id))
+            strmap_put(&ix->callback_types, index_key(ix, "jvmtiEvent%s", e->id), e);
         if (e->num)
             define_num(ix, &ix->event_nums, "event", e->id, e->num, &e->loc);
         anchor(ix, e->id, &e->loc);
@@ -256,8 +274,10 @@ static void check_type(Index *ix, const Type *t, const char *what, const char *o
     }
 }
 
+/* implicit: the first parameter jvmti.h gives the owner's C prototype
+ * before the spec's ("env" for functions, "jvmti_env" for events). */
 static void check_members(Index *ix, const char *what, const char *owner, Param **ps, size_t n,
-                          bool in_function, bool check_refs)
+                          bool in_function, bool check_refs, const char *implicit)
 {
     StrMap seen;
     strmap_init(&seen);
@@ -268,7 +288,15 @@ static void check_members(Index *ix, const char *what, const char *owner, Param 
         if (varargs && i + 1 != n)
             error_at(&p->loc, "%s '%s' of '%s': varargs must come last", what, p->name, owner);
         if (!varargs)
-            need_identifier(what, p->name, &p->loc);
+            need_identifier(ix, what, p->name, &p->loc);
+        const char *why = in_function ? reserved_function_name_reason(p->name) : NULL;
+        if (implicit && p->name && strcmp(p->name, implicit) == 0)
+            error_at(&p->loc,
+                     "%s '%s' of '%s' has a reserved name: jvmti.h's prototype of '%s' has a "
+                     "first parameter of that name",
+                     what, p->name, owner, owner);
+        else if (why)
+            error_at(&p->loc, "%s '%s' of '%s' has a reserved name: %s", what, p->name, owner, why);
         check_type(ix, p->type, what, owner, p->name, check_refs ? ps : NULL, n, in_function);
     }
     strmap_free(&seen);
@@ -358,9 +386,12 @@ static void check_items(Index *ix, const Spec *s)
     }
     for (size_t i = 0; i < s->n_functions; i++) {
         Function *f = s->functions[i];
-        need_identifier("function", f->id, &f->loc);
+        need_identifier(ix, "function", f->id, &f->loc);
         need_since("function", f->id, f->since, &f->loc);
-        check_members(ix, "parameter", f->id, f->params, f->n_params, true, true);
+        check_members(ix, "parameter", f->id, f->params, f->n_params, true, true, "env");
+        const char *why = f->id ? reserved_function_name_reason(f->id) : NULL;
+        if (why)
+            error_at(&f->loc, "function '%s' has a reserved name: %s", f->id, why);
         check_caprefs(ix, "function", f->id, f->required, f->n_required, "requires");
         check_caprefs(ix, "function", f->id, f->optional, f->n_optional, "names");
         for (size_t k = 0; k < f->n_errors; k++)
@@ -370,28 +401,28 @@ static void check_items(Index *ix, const Spec *s)
     }
     for (size_t i = 0; i < s->n_callbacks; i++) {
         Callback *c = s->callbacks[i];
-        need_identifier("callback", c->id, &c->loc);
+        need_identifier(ix, "callback", c->id, &c->loc);
         need_since("callback", c->id, c->since, &c->loc);
-        check_members(ix, "parameter", c->id, c->params, c->n_params, false, true);
+        check_members(ix, "parameter", c->id, c->params, c->n_params, false, true, NULL);
         if (c->ret)
             check_type(ix, c->ret, "return type", c->id, "(result)", NULL, 0, false);
     }
     for (size_t i = 0; i < s->n_events; i++) {
         Event *e = s->events[i];
-        need_identifier("event", e->id, &e->loc);
-        need_identifier("event constant", e->const_name, &e->loc);
+        need_identifier(ix, "event", e->id, &e->loc);
+        need_identifier(ix, "event constant", e->const_name, &e->loc);
         need_since("event", e->id, e->since, &e->loc);
-        check_members(ix, "parameter", e->id, e->params, e->n_params, false, true);
+        check_members(ix, "parameter", e->id, e->params, e->n_params, false, true, "jvmti_env");
         check_caprefs(ix, "event", e->id, e->required, e->n_required, "requires");
         check_caprefs(ix, "event", e->id, e->optional, e->n_optional, "names");
     }
     for (size_t i = 0; i < s->n_typedefs; i++) {
         Typedef *t = s->typedefs[i];
-        need_identifier(t->is_union ? "union" : "struct", t->id, &t->loc);
+        need_identifier(ix, t->is_union ? "union" : "struct", t->id, &t->loc);
         need_since(t->is_union ? "union" : "struct", t->id, t->since, &t->loc);
         /* A field's incount may name a parameter of the function that fills
          * the struct (jvmtiStackInfo), so only outcount is checked, below. */
-        check_members(ix, "field", t->id, t->fields, t->n_fields, false, false);
+        check_members(ix, "field", t->id, t->fields, t->n_fields, false, false, NULL);
         for (size_t k = 0; k < t->n_fields; k++) {
             const Param *f = t->fields[k];
             for (const Type *ty = f->type; ty; ty = ty->elem)
@@ -404,10 +435,10 @@ static void check_items(Index *ix, const Spec *s)
         Loc l = {s->file, 0};
         error_at(&l, "the spec has no <capabilitiestypedef>");
     } else {
-        need_identifier("capabilities struct", s->capabilities->id, &s->capabilities->loc);
+        need_identifier(ix, "capabilities struct", s->capabilities->id, &s->capabilities->loc);
         for (size_t i = 0; i < s->capabilities->n_fields; i++) {
             CapabilityField *f = s->capabilities->fields[i];
-            need_identifier("capability", f->id, &f->loc);
+            need_identifier(ix, "capability", f->id, &f->loc);
             need_since("capability", f->id, f->since, &f->loc);
         }
     }
@@ -418,101 +449,160 @@ static void check_items(Index *ix, const Spec *s)
     if (!s->n_events)
         error_at(&whole, "the spec defines no events (<event>)");
     for (size_t i = 0; i < s->n_errors; i++)
-        need_identifier("error", s->errors[i]->id, &s->errors[i]->loc);
-    for (size_t i = 0; i < s->n_basetypes; i++)
-        need_identifier("base type", s->basetypes[i]->id, &s->basetypes[i]->loc);
+        need_identifier(ix, "error", s->errors[i]->id, &s->errors[i]->loc);
+    for (size_t i = 0; i < s->n_basetypes; i++) {
+        const BaseType *t = s->basetypes[i];
+        if (!is_missing(t->id) && (!is_c_identifier(t->id) || is_c_keyword(t->id)))
+            error_at(&t->loc, "base type '%s' is not a valid C identifier", t->id);
+    }
 }
 
-/* An expression in <constant num="..."> may use integers, earlier constants,
- * parentheses and the operators | & ^ + - ~ << >>, as C enumerators may. */
-static void check_expression(StrMap *earlier, const Constant *c)
+/* ---- structs inside structs ----
+ * A field of a struct or union type (or a <ptrtype> of one, which C
+ * declares as the type itself) holds that type by value. A chain of such
+ * fields that comes back to where it started makes a type of infinite
+ * size: C refuses it, and every walk over fields would follow it forever. */
+
+/* 1 + the index of the typedef a field's type holds by value, or 0. */
+static size_t held_by_value(const StrMap *by_name, const Type *t)
 {
-    const char *p = c->num;
-    if (is_missing(p))
-        return; /* reported as a missing attribute */
-    if (!*p) {
-        error_at(&c->loc, "constant '%s' has an empty num", c->id);
-        return;
+    while (t && t->kind == TK_PTRTYPE)
+        t = t->elem;
+    return t && t->kind == TK_STRUCT && t->name ? (size_t)(uintptr_t)strmap_get(by_name, t->name)
+                                                : 0;
+}
+
+static void report_cycle(const Spec *s, const size_t *path, const Param *const *via, size_t n)
+{
+    const Typedef *first = s->typedefs[path[0]];
+    Buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (n > 8 && i == 6) { /* a long ring: its ends say enough */
+            buf_printf(&b, "... (%zu more) -> ", n - 7);
+            i = n - 1;
+        }
+        buf_printf(&b, "%s.%s -> ", s->typedefs[path[i]]->id, via[i]->name);
     }
-    while (*p) {
-        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '|' || *p == '&' || *p == '^' ||
-            *p == '+' || *p == '-' || *p == '~' || *p == '(' || *p == ')') {
-            p++;
-        } else if ((p[0] == '<' && p[1] == '<') || (p[0] == '>' && p[1] == '>')) {
-            p += 2;
-        } else if (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) {
-            const char *start = p;
-            while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-                   (*p >= '0' && *p <= '9'))
-                p++;
-            char name[256];
-            size_t len = (size_t)(p - start);
-            if (len >= sizeof name)
-                len = sizeof name - 1;
-            memcpy(name, start, len);
-            name[len] = '\0';
-            if (!strmap_get(earlier, name))
-                error_at(&c->loc,
-                         "constant '%s': '%s' in its value is not a constant defined "
-                         "before it",
-                         c->id, name);
-        } else if (*p >= '0' && *p <= '9') {
-            const char *start = p;
-            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
-                p++;
-            char lit[64];
-            size_t len = (size_t)(p - start);
-            long long v;
-            if (len >= sizeof lit ||
-                (memcpy(lit, start, len), lit[len] = '\0', !parse_c_integer(lit, &v)) ||
-                v > INT_MAX)
-                error_at(&c->loc, "constant '%s': '%.*s' is not an integer that fits a C int%s",
-                         c->id, (int)(len > 40 ? 40 : len), start,
-                         len < sizeof lit ? integer_hint(lit) : "");
-        } else {
-            /* Show a whole UTF-8 character, not its first byte. */
-            int len = 1;
-            unsigned char lead = (unsigned char)*p;
-            if (lead >= 0xC0)
-                len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-            for (int k = 1; k < len; k++)
-                if (!p[k])
-                    len = k;
-            error_at(&c->loc, "constant '%s': unexpected '%.*s' in its value '%s'", c->id, len, p,
-                     c->num);
-            return;
+    buf_printf(&b, "%s", first->id);
+    error_at(&via[n - 1]->loc,
+             "%s '%s' contains itself by value: %s (a field can hold it only through a "
+             "pointer)",
+             first->is_union ? "union" : "struct", first->id, b.data);
+    buf_free(&b);
+}
+
+/* Depth first, without recursion (a hostile spec may chain thousands of
+ * structs): each edge back into the path closes one cycle, reported once. */
+static void check_value_cycles(const Spec *s)
+{
+    size_t n = s->n_typedefs;
+    StrMap by_name; /* id -> 1 + index of its first typedef */
+    strmap_init(&by_name);
+    for (size_t i = 0; i < n; i++)
+        if (s->typedefs[i]->id && !strmap_get(&by_name, s->typedefs[i]->id))
+            strmap_put(&by_name, s->typedefs[i]->id, (void *)(uintptr_t)(i + 1));
+    enum { NEW, OPEN, DONE } *state = xcalloc(n + 1, sizeof *state);
+    size_t *path = xmalloc((n + 1) * sizeof *path), *next = xmalloc((n + 1) * sizeof *next);
+    const Param **via = xmalloc((n + 1) * sizeof *via);
+    for (size_t root = 0; root < n; root++) {
+        if (state[root] != NEW)
+            continue;
+        size_t depth = 1;
+        path[0] = root;
+        next[0] = 0;
+        state[root] = OPEN;
+        while (depth) {
+            const Typedef *td = s->typedefs[path[depth - 1]];
+            if (next[depth - 1] == td->n_fields) {
+                state[path[--depth]] = DONE;
+                continue;
+            }
+            const Param *f = td->fields[next[depth - 1]++];
+            size_t k = held_by_value(&by_name, f->type);
+            if (!k--)
+                continue;
+            via[depth - 1] = f;
+            if (state[k] == OPEN) {
+                size_t j = 0;
+                while (path[j] != k)
+                    j++;
+                report_cycle(s, path + j, via + j, depth - j);
+            } else if (state[k] == NEW) {
+                state[k] = OPEN;
+                path[depth] = k;
+                next[depth++] = 0;
+            }
         }
     }
+    free(state);
+    free(path);
+    free(next);
+    free(via);
+    strmap_free(&by_name);
 }
 
+/* Constants defined so far, each with its value as C computes it. */
+typedef struct Earlier {
+    StrMap values; /* id -> Known */
+    Arena *a;
+} Earlier;
+
+typedef struct Known {
+    bool known; /* false: its own value was refused */
+    long long value;
+} Known;
+
+static bool lookup_earlier(void *ctx, const char *name, long long *value, bool *known)
+{
+    const Known *k = strmap_get(&((Earlier *)ctx)->values, name);
+    if (!k)
+        return false;
+    *known = k->known;
+    *value = k->value;
+    return true;
+}
+
+/* A constant's num goes into an enum of jvmti.h as written, so it is
+ * evaluated as C would (spec/cexpr.c): a literal, or an expression of
+ * literals and constants defined before it. */
 static void check_constants(Index *ix, const Spec *s)
 {
-    StrMap earlier;
-    strmap_init(&earlier);
+    Earlier earlier = {.a = ix->a};
+    strmap_init(&earlier.values);
     for (size_t i = 0; i < s->n_constant_groups; i++) {
         ConstantGroup *g = s->constant_groups[i];
-        need_identifier("constants group", g->id, &g->loc);
+        need_identifier(ix, "constants group", g->id, &g->loc);
         need_since("constants group", g->id, g->since, &g->loc);
         StrMap values;
         strmap_init(&values);
         for (size_t k = 0; k < g->n_constants; k++) {
             Constant *c = g->constants[k];
-            need_identifier("constant", c->id, &c->loc);
+            need_identifier(ix, "constant", c->id, &c->loc);
             define(&ix->constants, "constant", c->id, &c->loc);
-            if (c->numeric) {
-                if (c->value < INT_MIN || c->value > INT_MAX)
-                    error_at(&c->loc, "constant '%s': %s does not fit a C int", c->id, c->num);
-                else
-                    define_num(ix, &values, "constant", c->id, c->value, &c->loc);
+            Known *known = arena_alloc(ix->a, sizeof *known);
+            known->known = false;
+            if (is_missing(c->num)) {
+                /* reported as a missing attribute */
+            } else if (!*c->num) {
+                error_at(&c->loc, "constant '%s' has an empty num", c->id);
             } else {
-                check_expression(&earlier, c);
+                Buf why;
+                buf_init(&why);
+                CexprStatus st = cexpr_eval(c->num, lookup_earlier, &earlier, &known->value, &why);
+                if (st == CEXPR_ERROR)
+                    error_at(&c->loc, "constant '%s': %s", c->id, why.data);
+                known->known = st == CEXPR_OK;
+                buf_free(&why);
+                if (known->known && c->numeric)
+                    define_num(ix, &values, "constant", c->id, known->value, &c->loc);
             }
             if (*c->id)
-                strmap_put(&earlier, c->id, c);
+                strmap_put(&earlier.values, c->id, known);
         }
         strmap_free(&values);
     }
-    strmap_free(&earlier);
+    strmap_free(&earlier.values);
 }
 
 /* ---- links ---- */
@@ -760,13 +850,14 @@ void check_spec(const Spec *s)
     check_items(&ix, s);
     check_generated_names(&ix, s);
     check_constants(&ix, s);
+    check_value_cycles(s);
     check_links(&ix, s);
     check_since_versions(s);
     StrMap *maps[] = {&ix.functions,    &ix.function_nums, &ix.callbacks,  &ix.events,
                       &ix.event_nums,   &ix.event_consts,  &ix.errors,     &ix.error_nums,
                       &ix.groups,       &ix.constants,     &ix.typedefs,   &ix.basetypes,
                       &ix.capabilities, &ix.type_names,    &ix.enum_names, &ix.anchors,
-                      &ix.elided,       &ix.declared,      &ix.undeclared};
+                      &ix.elided,       &ix.declared,      &ix.undeclared, &ix.callback_types};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         strmap_free(maps[i]);
     arena_free(ix.a);

@@ -171,6 +171,44 @@ d=$(scratch stated)
 "$JVMTIGEN" -o "$d" "$FIXTURES/warn_since_attributes.xml" 2>/dev/null
 check "checks: <specification majorversion=2 minorversion=0> makes JVMTI_VERSION 2.0.0" stated_version "$d"
 
+# ok_const_c_values.xml: the values C gives its constants, written by hand,
+# asserted against the jvmti.h it generates, and the values `model` prints
+# for its literals equal to them (-0xFFFFFFFF is 1 in C).
+check_const_values() {
+    local name="checks: ok_const_c_values: C computes the values written by hand"
+    local inc out
+    if ! inc=$(jni_include); then skip "$name (no jni.h; set JNI_INCLUDE)"; return; fi
+    if ! command -v "$CC" >/dev/null 2>&1; then skip "$name (no compiler '$CC')"; return; fi
+    out=$(scratch const-values)
+    if ! "$JVMTIGEN" -o "$out" "$FIXTURES/ok_const_c_values.xml" 2>"$out.err"; then
+        not_ok "$name"; sed 's/^/# /' "$out.err"; return
+    fi
+    cat >"$out/values.c" <<'C'
+#include "jvmti.h"
+_Static_assert(JVMTI_INT_MIN == -2147483647 - 1, "JVMTI_INT_MIN");
+_Static_assert(JVMTI_NEG_WRAP == 1, "JVMTI_NEG_WRAP");
+_Static_assert(JVMTI_LOW == 0x10000000, "JVMTI_LOW");
+_Static_assert(JVMTI_WRAP == 0, "JVMTI_WRAP");
+_Static_assert(JVMTI_NOT_TOP == 2147483647, "JVMTI_NOT_TOP");
+_Static_assert(JVMTI_MINUS_ONE == -1, "JVMTI_MINUS_ONE");
+_Static_assert(JVMTI_TOP == 2147483647, "JVMTI_TOP");
+_Static_assert(JVMTI_WIDE_WRAP == 1, "JVMTI_WIDE_WRAP");
+_Static_assert(JVMTI_PRECEDENCE == 3, "JVMTI_PRECEDENCE");
+C
+    local cerr json
+    if ! cerr=$("$CC" -std=c11 -fsyntax-only -I"$inc" -I"$inc/linux" -I"$out" "$out/values.c" 2>&1); then
+        not_ok "$name"; printf '%s\n' "$cerr" | head -20 | sed 's/^/# /'; return
+    fi
+    json=$("$JVMTIGEN" model "$FIXTURES/ok_const_c_values.xml" | tr -d ' \n')
+    case "$json" in
+    *'"id":"JVMTI_INT_MIN","num":"-2147483648","value":-2147483648'*'"id":"JVMTI_NEG_WRAP","num":"-0xFFFFFFFF","value":1}'*)
+        ok "$name" ;;
+    *) not_ok "$name"; echo "# model does not give JVMTI_INT_MIN -2147483648 and JVMTI_NEG_WRAP 1" ;;
+    esac
+}
+check_const_values
+. tests/checks/reserved.sh
+
 found=0
 for expected in "$FIXTURES"/*.expected; do
     [ -e "$expected" ] || continue

@@ -401,6 +401,15 @@ check "docs: spec text makes no roff request of its own (synopsis, labels, a new
     bash -c "[ \$(grep -c 'so /etc/passwd' '$d/requests.xml') -eq 4 ] && [ \$(cat '$d/requests/man/man3/'*.3 | grep -c 'so /etc/passwd') -ge 4 ] \
              && ! grep -q \"^[.']so\" '$d/requests/man/man3/'*.3"
 
+# The same for every attribute and every element's text the DTD declares
+# (roff_requests.py): payloads in spec/jvmti.xml, one run of check each,
+# then all that pass in one spec, its man pages read by groff and man.
+if command -v python3 >/dev/null; then
+    python3 tests/docs/roff_requests.py "$JVMTIGEN" spec/jvmti.dtd spec/jvmti.xml "$(scratch roff)"
+else
+    skip "docs: roff: every attribute and element of the DTD (needs python3)"
+fi
+
 # Broken templates: FILE:LINE: error, a failing status, nothing written.
 status_is() { # DESC WANT PATTERN ARGS...
     local desc=$1 want=$2 pattern=$3; shift 3

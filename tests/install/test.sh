@@ -321,3 +321,4 @@ left=$(cd "$dest" && find . ! -type d | sort)
     ok "install: share/jvmtigen and include/jvmtigen are gone" ||
     not_ok "install: share/jvmtigen or include/jvmtigen is still there"
 check "install: a second make uninstall is harmless" run_make uninstall DESTDIR="$dest"
+. tests/install/spaces.sh
