@@ -123,10 +123,12 @@ def probe(jvmtigen, jni, cc, out, specs):
                 (fn_params if item in functions else ev_params).add(n)
             if s.endswith("_jvmtiEnv") and k == "member":
                 fn_params.add(n)
-    # The project's headers the outputs include (runtime/, check/).
+    # The project's headers the outputs include (runtime/ and its folders,
+    # check/).
     local = sorted(set(re.findall(r'#\s*include\s*"([^"]+)"',
                                   "".join(open(f, errors="replace").read() for f in sources))))
-    headers = [p for h in local for p in glob.glob("runtime/" + h) + glob.glob("check/" + h)]
+    headers = [p for h in local
+               for p in glob.glob("runtime/" + h) + glob.glob("runtime/*/" + h) + glob.glob("check/" + h)]
     file_names |= file_scope(headers)
     jni_files = [os.path.join(jni, "jni.h"), os.path.join(jni, "linux", "jni_md.h")]
     file_names |= file_scope(jni_files)
