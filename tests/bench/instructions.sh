@@ -59,15 +59,16 @@ instruction_goals() {
     # HTML, the spec's (tests/bench/copy.xsl; its parse, unvalidated,
     # included), and one the size of the page (jvmti.html read back as
     # HTML), set against the page in its two parts: the transformation
-    # (xsltApplyStylesheetUser in xsltproc; render_html less the
-    # serialization in jvmtigen) and the HTML serialization
-    # (xsltSaveResultToFilename; xsltSaveResultToString).
+    # (xsltproc's xsltRunStylesheetUser less the serialization it calls;
+    # render_html less its serialization in jvmtigen) and the HTML
+    # serialization (xsltSaveResultToFilename; xsltSaveResultToString).
     local copy="" page_copy="" page_apply="" page_save="" html_save=""
     if command -v xsltproc >/dev/null; then
         copy=$(count "$d/copy" xsltproc --nonet --novalid -o "$d/copy.html" tests/bench/copy.xsl "$spec")
         page_copy=$(count "$d/pcopy" xsltproc --html --nonet -o "$d/pcopy.html" tests/bench/copy.xsl "$d/all.out/jvmti.html")
-        page_apply=$(inclusive_of "$d/pcopy" xsltApplyStylesheetUser)
+        page_apply=$(inclusive_of "$d/pcopy" xsltRunStylesheetUser)
         page_save=$(inclusive_of "$d/pcopy" xsltSaveResultToFilename)
+        [ -n "$page_apply" ] && [ -n "$page_save" ] && page_apply=$((page_apply - page_save))
         html_save=$(inclusive_of "$d/all" xsltSaveResultToString)
     fi
     if [ -n "$copy" ]; then
