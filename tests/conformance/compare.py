@@ -163,9 +163,12 @@ def main(argv):
     for r in stale:
         print("stale: %s:%d: `%s` (HotSpot `%s`, host `%s`) matches no difference" % (
             args[2], r["line"], r["glob"], r["hotspot"], r["host"]))
+    if any(name in host_t and hs_t[name] > 0 for name in hs_t):
+        print("timing: ns per call, the agent's thread CPU time (CLOCK_THREAD_CPUTIME_ID), "
+              "best of 15 rounds, the same loop in both VMs, nothing subtracted")
     for name in hs_t:
         if name in host_t and hs_t[name] > 0:
-            print("timing: %-28s HotSpot %8.2f ns  host %8.2f ns  host/HotSpot %6.2f" % (
+            print("timing: %-32s HotSpot %8.2f ns  host %8.2f ns  host/HotSpot %6.2f" % (
                 name, hs_t[name], host_t[name], host_t[name] / hs_t[name]))
     print("area: %-28s %6s %6s %6s" % ("", "agree", "differ", "not comparable"))
     for name in sorted(table, key=lambda n: (n[0].islower(), n)):

@@ -321,20 +321,13 @@ static void objects_timings(JNIEnv *jni)
     if (!timing_objects)
         return;
     static const char *const names[] = {"SetTag", "GetTag"};
-    for (int w = 0; w < 2; w++) {
-        double best = 1e30;
-        for (int round = 0; round < 5; round++) {
-            double ns = time_tags(w, iters / 5 > 0 ? iters / 5 : 1);
-            if (ns < best)
-                best = ns;
-        }
-        printf("timing.%s %.2f\n", names[w], best);
-    }
+    for (int w = 0; w < 2; w++)
+        printf("timing.%s %.2f\n", names[w], best_of_rounds(time_tags, w));
     for (int i = 0; i < OBJ_TIMING_OBJECTS; i++)
         (*full)->SetTag(full, timing_objects[i], 7);
     long calls = iters / 500000 > 0 ? iters / 500000 : 1;
     double best = 1e30;
-    for (int round = 0; round < 5; round++) {
+    for (int round = 0; round < TIMING_ROUNDS; round++) {
         double ns = time_objects_with_tags(jni, calls);
         if (ns < best)
             best = ns;

@@ -63,8 +63,9 @@ static double least(double a, double b) { return a < b ? a : b; }
 
 static void report(const char *what, double direct, double through)
 {
-    printf("bench: jvmticheck %-34s HotSpot %7.1f ns, through jvmticheck %7.1f ns (+%.1f ns)\n", what,
-           direct, through, through - direct);
+    printf("bench: jvmticheck %-34s HotSpot %7.1f ns, through jvmticheck %7.1f ns (+%.1f ns; thread "
+           "CPU, best of 15 alternating rounds)\n",
+           what, direct, through, through - direct);
 }
 
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
