@@ -458,6 +458,13 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         buggy_ext_leak();
     else if (is("ext-event"))
         ext_event_enable();
+    else if (is("several")) { /* five distinct findings in one run, for suppressions */
+        buggy_null(jni, thread);
+        static_null(thread);
+        buggy_capability(jni);
+        buggy_dealloc_foreign();
+        buggy_leak();
+    }
     printf(AGENT ": VMInit done\n");
     fflush(stdout);
 }
