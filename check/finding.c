@@ -318,7 +318,7 @@ static void write_files(jvmticheck_agent *a)
  * many); and its SARIF report and suppressions file. */
 void jvmticheck_report_counts(jvmticheck_agent *a)
 {
-    char line[1400];
+    char line[4096]; /* a JSON line holds every field, each escaped twice at worst */
     int json = jvmticheck_output_json(a);
     unsigned long long suppressed = 0;
     pthread_mutex_lock(&seen_lock);
@@ -361,7 +361,7 @@ void jvmticheck_report_counts(jvmticheck_agent *a)
  * exit report; in fatal mode then the reports, a backtrace and abort(). */
 static void found(const finding_key *k, seen *rec, jvmticheck_finding *f, int site)
 {
-    char line[1400];
+    char line[4096]; /* a JSON line holds every field, each escaped twice at worst */
     f->agent = k->agent;
     if (site)
         describe_site(k->pc, f);

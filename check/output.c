@@ -133,7 +133,7 @@ static int open_output(const char *key, const char *path, int *fd)
         close(*fd);
     *fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (*fd < 0) {
-        complain("jvmticheck: %s=%s: cannot create the file%.0ld", key, 0, path);
+        complain("jvmticheck: %s=%.0ld%s: cannot create the file", key, 0, path);
         return 0;
     }
     return 1;
