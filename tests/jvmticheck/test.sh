@@ -224,6 +224,10 @@ rule=leak function=GetSystemProperty'
 machine_readable() {
     local vm=$1 prefix=$2 m name copts aopts want
     shift 2
+    if ! command -v python3 >/dev/null; then
+        skip "jvmticheck: $vm: the JSON, SARIF and suppressions checks need python3"
+        return
+    fi
     for m in "${misuses[@]}"; do
         IFS='|' read -r name copts aopts want <<<"$m"
         "$@" -agentpath:"$CHECK_SO=format=json,${copts}agent=$d/libbuggy.so=$aopts" >/dev/null 2>"$d/$vm-json-$name.err"
@@ -285,7 +289,8 @@ elif [ ! -d $here/node_modules/ajv-draft-04 ] || [ ! -d $here/node_modules/@micr
 else
     sarif_validator=node
 fi
-check "jvmticheck: the man page lists the rule ids the code has (rules.c), in its order" \
+command -v python3 >/dev/null &&
+    check "jvmticheck: the man page lists the rule ids the code has (rules.c), in its order" \
     diff <(sed -nE 's/^    \{"([a-z-]+)", .*/\1/p' check/rules.c) <(python3 $here/findings_json.py man docs/jvmticheck.7)
 
 # In bin/jvmti-host (any build: a sanitized host loads the checker built
