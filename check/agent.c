@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "jvmticheck.h"
+#include "output.h"
 #include "jvmtigen_trace.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -128,8 +129,12 @@ static int option(jvmticheck_agent *a, const char *opt, size_t n)
         jvmticheck_trace_events(value);
         a->table = *value ? &jvmticheck_traced_functions : &jvmticheck_functions;
     } else {
+        int taken = jvmticheck_output_option(a, buf, value);
+        if (taken >= 0)
+            return taken;
         say("jvmticheck: unknown option '%s' (expected mode=warn|fatal, trace=PATTERNS, leaks=none|results|all, "
-            "log=FILE, exitcode=N, then agent=PATH[=OPTIONS])%s", buf, "");
+            "log=FILE, exitcode=N, format=text|json, sarif=FILE, suppressions=FILE, suppressions-out=FILE, then "
+            "agent=PATH[=OPTIONS])%s", buf, "");
         return 0;
     }
     return 1;

@@ -17,6 +17,7 @@
 #include <unwind.h>
 
 #include "jvmticheck.h"
+#include "output.h"
 #include "jvmtigen_tables.h"
 
 int jvmticheck_log_fd = 2;
@@ -139,26 +140,41 @@ static void *call_site(void)
     return w.pc;
 }
 
-/* `SYMBOL (OBJECT+0xOFFSET)`, or `OBJECT+0xOFFSET` where dladdr knows no
- * symbol (a static function): the offset from the object's load address is
- * what addr2line -e OBJECT and nm take. */
-static void describe_site(void *pc, char *out, size_t n)
+/* The call site's object (its file name), the offset from its load
+ * address (what addr2line -e OBJECT and nm take) and dladdr's symbol,
+ * where it knows one (not for a static function). */
+static void describe_site(void *pc, jvmticheck_finding *f)
 {
     Dl_info info;
     struct link_map *map = NULL;
-    char obj[160], sym[256];
-    snprintf(out, n, "?");
+    f->has_site = f->has_symbol = 0;
     if (!pc || !dladdr1(pc, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
         return;
     const char *file = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
     file = file ? file + 1 : (info.dli_fname ? info.dli_fname : "?");
-    jvmticheck_escape(obj, sizeof obj, file);
-    uintptr_t off = (uintptr_t)pc - (uintptr_t)map->l_addr;
-    if (info.dli_sname)
-        snprintf(out, n, "%s (%s+0x%jx)", jvmticheck_escape(sym, sizeof sym, info.dli_sname), obj,
-                 (uintmax_t)off);
-    else
-        snprintf(out, n, "%s+0x%jx", obj, (uintmax_t)off);
+    jvmticheck_escape(f->object, sizeof f->object, file);
+    f->offset = (unsigned long long)((uintptr_t)pc - (uintptr_t)map->l_addr);
+    f->has_site = 1;
+    if (info.dli_sname) {
+        jvmticheck_escape(f->symbol, sizeof f->symbol, info.dli_sname);
+        f->has_symbol = 1;
+    }
+}
+
+/* The text line: `FUNCTION: [PARAM ]MESSAGE[ (ERROR)], called from
+ * SYMBOL (OBJECT+0xOFFSET)` (or `OBJECT+0xOFFSET` without a symbol, `?`
+ * without a site); a leak line has no call site. */
+static void text_line(const jvmticheck_finding *f, int site, char *out, size_t n)
+{
+    char who[512] = "?", err[80] = "";
+    if (f->has_symbol)
+        snprintf(who, sizeof who, "%s (%s+0x%llx)", f->symbol, f->object, f->offset);
+    else if (f->has_site)
+        snprintf(who, sizeof who, "%s+0x%llx", f->object, f->offset);
+    if (f->error)
+        snprintf(err, sizeof err, " (%s)", f->error);
+    snprintf(out, n, "%s: %s%s%s%s%s%s\n", f->function, f->param ? f->param : "", f->param ? " " : "",
+             f->message, err, site ? ", called from " : "", site ? who : "");
 }
 
 /* text: what follows `jvmticheck: `, with its newline. With several
@@ -182,7 +198,8 @@ void jvmticheck_say(jvmticheck_agent *a, const char *text)
  * only counted: a repeat costs the unwinding to its call site and a
  * lookup, no formatting, no dladdr, no write. Chained in a fixed array of
  * buckets under one lock; records live as long as the process (the exit
- * report reads them). */
+ * report reads them). A finding a suppression names is recorded so too,
+ * and counted apart: never printed, never in the agent's findings. */
 typedef struct finding_key {
     jvmticheck_agent *agent;
     const char *function, *param, *rule;
@@ -194,7 +211,8 @@ typedef struct seen {
     struct seen *next, *later; /* in the bucket; in the order found */
     finding_key key;
     unsigned long long count;
-    char *line; /* as printed, once it was */
+    char *line; /* the text line, once printed */
+    jvmticheck_finding f;
 } seen;
 #define BUCKETS 1024
 static seen *buckets[BUCKETS];
@@ -218,46 +236,53 @@ static int same_key(const finding_key *a, const finding_key *b)
            a->rule == b->rule && a->error == b->error && a->detail == b->detail && a->pc == b->pc;
 }
 
-/* 1 if the finding is new (*rec: its record, NULL without memory for one,
- * then every such finding is printed), 0 if it was seen before (now counted
- * once more). */
-static int first_time(const finding_key *k, seen **rec)
+/* Under seen_lock: one more of a finding seen before, if it was; 1 then. */
+static int counted_again(const finding_key *k)
 {
-    size_t h = hash_key(k);
-    seen *s;
-    *rec = NULL;
-    pthread_mutex_lock(&seen_lock);
-    if (k->agent)
-        k->agent->findings++;
-    for (s = buckets[h]; s; s = s->next)
+    for (seen *s = buckets[hash_key(k)]; s; s = s->next)
         if (same_key(&s->key, k)) {
             s->count++;
-            pthread_mutex_unlock(&seen_lock);
-            return 0;
+            if (k->agent && !s->f.suppressed)
+                k->agent->findings++;
+            return 1;
         }
-    s = calloc(1, sizeof *s);
-    if (s) {
-        s->key = *k;
-        s->count = 1;
-        s->next = buckets[h];
-        buckets[h] = s;
-        *last = s;
-        last = &s->later;
-    }
-    if (k->agent)
-        k->agent->distinct++;
-    pthread_mutex_unlock(&seen_lock);
-    *rec = s;
-    return 1;
+    return 0;
 }
 
-/* A leak line (jvmticheck_report_leaks): a finding of its own. */
-void jvmticheck_count_finding(jvmticheck_agent *a)
+static int seen_before(const finding_key *k)
 {
     pthread_mutex_lock(&seen_lock);
-    a->findings++;
-    a->distinct++;
+    int again = counted_again(k);
     pthread_mutex_unlock(&seen_lock);
+    return again;
+}
+
+/* A new finding, described in rec (NULL without memory for one: then it
+ * is printed each time). 0 if another thread recorded the same one
+ * meanwhile (this one is then counted as its repeat, and rec freed). */
+static int record(const finding_key *k, seen *rec, int suppressed)
+{
+    pthread_mutex_lock(&seen_lock);
+    if (rec && counted_again(k)) {
+        pthread_mutex_unlock(&seen_lock);
+        free(rec);
+        return 0;
+    }
+    if (rec) {
+        size_t h = hash_key(k);
+        rec->key = *k;
+        rec->count = 1;
+        rec->next = buckets[h];
+        buckets[h] = rec;
+        *last = rec;
+        last = &rec->later;
+    }
+    if (k->agent && !suppressed) {
+        k->agent->findings++;
+        k->agent->distinct++;
+    }
+    pthread_mutex_unlock(&seen_lock);
+    return 1;
 }
 
 int jvmticheck_found_any(jvmticheck_agent *a)
@@ -268,48 +293,113 @@ int jvmticheck_found_any(jvmticheck_agent *a)
     return any;
 }
 
-/* At exit, for an agent with findings: the repeated ones with their
- * counts, in the order found, then the summary. */
-void jvmticheck_report_counts(jvmticheck_agent *a)
+/* The agent's SARIF report and suppressions file, if it asked for them. */
+static void write_files(jvmticheck_agent *a)
 {
-    char line[1400];
+    size_t n = 0, i = 0;
     pthread_mutex_lock(&seen_lock);
-    unsigned long long total = a->findings, distinct = a->distinct;
-    if (total == 0) {
-        pthread_mutex_unlock(&seen_lock);
-        return;
-    }
-    for (seen *s = first; s; s = s->later) {
-        if (s->key.agent != a || s->count < 2 || !s->line)
-            continue;
-        snprintf(line, sizeof line, "%llu times: %s", s->count, s->line);
-        jvmticheck_say(a, line);
+    for (seen *s = first; s; s = s->later)
+        n++;
+    const jvmticheck_finding **all = malloc((n ? n : 1) * sizeof *all);
+    unsigned long long *counts = malloc((n ? n : 1) * sizeof *counts);
+    for (seen *s = first; all && counts && s; s = s->later, i++) {
+        all[i] = &s->f;
+        counts[i] = s->count;
     }
     pthread_mutex_unlock(&seen_lock);
-    snprintf(line, sizeof line, "%llu finding%s, %llu distinct\n", total, total == 1 ? "" : "s", distinct);
+    if (all && counts)
+        jvmticheck_output_files(a, all, counts, n);
+    free(all);
+    free(counts);
+}
+
+/* At exit, for an agent with findings: the repeated ones with their
+ * counts, in the order found, then the summary (with suppressed ones, how
+ * many); and its SARIF report and suppressions file. */
+void jvmticheck_report_counts(jvmticheck_agent *a)
+{
+    char line[4096]; /* a JSON line holds every field, each escaped twice at worst */
+    int json = jvmticheck_output_json(a);
+    unsigned long long suppressed = 0;
+    pthread_mutex_lock(&seen_lock);
+    unsigned long long total = a->findings, distinct = a->distinct;
+    for (seen *s = first; s; s = s->later) {
+        if (s->key.agent != a)
+            continue;
+        if (s->f.suppressed) {
+            suppressed += s->count;
+            continue;
+        }
+        if (s->count < 2 || !s->line)
+            continue;
+        if (json) {
+            jvmticheck_output_json_line(&s->f, s->count, line, sizeof line);
+            jvmticheck_write_fd(a->log_fd, line, strlen(line));
+        } else {
+            snprintf(line, sizeof line, "%llu times: %s", s->count, s->line);
+            jvmticheck_say(a, line);
+        }
+    }
+    pthread_mutex_unlock(&seen_lock);
+    write_files(a);
+    if (total == 0 && suppressed == 0)
+        return;
+    if (json) {
+        jvmticheck_output_summary(a, total, distinct, suppressed);
+        return;
+    }
+    char more[64] = "";
+    if (suppressed)
+        snprintf(more, sizeof more, ", %llu suppressed", suppressed);
+    snprintf(line, sizeof line, "%llu finding%s, %llu distinct%s\n", total, total == 1 ? "" : "s", distinct,
+             more);
     jvmticheck_say(a, line);
 }
 
-/* A new finding: text (without its newline and call site) is printed with
- * its call site, and kept in its record for the exit report. */
-static void print_first(jvmticheck_agent *a, seen *rec, void *pc, const char *text)
+/* A new finding f (in rec where there is one), site: whether it has a call
+ * site: suppressed, or printed (the text line or its JSON) and kept for the
+ * exit report; in fatal mode then the reports, a backtrace and abort(). */
+static void found(const finding_key *k, seen *rec, jvmticheck_finding *f, int site)
 {
-    char who[512], line[1200];
-    describe_site(pc, who, sizeof who);
-    snprintf(line, sizeof line, "%s, called from %s\n", text, who);
+    char line[4096]; /* a JSON line holds every field, each escaped twice at worst */
+    f->agent = k->agent;
+    if (site)
+        describe_site(k->pc, f);
+    jvmticheck_output_when(f);
+    f->suppressed = jvmticheck_output_suppressed(f);
+    if (!record(k, rec, f->suppressed) || f->suppressed)
+        return;
+    text_line(f, site, line, sizeof line);
     if (rec) {
         char *copy = strdup(line);
         pthread_mutex_lock(&seen_lock);
         rec->line = copy;
         pthread_mutex_unlock(&seen_lock);
     }
-    jvmticheck_say(a, line);
+    if (jvmticheck_output_json(f->agent)) {
+        jvmticheck_output_json_line(f, 0, line, sizeof line);
+        jvmticheck_write_fd(f->agent->log_fd, line, strlen(line));
+    } else {
+        jvmticheck_say(f->agent, line);
+    }
+    jvmticheck_agent *a = f->agent;
     if (!a || !a->fatal)
         return;
+    write_files(a);
     void *frames[64];
     int depth = backtrace(frames, 64);
     backtrace_symbols_fd(frames, depth, a->log_fd);
     abort();
+}
+
+/* A record for a new finding, or the stack's (then it is not kept). */
+static jvmticheck_finding *new_finding(seen **rec, jvmticheck_finding *fallback)
+{
+    *rec = calloc(1, sizeof **rec);
+    if (*rec)
+        return &(*rec)->f;
+    memset(fallback, 0, sizeof *fallback);
+    return fallback;
 }
 
 static const char *phase_name(jvmtiPhase p)
@@ -329,7 +419,7 @@ static const char *phase_name(jvmtiPhase p)
 void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, const char *rule,
                       jvmtiError error)
 {
-    char text[1024], detail[96] = "";
+    char detail[96] = "";
     /* What the detail says: the phase, or what the environment is. */
     int what = error == JVMTI_ERROR_WRONG_PHASE           ? (int)jvmticheck_phase_now()
                : error != JVMTI_ERROR_INVALID_ENVIRONMENT ? 0
@@ -337,8 +427,7 @@ void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, co
                : jvmticheck_env_disposed(env)              ? 2
                                                            : 3;
     finding_key k = {jvmticheck_agent_of(env), function, param, rule, (int)error, what, call_site()};
-    seen *rec;
-    if (!first_time(&k, &rec))
+    if (seen_before(&k))
         return;
     if (error == JVMTI_ERROR_WRONG_PHASE)
         snprintf(detail, sizeof detail, ", not the %s phase", phase_name((jvmtiPhase)what));
@@ -346,20 +435,44 @@ void jvmticheck_broke(jvmtiEnv *env, const char *function, const char *param, co
         snprintf(detail, sizeof detail, "%s", what == 1   ? " (it is NULL)"
                                               : what == 2 ? " (used after DisposeEnvironment)"
                                                           : " (not one GetEnv returned)");
+    seen *rec;
+    jvmticheck_finding local, *f = new_finding(&rec, &local);
     const char *name = jvmtigen_error_name(error);
-    snprintf(text, sizeof text, "%s: %s%s%s%s (%s)", function, param ? param : "", param ? " " : "", rule,
-             detail, name ? name : "?");
-    print_first(k.agent, rec, k.pc, text);
+    f->rule = jvmticheck_rule_of((int)error, rule);
+    f->function = function;
+    f->param = param;
+    f->error = name ? name : "?";
+    snprintf(f->message, sizeof f->message, "%s%s", rule, detail);
+    found(&k, rec, f, 1);
 }
 
 /* text: a static string, like function and param. */
 void jvmticheck_report(jvmtiEnv *env, const char *function, const char *param, const char *text)
 {
-    char line[1024];
     finding_key k = {jvmticheck_agent_of(env), function, param, text, 0, 0, call_site()};
-    seen *rec;
-    if (!first_time(&k, &rec))
+    if (seen_before(&k))
         return;
-    snprintf(line, sizeof line, "%s: %s%s%s", function, param ? param : "", param ? " " : "", text);
-    print_first(k.agent, rec, k.pc, line);
+    seen *rec;
+    jvmticheck_finding local, *f = new_finding(&rec, &local);
+    f->rule = jvmticheck_rule_of(0, text);
+    f->function = function;
+    f->param = param;
+    snprintf(f->message, sizeof f->message, "%s", text);
+    found(&k, rec, f, 1);
+}
+
+/* A leak line: a finding of its own, made once per function at unload. */
+void jvmticheck_leak(jvmticheck_agent *a, const char *function, size_t count)
+{
+    static const char leak_rule[] = "never deallocated";
+    finding_key k = {a, function, NULL, leak_rule, 0, (int)count, NULL};
+    if (seen_before(&k))
+        return;
+    seen *rec;
+    jvmticheck_finding local, *f = new_finding(&rec, &local);
+    f->rule = jvmticheck_rule_of(0, leak_rule);
+    f->function = function;
+    snprintf(f->message, sizeof f->message, "%zu buffer%s never deallocated (memory leak)", count,
+             count == 1 ? "" : "s");
+    found(&k, rec, f, 0);
 }

@@ -112,10 +112,9 @@ void jvmticheck_write_fd(int fd, const char *line, size_t len);
 /* s as it may appear in a line: quote and backslash escaped, control
  * characters and bytes above 0x7e as \xNN (cut to fit n); returns out. */
 const char *jvmticheck_escape(char *out, size_t n, const char *s);
-/* A finding made elsewhere (a leak line), for the counts. */
-void jvmticheck_count_finding(jvmticheck_agent *a);
 int jvmticheck_found_any(jvmticheck_agent *a);
-/* At exit: the agent's repeated findings with their counts, and its summary. */
+/* At exit: the agent's repeated findings with their counts, its summary,
+ * its SARIF report and suppressions file (output.c). */
 void jvmticheck_report_counts(jvmticheck_agent *a);
 void jvmticheck_write(const char *line, size_t len); /* trace lines */
 extern int jvmticheck_log_fd; /* trace lines: the last log= given; 2 by default */

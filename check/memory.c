@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jvmticheck.h"
+#include "output.h"
 
 typedef struct slot {
     const void *mem;          /* NULL: empty; TOMB: removed */
@@ -129,11 +130,7 @@ void jvmticheck_report_leaks(jvmticheck_agent *a)
         size_t j = i;
         while (j < n && strcmp(left[j].function, left[i].function) == 0)
             j++;
-        char line[256];
-        snprintf(line, sizeof line, "%s: %zu buffer%s never deallocated (memory leak)\n",
-                 left[i].function, j - i, j - i == 1 ? "" : "s");
-        jvmticheck_say(a, line);
-        jvmticheck_count_finding(a);
+        jvmticheck_leak(a, left[i].function, j - i);
         i = j;
     }
     free(left);

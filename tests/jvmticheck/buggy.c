@@ -130,6 +130,32 @@ BUG void buggy_capability(JNIEnv *jni)
     sink = (*jvmti)->GetBytecodes(jvmti, m, &n, &code);
 }
 
+/* A NULL class (null-handle), a negative depth (below-minimum), a call
+ * from a thread the VM does not know (unattached-thread). */
+BUG void buggy_null_class(void);
+BUG void buggy_null_class(void)
+{
+    char *sig = NULL;
+    sink = (*jvmti)->GetClassSignature(jvmti, NULL, &sig, NULL);
+}
+
+BUG void buggy_negative_depth(void);
+BUG void buggy_negative_depth(void)
+{
+    jmethodID m;
+    jlocation at;
+    sink = (*jvmti)->GetFrameLocation(jvmti, NULL, -1, &m, &at);
+}
+
+BUG void *buggy_unattached(void *unused);
+BUG void *buggy_unattached(void *unused)
+{
+    jthread t = NULL;
+    (void)unused;
+    sink = (*jvmti)->GetCurrentThread(jvmti, &t);
+    return NULL;
+}
+
 BUG void buggy_monitor_exit(void);
 BUG void buggy_monitor_exit(void)
 {
@@ -458,6 +484,21 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         buggy_ext_leak();
     else if (is("ext-event"))
         ext_event_enable();
+    else if (is("null-class"))
+        buggy_null_class();
+    else if (is("negative-depth"))
+        buggy_negative_depth();
+    else if (is("unattached")) {
+        pthread_t t;
+        pthread_create(&t, NULL, buggy_unattached, NULL);
+        pthread_join(t, NULL);
+    } else if (is("several")) { /* five distinct findings in one run, for suppressions */
+        buggy_null(jni, thread);
+        static_null(thread);
+        buggy_capability(jni);
+        buggy_dealloc_foreign();
+        buggy_leak();
+    }
     printf(AGENT ": VMInit done\n");
     fflush(stdout);
 }

@@ -181,7 +181,117 @@ misuses=(
     "monitor-unknown||monitor-unknown|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_unknown (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
     "monitor-destroyed||monitor-destroyed|jvmticheck: RawMonitorEnter: monitor must be a raw monitor CreateRawMonitor returned, not destroyed (JVMTI_ERROR_INVALID_MONITOR), called from buggy_monitor_destroyed (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
     "refused-callbacks||refused-callbacks|jvmticheck: SetEventCallbacks: may only be called during the OnLoad or live phase, not the start phase (JVMTI_ERROR_WRONG_PHASE), called from buggy_refused_callbacks (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    # A NULL class, a negative depth, a thread the VM does not know.
+    "null-class||null-class|jvmticheck: GetClassSignature: klass must be a class, not NULL (JVMTI_ERROR_INVALID_CLASS), called from buggy_null_class (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "negative-depth||negative-depth|jvmticheck: GetFrameLocation: depth must be zero or greater (JVMTI_ERROR_ILLEGAL_ARGUMENT), called from buggy_negative_depth (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
+    "unattached||unattached|jvmticheck: GetCurrentThread: must be called on an attached thread (JVMTI_ERROR_UNATTACHED_THREAD), called from buggy_unattached (libbuggy.so+0xOFF)\njvmticheck: 1 finding, 1 distinct"
 )
+
+# The machine-readable forms, in one VM, of the misuses' runs above (their
+# text in $d/PREFIXNAME.err): each again with format=json, every JSON line
+# parsed and rebuilt into the text line of the same finding
+# (findings_json.py), with its rule id and thread exactly as listed here.
+json_expected=(
+    "null|finding null-pointer main;summary 1 1 0"
+    "phase|finding wrong-phase -;summary 1 1 0"
+    "after-death|finding wrong-phase -;summary 1 1 0"
+    "dispose|finding invalid-environment main;summary 1 1 0"
+    "dealloc-foreign|finding bad-deallocate main;summary 1 1 0"
+    "dealloc-twice|finding bad-deallocate main;summary 1 1 0"
+    "leak|finding leak -;summary 1 1 0"
+    "capability|finding missing-capability main;summary 1 1 0"
+    "monitor-exit|finding monitor-not-held main;summary 1 1 0"
+    "monitor-destroy|finding monitor-held-elsewhere -;summary 1 1 0"
+    "null-many|finding null-pointer main;repeated null-pointer 100000;summary 100000 1 0"
+    "static-null|finding null-pointer main;summary 1 1 0"
+    "monitor-unknown|finding unknown-monitor main;summary 1 1 0"
+    "monitor-destroyed|finding unknown-monitor main;summary 1 1 0"
+    "refused-callbacks|finding wrong-phase -;summary 1 1 0"
+    "null-class|finding null-handle main;summary 1 1 0"
+    "negative-depth|finding below-minimum main;summary 1 1 0"
+    "unattached|finding unattached-thread -;summary 1 1 0"
+    "clean|"
+)
+# The five findings of buggy's `several` (leaks=results), as
+# suppressions-out= writes them (the static caller by its offset).
+several_supp='# jvmticheck suppressions (suppressions=FILE), one a line: what this run found
+rule=null-pointer function=GetThreadState param=thread_state_ptr object=libbuggy.so symbol=buggy_null
+rule=null-pointer function=GetThreadState param=thread_state_ptr object=libbuggy.so offset=0xOFF
+rule=missing-capability function=GetBytecodes object=libbuggy.so symbol=buggy_capability
+rule=bad-deallocate function=Deallocate param=mem object=libbuggy.so symbol=buggy_dealloc_foreign
+rule=leak function=GetSystemProperty'
+# machine_readable VM PREFIX LAUNCHER...: LAUNCHER ARGS... runs Hello with ARGS.
+machine_readable() {
+    local vm=$1 prefix=$2 m name copts aopts want
+    shift 2
+    if ! command -v python3 >/dev/null; then
+        skip "jvmticheck: $vm: the JSON, SARIF and suppressions checks need python3"
+        return
+    fi
+    for m in "${misuses[@]}"; do
+        IFS='|' read -r name copts aopts want <<<"$m"
+        "$@" -agentpath:"$CHECK_SO=format=json,${copts}agent=$d/libbuggy.so=$aopts" >/dev/null 2>"$d/$vm-json-$name.err"
+    done
+    for m in "${json_expected[@]}"; do
+        name=${m%%|*} want=${m#*|}
+        check "jvmticheck: $vm: format=json: $name: each line parsed, rebuilt into its text line, rule ids and threads exactly" \
+            diff <(printf '%s\n' "$want" | tr ';' '\n' | sed '/^$/d') \
+                 <(python3 $here/findings_json.py json "$d/$prefix$name.err" "$d/$vm-json-$name.err")
+    done
+    # SARIF: the several findings (one suppressed) and a repeated one.
+    printf 'rule=missing-capability\n' >"$d/$vm-one.supp"
+    "$@" -agentpath:"$CHECK_SO=leaks=results,sarif=$d/$vm-several.sarif,suppressions=$d/$vm-one.supp,agent=$d/libbuggy.so=several" \
+        >/dev/null 2>"$d/$vm-sarif-several.err"
+    "$@" -agentpath:"$CHECK_SO=sarif=$d/$vm-many.sarif,agent=$d/libbuggy.so=null-many" >/dev/null 2>"$d/$vm-sarif-many.err"
+    check "jvmticheck: $vm: sarif=: results rebuilt into the run's text lines, the man page's rule ids, counts and suppression" \
+        diff <(printf '%s\n' "null-pointer 1" "null-pointer 1" "missing-capability 1 suppressed" "bad-deallocate 1" "leak 1" "null-pointer 100000") \
+             <(MAN=docs/jvmticheck.7 python3 $here/findings_json.py sarif "$d/$vm-several.sarif" "$d/$vm-sarif-several.err" &&
+               MAN=docs/jvmticheck.7 python3 $here/findings_json.py sarif "$d/$vm-many.sarif" "$d/$vm-sarif-many.err")
+    if [ -n "$sarif_validator" ]; then
+        check "jvmticheck: $vm: sarif=: both reports valid against the SARIF 2.1.0 schema (Ajv)" \
+            diff <(printf 'valid %s\n' "$d/$vm-several.sarif" "$d/$vm-many.sarif") \
+                 <(node $here/sarif_valid.mjs "$d/$vm-several.sarif" "$d/$vm-many.sarif")
+    fi
+    # Suppressions: generated by a run, fed back they silence it all (and
+    # exitcode= sees no finding); a file naming three silences those three.
+    "$@" -agentpath:"$CHECK_SO=leaks=results,suppressions-out=$d/$vm-gen.supp,agent=$d/libbuggy.so=several" \
+        >/dev/null 2>"$d/$vm-gen.err"
+    check "jvmticheck: $vm: suppressions-out=: one line per distinct finding, exactly" \
+        diff <(printf '%s\n' "$several_supp") <(offsets "$d/$vm-gen.supp" | sed -E 's/offset=0x[0-9a-f]+/offset=0xOFF/')
+    "$@" -agentpath:"$CHECK_SO=leaks=results,exitcode=3,suppressions=$d/$vm-gen.supp,agent=$d/libbuggy.so=several" \
+        >/dev/null 2>"$d/$vm-fed.err"
+    check "jvmticheck: $vm: the generated suppressions fed back: every finding silenced, counted, exit status 0" \
+        bash -c 'test "$1" -eq 0 && diff <(echo "jvmticheck: 0 findings, 0 distinct, 5 suppressed") "$2"' _ $? "$d/$vm-fed.err"
+    printf '# three of the five\nrule=null-pointer symbol=buggy_null\n\nfunction=Deal*   # any Deallocate\nrule=leak function=GetSystemProperty\n' >"$d/$vm-three.supp"
+    "$@" -agentpath:"$CHECK_SO=leaks=results,suppressions=$d/$vm-three.supp,agent=$d/libbuggy.so=several" \
+        >/dev/null 2>"$d/$vm-three.err"
+    check "jvmticheck: $vm: suppressions=: exactly the findings named are silenced, and no other" \
+        diff <(printf '%s\n' "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from libbuggy.so+0xOFF" \
+                   "jvmticheck: GetBytecodes: requires the capability can_get_bytecodes (JVMTI_ERROR_MUST_POSSESS_CAPABILITY), called from buggy_capability (libbuggy.so+0xOFF)" \
+                   "jvmticheck: 2 findings, 2 distinct, 3 suppressed") <(offsets "$d/$vm-three.err")
+    printf 'rule=leak\nrule=leak color=red\n' >"$d/$vm-bad.supp"
+    "$@" -agentpath:"$CHECK_SO=suppressions=$d/$vm-bad.supp,agent=$d/libbuggy.so=clean" >/dev/null 2>"$d/$vm-bad-supp.err"
+    check "jvmticheck: $vm: a wrong suppressions line: FILE:LINE: error:, and the VM does not start" \
+        bash -c 'test "$1" -ne 0 && grep -qx "jvmticheck: $2:2: error: '"'"'color=red'"'"': expected rule=, function=, param=, object=, symbol= or offset= and a pattern, each once" "$3"' \
+        _ $? "$d/$vm-bad.supp" "$d/$vm-bad-supp.err"
+    "$@" -agentpath:"$CHECK_SO=format=yaml,agent=$d/libbuggy.so=clean" >/dev/null 2>"$d/$vm-bad-format.err"
+    check "jvmticheck: $vm: format=yaml is refused" \
+        bash -c 'test "$1" -ne 0 && grep -qx "jvmticheck: format=yaml: expected text or json" "$2"' _ $? "$d/$vm-bad-format.err"
+    "$@" -agentpath:"$CHECK_SO=sarif=$d/no/such/dir.sarif,agent=$d/libbuggy.so=clean" >/dev/null 2>"$d/$vm-bad-sarif.err"
+    check "jvmticheck: $vm: a sarif= file that cannot be made is refused" \
+        bash -c 'test "$1" -ne 0 && grep -qx "jvmticheck: sarif=$2/no/such/dir.sarif: cannot create the file" "$3"' _ $? "$d" "$d/$vm-bad-sarif.err"
+}
+sarif_validator=
+if ! command -v node >/dev/null; then
+    skip "jvmticheck: SARIF validation needs node (apt-get install nodejs)"
+elif [ ! -d $here/node_modules/ajv-draft-04 ] || [ ! -d $here/node_modules/@microsoft/jest-sarif ]; then
+    skip "jvmticheck: SARIF validation needs the node packages (cd $here && npm ci)"
+else
+    sarif_validator=node
+fi
+command -v python3 >/dev/null &&
+    check "jvmticheck: the man page lists the rule ids the code has (rules.c), in its order" \
+    diff <(sed -nE 's/^    \{"([a-z-]+)", .*/\1/p' check/rules.c) <(python3 $here/findings_json.py man docs/jvmticheck.7)
 
 # In bin/jvmti-host (any build: a sanitized host loads the checker built
 # with the same sanitizer, the way java cannot).
@@ -209,6 +319,7 @@ if [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ]; then
     host_launch() { "$JVMTI_HOST" "$@" Hello; }
     two_agents host host_launch
     after_misuses host host_launch
+    machine_readable host host- host_launch
     # Escaped, each string from outside in one line: an option's name, an
     # agent's path.
     "$JVMTI_HOST" -agentpath:"$CHECK_SO=col"$'\n'"our=red,agent=$d/libbuggy.so" Hello >/dev/null 2>"$d/host-nl-option.err"
@@ -287,6 +398,24 @@ java_launch() { "$JAVA" -XX:ErrorFile="$d/hs_err_%p.log" "$@" -cp "$d" Hello; }
 two_agents hotspot java_launch
 for m in static-null monitor-unknown monitor-destroyed; do cp "$d/$m.err" "$d/hotspot-$m.err"; cp "$d/$m.out" "$d/hotspot-$m.out"; done
 after_misuses hotspot java_launch
+machine_readable hotspot "" java_launch
+# The same misuses, the same lines, in JDK 25's HotSpot where one is
+# installed (JAVA25, or the first /usr/lib/jvm/*25*/bin/java).
+java25=${JAVA25:-}
+if [ -z "$java25" ]; then
+    for j in /usr/lib/jvm/*25*/bin/java; do [ -x "$j" ] && { java25=$j; break; }; done
+fi
+if [ -n "$java25" ] && "$java25" -version 2>&1 | grep -q 'version "25[."]'; then
+    for m in "${misuses[@]}"; do
+        IFS='|' read -r name copts aopts want <<<"$m"
+        "$java25" -XX:ErrorFile="$d/hs_err_%p.log" -agentpath:"$CHECK_SO=${copts}agent=$d/libbuggy.so=$aopts" -cp "$d" Hello \
+            >"$d/jdk25-$name.out" 2>"$d/jdk25-$name.err"
+        echo $? >"$d/jdk25-$name.status"
+        finds "jdk25-$name" "$want"
+    done
+else
+    skip "jvmticheck: no JDK 25 java (JAVA25, or /usr/lib/jvm/*25*/bin/java) for the misuses in HotSpot 25"
+fi
 # The selection replaced under its readers, in HotSpot (its extension
 # function read through the checker): no sanitizer here, so a run that
 # ends well with every call made.
@@ -313,6 +442,10 @@ check "jvmticheck: mode=fatal: the finding comes first" \
     bash -c 'head -1 "$1" | grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)"' _ "$d/fatal.err"
 check "jvmticheck: mode=fatal: then a backtrace through the agent" grep -q 'libbuggy.so(buggy_null+' "$d/fatal.err"
 check "jvmticheck: mode=fatal: the call was not forwarded" bash -c '! grep -q "GetThreadState returned" "$1"' _ "$d/fatal.out"
+run fatal-sarif "mode=fatal,sarif=$d/fatal.sarif," null
+check "jvmticheck: mode=fatal with sarif=: the report is written before the abort, with the finding" \
+    bash -c 'test "$(cat "$1")" -eq 134 && diff <(echo "null-pointer 1") <(MAN=docs/jvmticheck.7 python3 $2/findings_json.py sarif "$3" <(grep "^jvmticheck: " "$4"))' \
+    _ "$d/fatal-sarif.status" $here "$d/fatal.sarif" "$d/fatal-sarif.err"
 
 # Tracing: calls in JVMTI_TRACE's format, events with thread and time.
 run trace "trace=GetThreadState:VM*:-VMDeath," clean
@@ -424,6 +557,19 @@ fi
 check "jvmticheck: JDWP runs a program through jvmticheck with no finding" \
     bash -c 'test "$1" -eq 0 && grep -q "^Listening for transport dt_socket at address: " "$2" &&
              grep -qx "hello 0" "$2" && ! grep -q "^jvmticheck" "$3"' _ $? "$d/jdwp.out" "$d/jdwp.err"
+# With leaks=results JDWP's kept buffers are found, and check/jdwp.supp
+# silences exactly those.
+jdwp_leaks() {
+    "$JAVA" -agentpath:"$CHECK_SO=leaks=results,$1agent=$jdk/lib/libjdwp.so=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0" \
+        -cp "$d" Hello >/dev/null 2>"$d/jdwp-leaks$2.err"
+}
+jdwp_leaks "" ""
+check "jvmticheck: JDWP with leaks=results: the class signatures, system properties and thread groups it keeps" \
+    diff <(printf '%s\n' GetClassSignature GetSystemProperty GetTopThreadGroups "jvmticheck: 3 findings, 3 distinct") \
+         <(sed -E 's/^jvmticheck: ([A-Za-z]+): [0-9]+ buffers? never deallocated \(memory leak\)$/\1/' "$d/jdwp-leaks.err")
+jdwp_leaks "suppressions=check/jdwp.supp," -supp
+check "jvmticheck: JDWP with leaks=results and check/jdwp.supp: all suppressed, no finding" \
+    diff <(echo "jvmticheck: 0 findings, 0 distinct, 3 suppressed") "$d/jdwp-leaks-supp.err"
 
 # JDWP debugged by jdb through jvmticheck (jdb_session.py): a deferred
 # breakpoint, the stack, arguments and locals, a step and cont give the
@@ -442,12 +588,15 @@ if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
                  grep -qx "product = 42" "$2" && grep -qx "The application exited" "$2"' \
         _ $? "$d/jdb-plain.txt"
     python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-checked" \
-        "$JAVA" -agentpath:"$CHECK_SO=agent=$jdk/lib/libjdwp.so=$jdwp_opts" -cp "$d" Debuggee \
-        >"$d/jdb-checked.txt" 2>"$d/jdb-checked.log"
+        "$JAVA" -agentpath:"$CHECK_SO=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$jdwp_opts" \
+        -cp "$d" Debuggee >"$d/jdb-checked.txt" 2>"$d/jdb-checked.log"
     check "jvmticheck: jdb through jvmticheck: the same transcript" \
         bash -c 'test "$1" -eq 0 && diff "$2" "$3"' _ $? "$d/jdb-plain.txt" "$d/jdb-checked.txt"
-    check "jvmticheck: jdb through jvmticheck: the program's output, no finding" \
-        bash -c 'grep -qx "total 46" "$1" && test ! -s "$2"' _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
+    # With leaks=results and check/jdwp.supp: what JDWP keeps (the line
+    # table of the breakpoint's method too) suppressed, nothing else found.
+    check "jvmticheck: jdb through jvmticheck: the program's output, no finding (leaks=results, JDWP's kept buffers suppressed)" \
+        bash -c 'grep -qx "total 46" "$1" && diff <(echo "jvmticheck: 0 findings, 0 distinct, 4 suppressed") "$2"' \
+        _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
 else
     skip "jvmticheck: no $jdk/bin/jdb or python3 for the jdb session"
 fi
