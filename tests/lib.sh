@@ -30,6 +30,37 @@ need_refs() {
     done
 }
 
+# ---- tools (deps/debian.txt says which Debian package gives each) ----
+
+# deps_package NAME: the package deps/debian.txt lists NAME under (a
+# command, or one of the list's other names: jni.h, -m32, ...).
+deps_package() {
+    awk -v n="$1" '{ sub(/#.*/, "") } { for (i = 3; i <= NF; i++) if ($i == n) { print $2; exit } }' \
+        deps/debian.txt
+}
+
+# lack LABEL NAME [HOW]: LABEL cannot run without NAME. One line,
+#   skip - LABEL: needs NAME (Debian: PACKAGE)
+# (HOW instead of the package for what no Debian package gives); under
+# STRICT=1 (CI) it is `not ok`, so that a run never passes by skipping.
+# tests/run-all sums these lines up. Returns 1: `need_tool ... || exit 0`.
+lack() {
+    local how=${3:-} line
+    [ -n "$how" ] || how="Debian: $(deps_package "$2")"
+    [ "$how" != "Debian: " ] || how="not in deps/debian.txt"
+    line="$1: needs $2 ($how)"
+    if [ "${STRICT:-0}" = 1 ]; then not_ok "$line"; else skip "$line"; fi
+    return 1
+}
+
+# need_tool LABEL COMMAND...: true when every COMMAND is on PATH; else
+# lack names the first that is not.
+need_tool() {
+    local label=$1 t
+    shift
+    for t; do command -v "$t" >/dev/null 2>&1 || { lack "$label" "$t"; return 1; }; done
+}
+
 # jni_include (tests/jni.sh): where jni.h is.
 . tests/jni.sh
 
