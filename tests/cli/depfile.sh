@@ -18,9 +18,9 @@ if need_tool "cli: -MD: file names make cannot read refused, odd ones escaped" p
     # consumer's make runs (`touch INJECTED`) when it builds jvmti.h.
     cp spec/jvmti.dtd "$d/"$'\n\ttouch${IFS}INJECTED;'
     python3 -c 'import re, sys
-    t = open(sys.argv[1]).read()
-    t = re.sub(r"SYSTEM \"[^\"]*jvmti.dtd\"", "SYSTEM \"\n\ttouch${IFS}INJECTED;\"", t, count=1)
-    open(sys.argv[2], "w").write(t)' "$VALID" "$d/spec.xml"
+t = open(sys.argv[1]).read()
+t = re.sub(r"SYSTEM \"[^\"]*jvmti.dtd\"", "SYSTEM \"\n\ttouch${IFS}INJECTED;\"", t, count=1)
+open(sys.argv[2], "w").write(t)' "$VALID" "$d/spec.xml"
     cp -a "$d/spec.xml" "$d/spec.before"
     gen=$JVMTIGEN
     [[ $gen == /* ]] || gen=$PWD/$gen
