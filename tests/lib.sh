@@ -32,11 +32,14 @@ need_refs() {
 
 # ---- tools (deps/debian.txt says which Debian package gives each) ----
 
+# The list, by a name that still holds after a suite's cd.
+DEPS_LIST=${DEPS_LIST:-$PWD/deps/debian.txt}
+
 # deps_package NAME: the package deps/debian.txt lists NAME under (a
 # command, or one of the list's other names: jni.h, -m32, ...).
 deps_package() {
     awk -v n="$1" '{ sub(/#.*/, "") } { for (i = 3; i <= NF; i++) if ($i == n) { print $2; exit } }' \
-        deps/debian.txt
+        "$DEPS_LIST"
 }
 
 # lack LABEL NAME [HOW]: LABEL cannot run without NAME. One line,

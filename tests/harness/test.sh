@@ -47,12 +47,14 @@ tool_lines() { PATH=$nopath STRICT=$1 bash -c '. tests/lib.sh
     need_tool "x: has bash" bash && echo "(true)"
     lack "x: a page" jvmti.html
     lack "x: node packages" vnu-jar "npm: cd tests/docs && npm ci"
-    with_tool valgrind check "x: under valgrind" false'; }
+    with_tool valgrind check "x: under valgrind" false
+    cd / && lack "x: after a cd" python3'; }
 check "harness: need_tool, lack and with_tool skip naming the tool and its Debian package from deps/debian.txt" \
     diff <(printf '%s\n' 'skip - x: needs both: needs python3 (Debian: python3)' '(false)' '(true)' \
         'skip - x: a page: needs jvmti.html (Debian: openjdk-17-doc)' \
         'skip - x: node packages: needs vnu-jar (npm: cd tests/docs && npm ci)' \
-        'skip - x: under valgrind: needs valgrind (Debian: valgrind)') <(tool_lines 0)
+        'skip - x: under valgrind: needs valgrind (Debian: valgrind)' \
+        'skip - x: after a cd: needs python3 (Debian: python3)') <(tool_lines 0)
 check "harness: ... and under STRICT=1 each is a failure" \
     diff <(tool_lines 0 | sed 's/^skip - /not ok - /') <(tool_lines 1)
 # Every tool a suite names literally is in the list (else its skip line
