@@ -42,7 +42,7 @@ DEPS_MISSING = $(call once,DEPS_MISSING,command -v $(firstword $(CC)) >/dev/null
     for m in libxml-2.0 libxslt libffi; do $(PKG_CONFIG) --exists $$$$m || { echo $$$$m; exit; }; done)
 DEPS_CHECK = $(if $(DEPS_MISSING),$(error $(DEPS_MISSING_$(if $(filter CC pkg-config,$(DEPS_MISSING)),$(DEPS_MISSING),pc)) $(DEPS_HINT)))$(if \
     $(wildcard $(JNI_INCLUDE)/jni.h),,$(error no jni.h in $(if $(JAVA_HOME),$$JAVA_HOME/include ($(JAVA_HOME)/include) or )/usr/lib/jvm/*/include: set JAVA_HOME or install $(call deps_pkg,jni.h) $(DEPS_HINT)))
-DEPS_MISSING_CC = no C compiler: $(firstword $(CC)) is not on PATH: set CC or install $(call deps_pkg,cc)
+DEPS_MISSING_CC = no C compiler: $(firstword $(CC)) is not on PATH: set CC or install $(or $(call deps_pkg,$(notdir $(firstword $(CC)))),$(call deps_pkg,cc))
 DEPS_MISSING_pkg-config = $(PKG_CONFIG) is not on PATH: install $(call deps_pkg,pkg-config)
 DEPS_MISSING_pc = pkg-config knows no $(DEPS_MISSING): install $(call deps_pkg,$(DEPS_MISSING)), its development files
 
