@@ -25,13 +25,34 @@ XML_LIBS = $(call once,XML_LIBS,$(PKG_CONFIG) --libs libxml-2.0 libxslt)
 FFI_CFLAGS = $(call once,FFI_CFLAGS,$(PKG_CONFIG) --cflags libffi)
 FFI_LIBS = $(call once,FFI_LIBS,$(PKG_CONFIG) --libs libffi)
 
+# ---- what the build needs: deps/debian.txt lists it, `make deps` installs
+# it (DEPS=build: only what make needs). Checked once, when the first
+# compiler runs (so a make with nothing to do still starts no process): the
+# first thing missing stops make with one line naming what to install.
+hash := \#
+# deps_pkg NAME: the Debian package deps/debian.txt gives NAME in.
+deps_pkg = $(shell awk '{ sub(/$(hash).*/, "") } { for (i = 3; i <= NF; i++) if ($$i == "$1") print $$2 }' deps/debian.txt)
+DEPS_HINT = (`make deps` installs all that the build and the tests need)
+# jni.h: $JAVA_HOME's, else Debian's OpenJDK 17, else any JDK's.
+JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard $(if $(JAVA_HOME),$(JAVA_HOME)/include/jni.h) \
+    /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
+# The first of the compiler, pkg-config and its modules that is not there.
+DEPS_MISSING = $(call once,DEPS_MISSING,command -v $(firstword $(CC)) >/dev/null || { echo CC; exit; }; \
+    command -v $(PKG_CONFIG) >/dev/null || { echo pkg-config; exit; }; \
+    for m in libxml-2.0 libxslt libffi; do $(PKG_CONFIG) --exists $$$$m || { echo $$$$m; exit; }; done)
+DEPS_CHECK = $(if $(DEPS_MISSING),$(error $(DEPS_MISSING_$(if $(filter CC pkg-config,$(DEPS_MISSING)),$(DEPS_MISSING),pc)) $(DEPS_HINT)))$(if \
+    $(wildcard $(JNI_INCLUDE)/jni.h),,$(error no jni.h in $(if $(JAVA_HOME),$$JAVA_HOME/include ($(JAVA_HOME)/include) or )/usr/lib/jvm/*/include: set JAVA_HOME or install $(call deps_pkg,jni.h) $(DEPS_HINT)))
+DEPS_MISSING_CC = no C compiler: $(firstword $(CC)) is not on PATH: set CC or install $(or $(call deps_pkg,$(notdir $(firstword $(CC)))),$(call deps_pkg,cc))
+DEPS_MISSING_pkg-config = $(PKG_CONFIG) is not on PATH: install $(call deps_pkg,pkg-config)
+DEPS_MISSING_pc = pkg-config knows no $(DEPS_MISSING): install $(call deps_pkg,$(DEPS_MISSING)), its development files
+
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
 # valgrind 3.19 cannot read clang 14's DWARF 5 (memcheck would fail on a
 # clang build): clang's debug information is DWARF 4.
 IS_CLANG = $(call once,IS_CLANG,$(CC) --version 2>/dev/null | grep -q clang && echo yes)
 DEBUG_FORMAT = $(if $(IS_CLANG),$(if $(filter -g%,$(CFLAGS)),-gdwarf-4))
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS) -Igen
+ALL_CFLAGS = $(DEPS_CHECK)-std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(DEBUG_FORMAT) $(XML_CFLAGS) -Igen
 
 comma := ,
 # `make SANITIZE=address,undefined check` builds a separate, instrumented tree.
@@ -63,6 +84,13 @@ GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
+
+# Installs the Debian packages of deps/debian.txt that are missing (with
+# sudo when not root) and the docs tests' node packages; DEPS=build: only
+# what make needs.
+.PHONY: deps
+deps:
+	deps/install $(DEPS)
 
 $(OBJDIR)/%.o: gen/%.c | $(OBJDIR)
 	@mkdir -p $(@D)
@@ -118,7 +146,7 @@ $(OBJDIR)/docs/datadir.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR=$(call shq,$(call cst
 GEN_STAMP := $(OUT)/.jvmtigen-stamp
 GEN_OUTPUTS := $(addprefix $(OUT)/,jvmti.h jvmtigen_entry.c jvmtigen_tables.c jvmtigen_tables.h \
     jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h jvmticheck_forward.c)
-NO_GENERATE_GOALS := clean distclean uninstall objs fuzz fuzz-build fuzz-coverage checker-from
+NO_GENERATE_GOALS := clean distclean uninstall deps objs fuzz fuzz-build fuzz-coverage checker-from
 ifneq ($(wildcard $(SPEC)),)
 generate: $(GEN_STAMP)
 $(GEN_STAMP): $(SPEC) $(JVMTIGEN)
@@ -139,13 +167,11 @@ endif
 
 # ---- the runtime core (runtime/) with the generated C (out/): libjvmtirt,
 # and bin/jvmti-host, the small VM that runs agents on it (host/) ----
-JNI_INCLUDE ?= $(patsubst %/jni.h,%,$(firstword $(wildcard \
-    /usr/lib/jvm/java-17-openjdk-*/include/jni.h /usr/lib/jvm/*/include/jni.h)))
 # runtime/'s folders, its layers from the bottom (runtime/README.md): the
 # installed headers, then base, the areas, the lifecycle. Objects are named
 # after their sources, which have unique names.
 RT_DIRS := include base envs objects threads classes lifecycle
-RT_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
+RT_CFLAGS = $(DEPS_CHECK)-std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) \
     $(CFLAGS) $(DEBUG_FORMAT) -fPIC -pthread -I$(OUT) $(RT_DIRS:%=-Iruntime/%) -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
 RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
 RTDIR := build/$(VARIANT)/rt

@@ -30,6 +30,48 @@ need_refs() {
     done
 }
 
+# ---- tools (deps/debian.txt says which Debian package gives each) ----
+
+# The list, by a name that still holds after a suite's cd.
+DEPS_LIST=${DEPS_LIST:-$PWD/deps/debian.txt}
+
+# deps_package NAME: the package deps/debian.txt lists NAME under (a
+# command, or one of the list's other names: jni.h, -m32, ...).
+deps_package() {
+    awk -v n="$1" '{ sub(/#.*/, "") } { for (i = 3; i <= NF; i++) if ($i == n) { print $2; exit } }' \
+        "$DEPS_LIST"
+}
+
+# lack LABEL NAME [HOW]: LABEL cannot run without NAME. One line,
+#   skip - LABEL: needs NAME (Debian: PACKAGE)
+# (HOW instead of the package for what no Debian package gives); under
+# STRICT=1 (CI) it is `not ok`, so that a run never passes by skipping.
+# tests/run-all sums these lines up.
+lack() {
+    local how=${3:-} line
+    [ -n "$how" ] || how="Debian: $(deps_package "$2")"
+    [ "$how" != "Debian: " ] || how="not in deps/debian.txt"
+    line="$1: needs $2 ($how)"
+    if [ "${STRICT:-0}" = 1 ]; then not_ok "$line"; else skip "$line"; fi
+}
+
+# need_tool LABEL COMMAND...: true when every COMMAND is on PATH; else
+# false, lack naming the first that is not: `need_tool ... || exit 0`.
+need_tool() {
+    local label=$1 t
+    shift
+    for t; do command -v "$t" >/dev/null 2>&1 || { lack "$label" "$t"; return 1; }; done
+}
+
+# with_tool TOOL check DESC ARGS...: the check (or any command whose first
+# argument is its description) when TOOL is on PATH; else one lack line
+# for it. Stdin passes through (a here-document for python3 -).
+with_tool() {
+    local tool=$1
+    shift
+    if command -v "$tool" >/dev/null 2>&1; then "$@"; else lack "$2" "$tool"; fi
+}
+
 # jni_include (tests/jni.sh): where jni.h is.
 . tests/jni.sh
 

@@ -12,18 +12,21 @@ set -u
 . tests/lib.sh
 
 JNI_INC=$(jni_include)
-if [ ! -f "$JNI_INC/jni.h" ]; then skip "abi: no jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0; fi
-if ! command -v python3 >/dev/null; then not_ok "abi: python3 is not installed"; exit 0; fi
+[ -f "$JNI_INC/jni.h" ] || { lack "abi" jni.h; exit 0; }
+need_tool "abi" python3 || exit 0
 d=$(scratch abi)
 
 # The compilers and data models this machine can build for: "CC FLAG" pairs.
 targets=()
 printf '#include <stdio.h>\nint probe;\n' >"$d/probe.c"
 for cc in gcc clang; do
-    if ! command -v "$cc" >/dev/null; then skip "abi: $cc is not installed"; continue; fi
+    need_tool "abi: with $cc" "$cc" || continue
     for m in -m64 -m32; do
         if "$cc" "$m" -c "$d/probe.c" -o "$d/probe.o" 2>"$d/probe.err"; then
             targets+=("$cc $m")
+        elif [ "$m" = -m32 ]; then
+            # the 32-bit C library headers
+            lack "abi: $cc -m32" -m32
         else
             skip "abi: $cc $m cannot compile against the C library here ($(head -1 "$d/probe.err"); Debian: gcc-multilib)"
         fi

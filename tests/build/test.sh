@@ -4,7 +4,7 @@
 # the compiler that built last.
 . tests/lib.sh
 for cc in gcc clang; do
-    if ! command -v $cc >/dev/null; then not_ok "build: $cc is not installed"; continue; fi
+    need_tool "build: with $cc" $cc || continue
     check "build: gen/ compiles with $cc -Wall -Wextra -Werror" make -s CC=$cc objs
     check "build: runtime/, host/ and check/ compile with $cc -Wall -Wextra -Werror" make -s CC=$cc rt-objs
 done

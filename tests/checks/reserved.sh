@@ -5,12 +5,12 @@
 check_reserved_derived() {
     local name="checks: every name the outputs, jni.h and the C library declare is refused"
     local inc specs d probe missing counts
-    if ! command -v ctags >/dev/null 2>&1 || ! ctags --version 2>/dev/null | grep -q Universal; then
-        skip "$name (needs Universal Ctags: apt-get install universal-ctags)"; return
+    need_tool "$name" ctags python3 || return
+    if ! ctags --version 2>/dev/null | grep -q Universal; then
+        lack "$name" ctags "Debian: universal-ctags; this ctags is not Universal Ctags"; return
     fi
     if ! inc=$(jni_include); then skip "$name (no jni.h; set JNI_INCLUDE)"; return; fi
-    if ! command -v "$CC" >/dev/null 2>&1; then skip "$name (no compiler '$CC')"; return; fi
-    if ! command -v python3 >/dev/null 2>&1; then skip "$name (needs python3)"; return; fi
+    need_tool "$name" "$CC" || return
     specs=("$FIXTURES/valid.xml" spec/jvmti.xml)
     if need_refs "$name: the JDK 17 spec's outputs" jdk17; then specs+=("$SHARED_SPECS/jdk17/jvmti.xml"); fi
     d=$(scratch reserved)

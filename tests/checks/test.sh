@@ -46,14 +46,8 @@ check_valid() {
     ok "checks: valid"
 
     local inc
-    if ! inc=$(jni_include); then
-        skip "checks: valid jvmti.h compiles (no jni.h; set JNI_INCLUDE)"
-        return
-    fi
-    if ! command -v "$CC" >/dev/null 2>&1; then
-        skip "checks: valid jvmti.h compiles (no compiler '$CC')"
-        return
-    fi
+    inc=$(jni_include) || { lack "checks: valid jvmti.h compiles" jni.h; return; }
+    need_tool "checks: valid jvmti.h compiles" "$CC" || return
     local cerr
     if cerr=$("$CC" -fsyntax-only -I"$inc" -I"$inc/linux" -x c "$out/jvmti.h" 2>&1); then
         ok "checks: valid jvmti.h compiles"

@@ -3,7 +3,7 @@
 # not UTF-8 (a stray byte, an overlong form, a surrogate, a cut sequence)
 # still gives valid outputs: each bad byte is U+FFFD there.
 d=$(scratch cli-non-utf8)
-if ! command -v python3 >/dev/null; then skip "cli: non-UTF-8 file names (needs python3)"; return 0; fi
+need_tool "cli: non-UTF-8 file names" python3 || return 0
 utf8_case() { # DESC NAME-BYTES (printf format)
     local desc=$1 name out
     name=$(printf "$2")

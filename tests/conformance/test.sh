@@ -11,6 +11,7 @@ unset JAVA VM_CMD DIFFERENCES CONFORMANCE_CRASH
     { skip "conformance: JVMTI_HOST not built (run through make check)"; exit 0; }
 # The battery is made from what JDK 17's spec and ours both state.
 need_refs "conformance: HotSpot 17 against jvmti-host" jdk17 || exit 0
+need_tool "conformance" python3 || exit 0
 d=$(scratch conformance)
 here=tests/conformance
 MIN=300

@@ -9,7 +9,7 @@
 #     the program, which then prints the new facts.
 # Uses JVMTIGEN, CC and JNI_INCLUDE (from make check).
 . tests/lib.sh
-if ! command -v make >/dev/null; then skip "consumer: make is not installed"; exit 0; fi
+need_tool "consumer" make || exit 0
 CC=${CC:-cc}
 JNI_INCLUDE=$(jni_include)
 case $JVMTIGEN in /*) ;; *) JVMTIGEN=$PWD/$JVMTIGEN ;; esac
@@ -86,12 +86,9 @@ else
 fi
 
 # ---- CMake ----
-if ! command -v cmake >/dev/null; then
-    skip "consumer: cmake: not installed"
-    exit 0
-fi
+need_tool "consumer: cmake" cmake || exit 0
 generators=("Unix Makefiles")
-command -v ninja >/dev/null && generators+=(Ninja) || skip "consumer: cmake: ninja is not installed; Unix Makefiles only"
+need_tool "consumer: cmake with Ninja (Unix Makefiles only)" ninja && generators+=(Ninja)
 for gen in "${generators[@]}"; do
     c=$d/cmake-${gen// /-}
     new_copy "$c/src"

@@ -45,13 +45,13 @@ spot = next(e for e in d["structs"]["changed"] if e["id"] == "jvmtiSpot")
 assert spot["allocated_by"] == "agent", spot
 EOF
 }
-check "diff --abi: --json has the ABI kinds and rebuilds the same text (json2text.py)" abi_json_shape
+with_tool python3 check "diff --abi: --json has the ABI kinds and rebuilds the same text (json2text.py)" abi_json_shape
 check "diff --abi: a spec against itself: no differences" \
     bash -c "'$JVMTIGEN' diff --abi spec/jvmti.xml spec/jvmti.xml | tail -1 | grep -qx 'no differences'"
 if need_refs "diff --abi: jdk17 -> jdk25 -> mainline" jdk17 jdk25 mainline; then
     "$JVMTIGEN" diff --abi --json "$S17" "$S25" >"$d/abi1725.json"
     "$JVMTIGEN" diff --abi --json "$S25" "$SMAIN" >"$d/abi25m.json"
-    check "diff --abi: jdk17 -> jdk25 and jdk25 -> mainline: the slots, bits and sizes the XML gives" python3 - "$d/abi1725.json" "$d/abi25m.json" <<'EOF'
+    with_tool python3 check "diff --abi: jdk17 -> jdk25 and jdk25 -> mainline: the slots, bits and sizes the XML gives" python3 - "$d/abi1725.json" "$d/abi25m.json" <<'EOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 def ids(doc, kind, part): return {e["id"]: {k: v for k, v in e.items() if k != "id"} for e in doc[kind][part]}
@@ -84,10 +84,10 @@ fi
 [ ! -s "$d/fixture.err" ] && ok "diff: nothing on stderr" || not_ok "diff: something on stderr"
 
 "$JVMTIGEN" diff --json $F/old.xml $F/new.xml >"$d/fixture.json"
-check "diff: --json is valid JSON" python3 -m json.tool "$d/fixture.json"
+with_tool python3 check "diff: --json is valid JSON" python3 -m json.tool "$d/fixture.json"
 
 # The JSON's shape, and a few of its facts written out by hand.
-check "diff: --json has the documented shape and facts" python3 - "$d/fixture.json" <<'EOF'
+with_tool python3 check "diff: --json has the documented shape and facts" python3 - "$d/fixture.json" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 kinds = ["functions", "events", "callbacks", "types", "basetypes", "capabilities",
@@ -132,9 +132,9 @@ EOF
 
 # The text, rebuilt from the JSON by the rules docs/model.md gives, must be the
 # text jvmtigen printed: both forms carry the same facts.
-check "diff: the JSON and the text say the same (fixture)" python3 tests/diff/json2text.py "$d/fixture.json" "$d/fixture.txt"
+with_tool python3 check "diff: the JSON and the text say the same (fixture)" python3 tests/diff/json2text.py "$d/fixture.json" "$d/fixture.txt"
 "$JVMTIGEN" diff $F/new.xml $F/old.xml >"$d/reverse.txt"
-check "diff: reversed, what was added is removed and the other way round" python3 - $F/expected.txt "$d/reverse.txt" <<'EOF'
+with_tool python3 check "diff: reversed, what was added is removed and the other way round" python3 - $F/expected.txt "$d/reverse.txt" <<'EOF'
 import sys, re
 def items(path):
     out = set()
@@ -167,16 +167,16 @@ if [ ! -f "$S17" ] || [ ! -f "$S25" ]; then
     skip "diff: the reference specs are not in $SHARED_SPECS"
 else
     "$JVMTIGEN" diff "$S17" "$S25" >"$d/17-25.txt"
-    check "diff: jdk17 -> jdk25 names every function, event, capability and error added or removed, with num and since" \
+    with_tool python3 check "diff: jdk17 -> jdk25 names every function, event, capability and error added or removed, with num and since" \
         python3 tests/diff/xml_added.py "$S17" "$S25" "$d/17-25.txt"
     "$JVMTIGEN" diff --json "$S17" "$S25" >"$d/17-25.json"
-    check "diff: the JSON and the text say the same (jdk17 -> jdk25)" \
+    with_tool python3 check "diff: the JSON and the text say the same (jdk17 -> jdk25)" \
         python3 tests/diff/json2text.py "$d/17-25.json" "$d/17-25.txt"
     summary=$(grep -E '^[a-z_]+: ' "$d/17-25.txt" | tr '\n' ';')
     echo "# jdk17 -> jdk25: $summary"
     if [ -f "$SMAIN" ]; then
         "$JVMTIGEN" diff "$S25" "$SMAIN" >"$d/25-main.txt"
-        check "diff: jdk25 -> mainline likewise" python3 tests/diff/xml_added.py "$S25" "$SMAIN" "$d/25-main.txt"
+        with_tool python3 check "diff: jdk25 -> mainline likewise" python3 tests/diff/xml_added.py "$S25" "$SMAIN" "$d/25-main.txt"
     fi
 fi
 
@@ -204,7 +204,9 @@ status_is "an option of generate is a usage error" 2 "diff takes only --abi, --j
 status_is "--json outside diff is a usage error" 2 "unknown option '--json'" model --json $F/old.xml
 
 # ---- valgrind ----
-if command -v valgrind >/dev/null && [ -z "${SANITIZE:-}" ]; then
+if [ -n "${SANITIZE:-}" ]; then
+    skip "diff: valgrind (a sanitizer build)"
+elif need_tool "diff: valgrind" valgrind; then
     if valgrind -q "$JVMTIGEN" --version >/dev/null 2>&1; then
         valgrind_check "diff" "the fixture under valgrind: no error, no leak" 0 diff $F/old.xml $F/new.xml
         valgrind_check "diff" "--json the fixture under valgrind" 0 diff --json $F/old.xml $F/new.xml
@@ -213,6 +215,4 @@ if command -v valgrind >/dev/null && [ -z "${SANITIZE:-}" ]; then
     else
         skip "diff: valgrind cannot run $JVMTIGEN"
     fi
-else
-    skip "diff: valgrind (not installed, or a sanitizer build)"
 fi

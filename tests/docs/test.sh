@@ -66,19 +66,21 @@ done
 # (errors each function can return, parameter tables, thread filters, event
 # phases and parameters, the event capabilities, the error index); for
 # jdk17 also every error the JDK's own page lists. (own is spec/jvmti.xml.)
-for name in "${specs[@]}"; do
-    page="$root/$name/jvmti.html"
-    [ -f "$page" ] || continue
-    jdk_page=""
-    [ "$name" = jdk17 ] && [ -f "$JDK17_HTML" ] && jdk_page=$JDK17_HTML
-    python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name" "$root/$name/man/man3"
-    [ $? -le 1 ] || not_ok "docs: $name: facts.py ran to the end"
-done
+need_tool "docs: the facts on each page against the spec's XML (facts.py)" python3 &&
+    for name in "${specs[@]}"; do
+        page="$root/$name/jvmti.html"
+        [ -f "$page" ] || continue
+        jdk_page=""
+        [ "$name" = jdk17 ] && [ -f "$JDK17_HTML" ] && jdk_page=$JDK17_HTML
+        python3 tests/docs/facts.py "$(spec_file "$name")" "$page" "$jdk_page" "docs: $name" "$root/$name/man/man3"
+        [ $? -le 1 ] || not_ok "docs: $name: facts.py ran to the end"
+    done
 
 # Every id of the JDK's own page exists on ours (from our spec, and from
 # JDK 17's where it is here), so deep links keep working.
+# (Not in dpkg -L openjdk-17-doc, nor at any of JDK17_HTML_PLACES: lacking.)
 if [ -z "$JDK17_HTML" ]; then
-    skip "docs: JDK 17 page comparison: no jvmti.html from openjdk-17-doc (not in dpkg -L openjdk-17-doc, nor at ${JDK17_HTML_PLACES[*]})"
+    lack "docs: the ids of the JDK 17 page on ours" jvmti.html
 else
     ids_of "$JDK17_HTML" | sort -u >"$root/jdk-page.ids"
     n=$(wc -l <"$root/jdk-page.ids")
@@ -93,8 +95,11 @@ fi
 
 # What the fixture must show: markup of every kind, rendered.
 small="$root/small/jvmti.html"
+# <space/> is a no-break space: its two bytes in UTF-8, whatever the locale
+# (a fresh Debian machine has none, and grep's . is then one byte).
+nbsp=$(printf '\302\240')
 check "docs: small: prose markup is rendered (code, lists, tables, examples, links)" \
-    bash -c "grep -q '<code>code.with a space</code>' '$small' && grep -q '<ul class=\"circle\">' '$small' \
+    bash -c "grep -q '<code>code${nbsp}with a space</code>' '$small' && grep -q '<ul class=\"circle\">' '$small' \
              && grep -q '<dl><dt>term</dt>' '$small' && grep -q '<td class=\"centered\">2</td>' '$small' \
              && grep -q '<pre class=\"example\">' '$small' && grep -q 'href=\"#jvmtiWidget.size\"' '$small' \
              && grep -q 'href=\"#GetWidget.kind\"' '$small' && grep -q 'href=\"https://example.org/\"' '$small' \
@@ -115,7 +120,11 @@ check "docs: small: the function table lists reserved slots" grep -q '<i>reserve
 # run checks the generator, not the page again: the plain run did.)
 if [ -n "${SANITIZE:-}" ]; then
     skip "docs: HTML validation: done by the plain run, not again under SANITIZE=$SANITIZE"
-elif command -v java >/dev/null && [ -f "$VNU" ]; then
+elif ! need_tool "docs: HTML validation" java; then
+    :
+elif [ ! -f "$VNU" ]; then
+    lack "docs: HTML validation" vnu-jar "npm: cd tests/docs && npm ci"
+else
     pages=()
     for name in "${specs[@]}"; do [ -f "$root/$name/jvmti.html" ] && pages+=("$root/$name/jvmti.html"); done
     if out=$(java -jar "$VNU" --errors-only "${pages[@]}" 2>&1); then
@@ -123,8 +132,6 @@ elif command -v java >/dev/null && [ -f "$VNU" ]; then
     else
         not_ok "docs: vnu reports no error"; head -30 <<<"$out"
     fi
-else
-    skip "docs: HTML validation: vnu-jar not installed (cd tests/docs && npm ci) or no java"
 fi
 
 # ---- man pages ----
@@ -142,18 +149,19 @@ for name in "${specs[@]}"; do
     { function_ids "$spec"; event_ids "$spec"; type_ids "$spec"; echo jvmtiError; echo jvmti; } |
         sed 's/$/.3/' | sort >"$root/$name.want"
     (cd "$dir" && ls) | sort >"$root/$name.have"
-    check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
-        diff "$root/$name.want" "$root/$name.have"
-    if command -v groff >/dev/null; then
+    # (The spec's items come from xmllint.)
+    need_tool "docs: $name: the man pages against the spec's items" xmllint &&
+        check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
+            diff "$root/$name.want" "$root/$name.have"
+    if need_tool "docs: $name: groff -man -ww -z" groff; then
         noisy=""
         for f in "$dir"/*.3; do
             [ -n "$(groff -man -ww -z "$f" 2>&1)" ] && noisy+="$f: $(groff -man -ww -z "$f" 2>&1 | head -3)"$'\n'
         done
         if [ -z "$noisy" ]; then ok "docs: $name: groff -man -ww -z prints nothing for any page"
         else not_ok "docs: $name: groff -man -ww -z prints nothing for any page"; head -20 <<<"$noisy"; fi
-    else
-        skip "docs: groff checks: groff not installed"
     fi
+    command -v xmllint >/dev/null || continue
     lacking=""
     ids_of_kind() { xmllint --xpath "$1" "$spec" 2>/dev/null | sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
     fns=$(function_ids "$spec") evs=$(event_ids "$spec")
@@ -186,32 +194,26 @@ for name in "${specs[@]}"; do
     else not_ok "docs: $name: every man page has its sections"; head -10 <<<"$lacking"; fi
 done
 d="$root/small/man/man3"
-if command -v man >/dev/null; then
+if need_tool "docs: man -l" man; then
     text=$(MANWIDTH=200 man -l "$d/jvmti.3" 2>&1; MANWIDTH=200 man -l "$d/GetWidget.3" 2>&1)
     check "docs: small: roff keeps backslashes, dots and apostrophes as text" \
         bash -c "grep -q 'a backslash \\\\n and a line that .starts with a dot, and one that .starts with an apostrophe' <<<\"\$1\" \
                  && grep -q '^ *\\.y = \"\\\\n\";' <<<\"\$1\" && grep -q 'The widget is \\\\not there' <<<\"\$1\"" _ "$text"
-fi
-if command -v man >/dev/null; then
     page=$(MANWIDTH=80 man -l "$d/GetWidget.3" 2>&1)
     check "docs: man -l shows a page readably (prototype, parameters, errors)" \
         bash -c "grep -q '^       GetWidget(jvmtiEnv\* env,' <<<\"\$1\" && grep -q '^       names_ptr (char\*\*)' <<<\"\$1\" \
                  && grep -q '^       JVMTI_ERROR_ILLEGAL_ARGUMENT' <<<\"\$1\" && ! grep -q '\\\\f' <<<\"\$1\"" _ "$page"
     check "docs: an event's page shows its callback prototype" \
         bash -c "MANWIDTH=80 man -l '$d/Tick.3' 2>&1 | grep -q 'void JNICALL'"
-else
-    skip "docs: man -l: man-db not installed"
 fi
 
 # Man pages as man shows them at 80 columns split no identifier of the spec
 # with a hyphen (man.xsl turns hyphenation off; tests/docs/hyphens.py).
-if command -v groff >/dev/null; then
+if need_tool "docs: no identifier hyphenated at a line end" groff python3; then
     for name in "${specs[@]}"; do
         [ -d "$root/$name/man/man3" ] || continue
         python3 tests/docs/hyphens.py "$(spec_file "$name")" "docs: $name" "$root/$name/man/man3"/*.3
     done
-else
-    skip "docs: hyphenation: groff not installed"
 fi
 # The pages' cross-references: jvmti(3) lists every other page, and every
 # page a SEE ALSO names exists.
@@ -228,7 +230,7 @@ done
 
 # The docs' C comes from the code that writes jvmti.h: every event typedef
 # in the man pages is in the header, line for line.
-if [ -f "$root/own/jvmti.h" ]; then
+if [ -f "$root/own/jvmti.h" ] && need_tool "docs: own: the prototypes of the man pages and the page against jvmti.h" python3; then
     mism="" n=0
     for f in "$root/own/man/man3"/*.3; do
         block=$(sed -n '/^typedef void (JNICALL \*jvmtiEvent/,/);$/p' "$f")
@@ -258,7 +260,7 @@ fi
 # Every prototype the page and the man pages show is jvmti.h's, token for
 # token (white space aside): functions, event handlers and typedefs,
 # callbacks (tests/docs/prototypes.py reads the header on its own).
-for name in "${specs[@]}"; do
+command -v python3 >/dev/null && for name in "${specs[@]}"; do
     [ -f "$root/$name/jvmti.h" ] || continue
     python3 tests/docs/prototypes.py "$root/$name/jvmti.h" "$root/$name/jvmti.html" \
         "$root/$name/man/man3" "docs: $name"
@@ -270,6 +272,8 @@ done
 mutant_objs=build/$(basename "${CC:-cc}")/obj
 if [ -n "${SANITIZE:-}" ]; then
     skip "docs: header layout mutant: done by the plain run, not again under SANITIZE=$SANITIZE"
+elif ! need_tool "docs: header layout mutant" python3; then
+    :
 elif [ "$JVMTIGEN" != bin/jvmtigen ] || [ ! -f "$mutant_objs/c/emit_header.o" ]; then
     skip "docs: header layout mutant: needs bin/jvmtigen's objects in $mutant_objs"
 else
@@ -295,9 +299,9 @@ fi
 # ---- the browser ----
 if [ -n "${SANITIZE:-}" ]; then
     skip "docs: browser: done by the plain run, not again under SANITIZE=$SANITIZE"
-elif ! command -v node >/dev/null; then skip "docs: browser: node not installed"
-elif [ ! -d tests/docs/node_modules/playwright-core ]; then skip "docs: browser: playwright-core not installed (cd tests/docs && npm ci)"
-elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then skip "docs: browser: chromium not installed"
+elif ! need_tool "docs: browser" node; then :
+elif [ ! -d tests/docs/node_modules/playwright-core ]; then lack "docs: browser" playwright-core "npm: cd tests/docs && npm ci"
+elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then lack "docs: browser" chromium
 else
     mkdir -p "$SHOTS"
     "$JVMTIGEN" model spec/jvmti.xml >"$root/own.json"
@@ -314,7 +318,7 @@ JVMTIGEN_JOBS=1 "$JVMTIGEN" -q -o "$d/one-process" "$FIXTURE"
 JVMTIGEN_JOBS=2 "$JVMTIGEN" -q -o "$d/two-processes" "$FIXTURE"
 check "docs: rendering in a helper process and in one process give the same files" \
     diff -r "$d/one-process" "$d/two-processes"
-if command -v strace >/dev/null; then
+if need_tool "docs: the helper process, counted by strace" strace; then
     forks() { strace -f -e trace=clone,clone3,fork,vfork -o "$d/strace" "$JVMTIGEN" -q -o "$d/forks" "$FIXTURE" >/dev/null 2>&1
               grep -c 'clone\|fork' "$d/strace"; }
     two=$(JVMTIGEN_JOBS=2 forks) one=$(JVMTIGEN_JOBS=1 forks) default=$(unset JVMTIGEN_JOBS; forks)

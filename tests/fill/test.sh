@@ -9,10 +9,11 @@
 . tests/lib.sh
 JNI_INC=$(jni_include)
 
-for tool in xmllint gcc clang perl; do
-    if ! command -v "$tool" >/dev/null; then not_ok "fill: needs $tool"; exit 0; fi
-done
-if [ ! -f "$JNI_INC/jni.h" ]; then not_ok "fill: needs jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0; fi
+need_tool "fill" xmllint gcc perl || exit 0
+[ -f "$JNI_INC/jni.h" ] || { lack "fill" jni.h; exit 0; }
+# The compilers the skeletons must satisfy: gcc, and clang where it is.
+FILL_CCS=(gcc)
+need_tool "fill: the compiles with clang" clang && FILL_CCS+=(clang)
 
 S17="$SHARED_SPECS/jdk17/jvmti.xml"
 S25="$SHARED_SPECS/jdk25/jvmti.xml"
@@ -37,10 +38,10 @@ defined_ids() {
     perl -0777 -ne 's{/\*.*?\*/}{ }gs; s{//[^\n]*}{}g;
                     print "$1\n" while /\bjvmti_impl_(\w+)\s*\([^;{()]*\)\s*\{/g' "$1"
 }
-# compiles FILE OUTDIR: gcc and clang, C99 and C11, -Wall -Wextra -Werror.
+# compiles FILE OUTDIR: gcc and clang (FILL_CCS), C99 and C11, -Wall -Wextra -Werror.
 compiles() {
     local f=$1 inc=$2 cc std
-    for cc in gcc clang; do
+    for cc in "${FILL_CCS[@]}"; do
         for std in c99 c11; do
             "$cc" -std=$std -Wall -Wextra -Werror -c -o /dev/null -I "$inc" -I "$JNI_INC" \
                 -I "$JNI_INC/linux" "$f" || { echo "($cc -std=$std)"; return 1; }

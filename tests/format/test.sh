@@ -8,10 +8,7 @@
 . tests/lib.sh
 
 cf=${CLANG_FORMAT:-clang-format}
-if ! command -v "$cf" >/dev/null; then
-    skip "format: no $cf (Debian: clang-format-14; or set CLANG_FORMAT)"
-    exit 0
-fi
+need_tool "format" "$cf" || exit 0
 version=$("$cf" --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
 if [ "$version" != 14 ]; then
     skip "format: $cf is version ${version:-unknown}, the style is tuned for 14 (set CLANG_FORMAT=clang-format-14)"

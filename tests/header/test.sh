@@ -32,7 +32,7 @@ if need_refs "header: jdk17 equals the JDK's jvmti.h" jdk17; then
     if [ -f "$JDK17_H" ]; then
         compare_with jdk17 "$SHARED_SPECS/jdk17/jvmti.xml" 17 "$JDK17_H"
     else
-        not_ok "header: jdk17: needs $JDK17_H (openjdk-17-jdk-headless)"
+        lack "header: jdk17 equals the JDK's jvmti.h" "$JDK17_H" "Debian: openjdk-17-jdk-headless"
     fi
 fi
 if [ ! -f "$JDK25_H" ]; then
@@ -84,7 +84,7 @@ for spec in own jdk17 jdk25 mainline; do
     printf '%s\n' "$probe_c" > "$d/probe.c"
     printf '%s\n' "$probe_cxx" > "$d/probe.cc"
     for cc in gcc clang; do
-        command -v $cc >/dev/null || { skip "header: $cc not installed"; continue; }
+        need_tool "header: $spec compiles with $cc" $cc || continue
         for std in c89 c99 c11 c17; do
             check "header: $spec compiles with $cc -std=$std -pedantic" \
                 $cc -std=$std -pedantic -Wall -Wextra -Werror -isystem "$JNI_INC" \
@@ -92,7 +92,7 @@ for spec in own jdk17 jdk25 mainline; do
         done
     done
     for cxx in g++ clang++; do
-        command -v $cxx >/dev/null || { skip "header: $cxx not installed"; continue; }
+        need_tool "header: $spec compiles with $cxx" $cxx || continue
         for std in c++98 c++11 c++17 c++20; do
             check "header: $spec compiles with $cxx -std=$std -pedantic" \
                 $cxx -std=$std -pedantic -Wall -Wextra -Werror -isystem "$JNI_INC" \

@@ -11,7 +11,7 @@
 # External entities, the network and expansion bombs: tests/security.
 . tests/lib.sh
 
-if ! command -v python3 >/dev/null; then not_ok "hostile: python3 is needed"; exit 0; fi
+need_tool "hostile" python3 || exit 0
 hostile_setup || { not_ok "hostile: cannot generate the base outputs"; exit 0; }
 CC=${CC:-cc}
 INC=$(jni_include)

@@ -92,14 +92,12 @@ soname=$(readelf -d "$inst/lib/libjvmtirt.so" 2>/dev/null | sed -n 's/.*(SONAME)
 
 # ---- the man page ----
 man1=$inst/share/man/man1/jvmtigen.1
-if command -v groff >/dev/null; then
+if need_tool "install: groff -man -ww -z on jvmtigen.1" groff; then
     warnings=$(groff -man -ww -z "$man1" 2>&1)
     [ -z "$warnings" ] && ok "install: groff -man -ww -z is silent on jvmtigen.1" ||
         { not_ok "install: groff warns about jvmtigen.1"; head -10 <<<"$warnings"; }
-else
-    skip "install: groff is not installed"
 fi
-if command -v man >/dev/null; then
+if need_tool "install: man -l jvmtigen.1" man; then
     text=$(MANWIDTH=80 man -l "$man1" 2>&1)
     missing=()
     for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
@@ -118,8 +116,6 @@ if command -v man >/dev/null; then
     [ -n "$cmds" ] && [ "${#undocumented[@]}" -eq 0 ] &&
         ok "install: jvmtigen.1 has an entry for every command of --help ($(wc -w <<<"$cmds"))" ||
         not_ok "install: jvmtigen.1 lacks commands: ${undocumented[*]} (of: $cmds)"
-else
-    skip "install: man is not installed"
 fi
 version=$("$JVMTIGEN" --version | awk '{ print $2 }')
 grep -q "^\.TH JVMTIGEN 1 [0-9-]* \"jvmtigen $version\"" "$man1" &&
@@ -127,9 +123,7 @@ grep -q "^\.TH JVMTIGEN 1 [0-9-]* \"jvmtigen $version\"" "$man1" &&
     not_ok "install: jvmtigen.1's .TH does not name jvmtigen $version"
 
 # ---- a program built against the installed files only ----
-if ! command -v pkg-config >/dev/null; then
-    skip "install: pkg-config is not installed"
-else
+if need_tool "install: a program built with pkg-config" pkg-config; then
     export PKG_CONFIG_LIBDIR=$inst/lib/pkgconfig PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$dest
     cflags=$(pkg-config --cflags jvmtirt | sed 's/ *$//')
     libs=$(pkg-config --libs jvmtirt | sed 's/ *$//')
@@ -299,7 +293,7 @@ check "install: moved elsewhere, it reads the spec beside it" \
 
 # The installed jvmti-host and man3 pages.
 check "install: the installed jvmti-host runs (no agent, no threads)" "$inst/bin/jvmti-host" -threads:0
-if command -v man >/dev/null; then
+if need_tool "install: the installed man3 pages read" man; then
     check "install: the installed man3 page of GetThreadState reads" \
         bash -c "MANWIDTH=80 man -l '$inst/share/man/man3/GetThreadState.3' 2>/dev/null | grep -q 'GetThreadState'"
     check "install: the installed pages of a type, the capabilities and the errors read" \

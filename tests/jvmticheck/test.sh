@@ -505,12 +505,9 @@ prefix=${PREFIX:-/usr/local}
 if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 2>&1; then
     lib=$dest$prefix/lib/libjvmticheck.so man7=$dest$prefix/share/man/man7/jvmticheck.7
     check "jvmticheck: make install: lib/libjvmticheck.so and man7/jvmticheck.7" test -f "$lib" -a -f "$man7"
-    if command -v groff >/dev/null; then
+    need_tool "jvmticheck: groff -man -ww -z on jvmticheck.7" groff &&
         check "jvmticheck: groff -man -ww -z is silent on jvmticheck.7" \
             bash -c 'test -z "$(groff -man -ww -z "$1" 2>&1)"' _ "$man7"
-    else
-        skip "jvmticheck: no groff to check the man page with"
-    fi
     "$JAVA" -agentpath:"$lib=agent=$d/libbuggy.so=null" -cp "$d" Hello >/dev/null 2>"$d/installed.err"
     check "jvmticheck: the installed library finds what the built one does" \
         grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)" "$d/installed.err"
@@ -524,7 +521,9 @@ fi
 # deliberate misuse) through jvmticheck in warn mode (the runner's
 # CONFORMANCE_WRAP), in HotSpot and in jvmti-host: every case gets the same
 # answer as without it, and the two VMs differ only where they do without it.
-if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
+if [ ! -f "$SHARED_SPECS/jdk17/jvmti.xml" ] || [ -z "${JVMTI_HOST:-}" ]; then
+    skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
+elif need_tool "jvmticheck: the conformance agent through jvmticheck" python3; then
     conf=$d/conformance wrapped=$d/conformance-wrapped
     conf_run() {
         CONFORMANCE_ITERS=1000 SHARED_SPECS="$SHARED_SPECS" SPEC="${RT_SPEC:-spec/jvmti.xml}" \
@@ -546,8 +545,6 @@ if [ -f "$SHARED_SPECS/jdk17/jvmti.xml" ] && [ -n "${JVMTI_HOST:-}" ]; then
             not_ok "jvmticheck: the conformance agent did not run in $vm"; tail -5 "$d/conformance"*.log
         fi
     done
-else
-    skip "jvmticheck: the conformance agent needs $SHARED_SPECS/jdk17/jvmti.xml and jvmti-host (run through make check)"
 fi
 
 # JDWP (libjdwp, as -agentlib:jdwp loads it) through jvmticheck: it loads,
@@ -575,7 +572,9 @@ check "jvmticheck: JDWP with leaks=results and check/jdwp.supp: all suppressed, 
 # breakpoint, the stack, arguments and locals, a step and cont give the
 # same transcript as without the checker, the program its output, and
 # nothing is found.
-if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
+if [ ! -x "$jdk/bin/jdb" ]; then
+    lack "jvmticheck: the jdb session" "$jdk/bin/jdb" "Debian: openjdk-17-jdk-headless"
+elif need_tool "jvmticheck: the jdb session" python3; then
     "$JAVAC" -g -d "$d" $here/Debuggee.java
     jdwp_opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
     mkdir -p "$d/jdb-plain" "$d/jdb-checked"
@@ -597,8 +596,6 @@ if [ -x "$jdk/bin/jdb" ] && command -v python3 >/dev/null; then
     check "jvmticheck: jdb through jvmticheck: the program's output, no finding (leaks=results, JDWP's kept buffers suppressed)" \
         bash -c 'grep -qx "total 46" "$1" && diff <(echo "jvmticheck: 0 findings, 0 distinct, 4 suppressed") "$2"' \
         _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
-else
-    skip "jvmticheck: no $jdk/bin/jdb or python3 for the jdb session"
 fi
 
 # Agent_OnAttach: the checker, wrapping buggy, loaded into a running VM by

@@ -5,7 +5,7 @@
 # broken link and a broken anchor in a fixture, so the check can fail.
 . tests/lib.sh
 
-command -v python3 >/dev/null || { skip "links: no python3"; exit 0; }
+need_tool "links" python3 || exit 0
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     mapfile -t mds < <(git ls-files '*.md' | grep -v node_modules)
 else

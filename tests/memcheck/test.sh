@@ -4,7 +4,7 @@
 # valgrind and ASan do not mix.)
 . tests/lib.sh
 if [ -n "${SANITIZE:-}" ]; then skip "memcheck: sanitizer build"; exit 0; fi
-if ! command -v valgrind >/dev/null; then not_ok "memcheck: valgrind is not installed"; exit 0; fi
+need_tool "memcheck" valgrind || exit 0
 probe=$(scratch vg-probe)/log
 if ! valgrind -q --error-exitcode=99 "$JVMTIGEN" --version >/dev/null 2>"$probe" || [ -s "$probe" ]; then
     # e.g. valgrind 3.19 cannot read clang's DWARF 5 debug information

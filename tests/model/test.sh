@@ -17,7 +17,7 @@ set -u
 FIX=tests/model/fixtures
 
 if [ ! -x "$JVMTIGEN" ]; then not_ok "model: generator '$JVMTIGEN' is not executable"; exit 0; fi
-if ! command -v python3 >/dev/null; then not_ok "model: python3 is not installed"; exit 0; fi
+need_tool "model" python3 || exit 0
 
 d=$(scratch model)
 
@@ -169,7 +169,7 @@ for name in jdk17 jdk25 mainline; do
     check "model: $name has no line numbers (no key names a line)" \
         bash -c "! grep -qi '\"line\"\\|\"loc\"' '$json'"
 
-    if ! command -v xmllint >/dev/null; then skip "model: $name counts (no xmllint)"; continue; fi
+    need_tool "model: $name counts" xmllint || continue
     problems=()
     while IFS='|' read -r what xpath pyexpr; do
         want=$(xcount "$spec" "$xpath")
@@ -300,8 +300,8 @@ bash tests/model/own-spec
 
 if [ -n "${SANITIZE:-}" ]; then
     skip "model: valgrind (sanitizer build)"
-elif ! command -v valgrind >/dev/null; then
-    skip "model: valgrind is not installed"
+elif ! need_tool "model: valgrind" valgrind; then
+    :
 elif ! valgrind -q --error-exitcode=99 "$JVMTIGEN" --version >/dev/null 2>"$d/vg-probe.log" ||
      [ -s "$d/vg-probe.log" ]; then
     # e.g. an older valgrind cannot read clang's DWARF 5 debug information

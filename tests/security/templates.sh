@@ -5,7 +5,7 @@
 # whether through xsl:include, document(), a DTD or an external entity.
 # What they read is in the depfile; a template that never ends stops at
 # --time-limit.
-if ! command -v python3 >/dev/null; then not_ok "security: templates: python3 is needed for the listener"; return 0; fi
+need_tool "security: templates" python3 || return 0
 hostile_setup || { not_ok "security: templates: cannot generate the base outputs"; return 0; }
 td=$(scratch sec-tpl)
 listen "$td"

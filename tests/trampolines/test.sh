@@ -13,9 +13,7 @@ RUNTIME=(runtime/base/hooks.c runtime/base/trace.c)
 SAN=()
 [ -n "${SANITIZE:-}" ] && SAN=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
-if [ ! -f "$JNI_INC/jni.h" ]; then
-    not_ok "trampolines: needs jni.h (openjdk-17-jdk-headless, or JNI_INCLUDE=DIR)"; exit 0
-fi
+[ -f "$JNI_INC/jni.h" ] || { lack "trampolines" jni.h; exit 0; }
 
 # build_driver OUTDIR DRIVER_C BINARY: the driver (compiled once, to
 # DRIVER_C's .o) linked with the generated code of OUTDIR.
@@ -51,13 +49,13 @@ for name in own jdk17 jdk25 mainline; do
     for std in c99 c11; do
         for cc in gcc clang; do
             if command -v $cc >/dev/null; then compile_all "$name" "$d/out" $cc $std >"$d/$cc-$std.res" &
-            else echo "skip - trampolines: $name: no $cc" >"$d/$cc-$std.res"; fi
+            else lack "trampolines: $name: generated C compiles with $cc -std=$std" $cc >"$d/$cc-$std.res"; fi
         done
         wait
         cat "$d"/*-$std.res
     done
     for cxx in g++ clang++; do
-        command -v $cxx >/dev/null || continue
+        need_tool "trampolines: $name: headers compile as C++ with $cxx" $cxx || continue
         printf '#include "jvmtigen_impl.h"\n#include "jvmtigen_tables.h"\n#include "jvmtigen_hooks.h"\n#include "jvmtigen_trace.h"\n' >"$d/h.cc"
         check "trampolines: $name: headers compile as C++ ($cxx -std=c++11)" \
             $cxx -std=c++11 -Wall -Wextra -Werror -I"$d/out" "${INC[@]}" -c "$d/h.cc" -o "$d/h.o"
@@ -93,7 +91,7 @@ for name in own jdk17 jdk25 mainline; do
     fi
 
     # Coverage (gcc's gcov; the sanitizer run leaves it to the plain one).
-    if [ -z "${SANITIZE:-}" ] && command -v gcov >/dev/null; then
+    if [ -z "${SANITIZE:-}" ] && need_tool "trampolines: coverage" gcov; then
         if cov=$(tests/trampolines/coverage "$spec" "$d/cov" 2>&1); then
             ok "trampolines: $(tail -1 <<<"$cov") (goal: 95%)"
         else
@@ -103,6 +101,7 @@ for name in own jdk17 jdk25 mainline; do
 
     # Mutants: the driver must catch each.
     mutate() { # DESCRIPTION PYTHON-EXPRESSION-ON-s
+        need_tool "trampolines: the driver catches a mutant: $1" python3 || return
         local m="$d/mutant"; mkdir -p "$m"; cp "$d"/out/* "$m/"
         python3 -c "import sys; s=open(sys.argv[1]).read(); t=$2; assert t != s; open(sys.argv[1],'w').write(t)" \
             "$m/jvmtigen_entry.c" || { not_ok "trampolines: mutant '$1' could not be made"; return; }

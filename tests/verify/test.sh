@@ -86,7 +86,9 @@ fi
 # generates (checked by a verify that finds nothing, and by diff -r).
 cp -a out patched
 (cd patched && "$JVMTIGEN" --verify -o . "$SPEC" > ../report.diff 2>/dev/null)
-if (cd patched && patch -s -p0 -E < ../report.diff) >"$d/patch.log" 2>&1 &&
+if ! need_tool "verify: patch -p0 applies the report" patch; then
+    :
+elif (cd patched && patch -s -p0 -E < ../report.diff) >"$d/patch.log" 2>&1 &&
    rm -f patched/man/man3/Mine.3 && diff -r patched fresh >/dev/null &&
    "$JVMTIGEN" --verify -o patched "$SPEC" >/dev/null 2>&1; then
     ok "verify: patch -p0 applies the report and the directory is up to date"
@@ -125,7 +127,9 @@ run_verify -o out "$SPEC"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 cp out/jvmti.html shuffled.html
 awk '/^--- out\/jvmti.html/ { p = 1 } /^--- out\/man/ { p = 0 } p' <<<"$OUT" > html.diff
-if [ "$STATUS" -eq 4 ] && [ "$ms" -lt 10000 ] && patch -s shuffled.html < html.diff &&
+if ! need_tool "verify: the shuffled jvmti.html patched back" patch; then
+    :
+elif [ "$STATUS" -eq 4 ] && [ "$ms" -lt 10000 ] && patch -s shuffled.html < html.diff &&
    cmp -s shuffled.html fresh/jvmti.html; then
     ok "verify: jvmti.html shuffled line by line ($(wc -l < fresh/jvmti.html) lines): ${ms} ms, and patch turns it back"
 else
@@ -153,10 +157,14 @@ usage "check --verify is a usage error" "check takes no --verify" check --verify
 usage "fill --verify is a usage error" "unknown option '--verify'" fill --verify "$SPEC" x.c
 
 # ---- valgrind ----
-if command -v valgrind >/dev/null && [ -z "${SANITIZE:-}" ] && valgrind -q "$JVMTIGEN" --version >/dev/null 2>&1; then
+if [ -n "${SANITIZE:-}" ]; then
+    skip "verify: valgrind (a sanitizer build)"
+elif ! need_tool "verify: valgrind" valgrind; then
+    :
+elif valgrind -q "$JVMTIGEN" --version >/dev/null 2>&1; then
     rm -rf out && cp -a fresh out
     sed -i '3d' out/jvmtigen_tables.c && rm out/man/man3/GetTag.3 && cp fresh/man/man3/GetPhase.3 out/man/man3/Old.3
     valgrind_check "verify" "differences, a missing file, a stale page under valgrind" 4 --verify -o out "$SPEC"
 else
-    skip "verify: valgrind (not installed, or a sanitizer build)"
+    skip "verify: valgrind cannot run $JVMTIGEN"
 fi
