@@ -39,7 +39,7 @@ void state_free(DocsState *st);
  * refusals) to st until messages_stop. */
 void messages_start(DocsState *st);
 void messages_stop(void);
-void on_refused(const char *file, int line, const char *message);
+void on_refused(const char *file, int line, bool warning, const char *message);
 /* A copy of name that lives as long as st (diagnostics point at it). */
 const char *keep_name(DocsState *st, const char *name);
 /* Errors so far, those said once but repeated included. */

@@ -49,10 +49,27 @@ variant entity-file man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$td/canary.txt\"
 variant entity-http man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$thttp/entity\">]")" \
     's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3">\&leak;<xsl:call-template name="overview"/></page>|'
 variant parameter-entity-http man.xsl "$(doctype "[<!ENTITY % p SYSTEM \"$thttp/parameter\"> %p;]")"
+# A file: URL's query and fragment: xmlParseURI leaves them out of the path
+# while libxml2 opened the URL as written, so with a folder named 'a?' (or
+# 'a#') 'a?/../../canary.xml' was judged as 'a' below the templates and read
+# as the canary above them (issue 31). %XX escapes of '..', plain and in a URL.
+variant document-url-query man.xsl "$(leak_var "document('file://$td/document-url-query/a?/../../canary.xml')")" "$use_leak_man"
+mkdir "$td/document-url-query/a?"
+variant document-url-query-page html.xsl "$(leak_var "document('file://$td/document-url-query-page/a?/../../canary.xml')")" "$use_leak_html"
+mkdir "$td/document-url-query-page/a?"
+variant include-url-query man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"file://$td/include-url-query/a?/../../outside.xsl\"/>|" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$outside"/><xsl:call-template name="overview"/></page>|'
+mkdir "$td/include-url-query/a?"
+variant include-url-fragment man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"file://$td/include-url-fragment/a#/../../outside.xsl\"/>|" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$outside"/><xsl:call-template name="overview"/></page>|'
+mkdir "$td/include-url-fragment/a#"
+variant document-escaped-dotdot man.xsl "$(leak_var "document('%2e%2e/canary.xml')")" "$use_leak_man"
+variant document-url-escaped-dotdot man.xsl "$(leak_var "document('file://$td/document-url-escaped-dotdot/%2e%2e/canary.xml')")" "$use_leak_man"
 
 for t in include-http include-outside document-file document-file-url document-dotdot document-http \
     document-http-page document-file-page document-symlink dtd-http dtd-file entity-file entity-http \
-    parameter-entity-http; do
+    parameter-entity-http document-url-query document-url-query-page include-url-query \
+    include-url-fragment document-escaped-dotdot document-url-escaped-dotdot; do
     HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --templates "$td/$t"
     why=$H_WHY
     [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
@@ -86,6 +103,36 @@ if "$JVMTIGEN" -q -MD -o "$o" --templates "$td/reads-inside" "$tvalid" &&
 else
     not_ok "security: templates: reading below the templates directory"; cat "$o/jvmtigen.d" 2>/dev/null | tail -8
 fi
+
+# What the templates read is read by jvmtigen: a FIFO (which waited for a
+# writer until --time-limit) is refused unread, and so is a file
+# above 16 MiB (issue 31); each within seconds, exit 1 (3 for the
+# stylesheet itself), nothing written.
+variant fifo-document man.xsl "$(leak_var "document('fifo.xml')")" "$use_leak_man"
+mkfifo "$td/fifo-document/fifo.xml"
+variant fifo-include man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"fifo.xsl\"/>|"
+mkfifo "$td/fifo-include/fifo.xsl"
+variant fifo-stylesheet man.xsl
+rm "$td/fifo-stylesheet/man.xsl" && mkfifo "$td/fifo-stylesheet/man.xsl"
+variant big-document man.xsl "$(leak_var "document('big.xml')")" "$use_leak_man"
+truncate -s 17M "$td/big-document/big.xml"
+for t in fifo-document fifo-include fifo-stylesheet big-document; do
+    want=1 said="cannot read '[^']*': not a regular file"
+    case $t in
+    fifo-stylesheet) want=3 said="cannot read template: not a regular file" ;;
+    big-*) said="cannot read '[^']*': larger than 16 MiB" ;;
+    esac
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 20 --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = "$want" ] || why=${why:-"exit status $H_STATUS, expected $want"}
+    grep -q "^$td/$t/[a-z.]*\(:[0-9]*\)\{0,1\}: error: $said" <<<"$H_ERR" ||
+        why=${why:-"no TEMPLATE: error: $said"}
+    [ "$took" -le 10 ] || why=${why:-"took $took s"}
+    if [ -z "$why" ]; then ok "security: templates: $t refused unread ($took s), exit $want, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+done
 
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
 # in jvmti.html (the helper), exit 1, nothing written.
