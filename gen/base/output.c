@@ -339,6 +339,50 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
     return rc;
 }
 
+int write_through(const char *path, const char *data, size_t len, bool *changed)
+{
+    *changed = false;
+    if (same_content(path, data, len))
+        return 0;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return io_error(path, "cannot write");
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return io_error(path, "cannot write (not a regular file)");
+    }
+    /* The space first: a full disk refuses before a byte changes. A file
+     * system without fallocate is written all the same. */
+    int err = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
+    if (err && err != EOPNOTSUPP && err != EINVAL) {
+        close(fd);
+        errno = err;
+        return io_error(path, "cannot write");
+    }
+    sigset_t stop, saved;
+    stop_signals(&stop);
+    sigprocmask(SIG_BLOCK, &stop, &saved);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    int rc = 0;
+    if (off < len || ftruncate(fd, (off_t)len) != 0)
+        rc = io_error(path, "cannot write (the file may now be damaged)");
+    if (close(fd) != 0 && rc == 0)
+        rc = io_error(path, "cannot write");
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    *changed = true;
+    return rc;
+}
+
 /* What GNU make cannot read back in a file name of a rule, whatever the
  * escaping: a newline or carriage return ends the line (and a tab after it
  * would start a recipe line), ';' starts a recipe, '=' makes an assignment,

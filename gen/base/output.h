@@ -40,6 +40,12 @@ void output_unlock(int fd);
 /* One file, the same way. */
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed);
 
+/* One file written in place, when it differs: the same inode, so its other
+ * hard links see the new text (fill's file, which is the user's). Its size
+ * is reserved first (posix_fallocate), so a full disk changes nothing; the
+ * stop signals wait for the write. 0, or -1 with a diagnostic queued. */
+int write_through(const char *path, const char *data, size_t len, bool *changed);
+
 /* Appends a make rule "targets: deps" plus an empty rule per dep (so a
  * removed dependency does not break the build), each name escaped for GNU
  * make. NULL on success; when a name cannot be written in a make rule at

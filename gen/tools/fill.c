@@ -712,13 +712,18 @@ int fill_file(const Spec *spec, const FillOptions *o)
             goto done;
     }
     /* The file is the user's: write through a symbolic link rather than
-     * replace it, and keep the file's permissions. */
+     * replace it, and keep the file's permissions. A file with other hard
+     * links is written in place, so that they all see the new text. */
     char *real = created ? NULL : realpath(o->file, NULL);
     const char *path = real ? real : o->file;
     struct stat st;
     bool had_mode = !created && stat(path, &st) == 0;
     bool changed;
-    if (write_if_changed(path, out.data ? out.data : "", out.len, &changed) != 0)
+    const char *text = out.data ? out.data : "";
+    if (had_mode && st.st_nlink > 1) {
+        if (write_through(path, text, out.len, &changed) != 0)
+            rc = EXIT_IO;
+    } else if (write_if_changed(path, text, out.len, &changed) != 0)
         rc = EXIT_IO;
     else if (changed && had_mode)
         chmod(path, st.st_mode & 07777);

@@ -498,3 +498,19 @@ run_gen fill --core "$BASE" "$x"
 check "fill --core: an end of the table without its beginning is refused" \
     gen_said 1 ".*end-only.c:[0-9]*: error: the end of the table of registered implementations has no beginning .*"
 check "fill --core: ... and the file is left as it was" cmp "$d/end-only-before.c" "$x"
+
+# ---- a file with other hard links is written through: every link sees the
+# new text (issue 31: the other link kept the old content) ----
+x=$d/linked.c
+run_gen fill "$BASE" "$x"
+ln "$x" "$d/linked-other.c"
+chmod 640 "$x"
+# Take one stub away (in place: perl -i would make a new file), so the next
+# run adds it back.
+perl -0pe 's{/\* jvmtigen stub: GetClassMethods.*?\n\}\n}{}s' "$x" >"$d/linked.tmp" && cat "$d/linked.tmp" >"$x"
+ino=$(stat -c %i "$x")
+run_gen fill "$BASE" "$x"
+check "fill: a hard-linked file: the stub is added (exit 0)" \
+    bash -c '[ "$1" = 0 ] && grep -q "jvmti_impl_GetClassMethods" "$2"' _ "$GEN_STATUS" "$x"
+check "fill: ... the other link has the new text, the same file (inode, link count, mode)" \
+    bash -c 'cmp "$1" "$2" && [ "$(stat -c %i:%h:%a "$1")" = "$3:2:640" ]' _ "$x" "$d/linked-other.c" "$ino"
