@@ -12,6 +12,7 @@
 
 #include <libxml/parserInternals.h>
 #include <libxml/uri.h>
+#include <libxslt/documents.h>
 #include <libxslt/xsltInternals.h>
 
 /* A file the templates read (a stylesheet, an included one, document()'s,
@@ -19,6 +20,9 @@
  * large as the spec reader allows. */
 #define TEMPLATE_MAX_BYTES ((long long)16 << 20)
 #define TEMPLATE_MAX_TEXT "16 MiB"
+/* How deep stylesheets may include and import one another. */
+#define TEMPLATE_MAX_NESTING 64
+#define TEMPLATE_MAX_NESTING_TEXT "64"
 
 static struct {
     char *root;        /* the templates directory's real path, or NULL */
@@ -27,6 +31,7 @@ static struct {
     Vec *deps;
     SandboxRefused refused;
     xmlExternalEntityLoader previous;
+    xsltDocLoaderFunc doc_loader;
     const char *at_file; /* where the document() check_read allowed is */
     int at_line;
     xsltSecurityPrefsPtr prefs;
@@ -218,6 +223,63 @@ static xmlParserInputPtr loader(const char *url, const char *id, xmlParserCtxtPt
     return in;
 }
 
+/* The real path of the file the loader would open for url, or NULL. */
+static char *real_file_of(const char *url)
+{
+    const char *why;
+    char *path = file_of(url, &why);
+    char *real = path ? resolve(path) : NULL;
+    free(path);
+    return real;
+}
+
+/* Whether a stylesheet being read, inside style (an ancestor by xsl:import,
+ * or an include still open), is the file real; *depth counts them. */
+static bool in_nesting(xsltStylesheetPtr style, const char *real, int *depth)
+{
+    for (xsltStylesheetPtr s = style; s; s = s->parent) {
+        for (xsltDocumentPtr d = s->includes; d; d = d->includes) {
+            char *r = d->doc && d->doc->URL ? real_file_of((const char *)d->doc->URL) : NULL;
+            bool same = r && strcmp(r, real) == 0;
+            free(r);
+            if (same)
+                return true;
+            ++*depth;
+        }
+        char *r = s->doc && s->doc->URL ? real_file_of((const char *)s->doc->URL) : NULL;
+        bool same = r && strcmp(r, real) == 0;
+        free(r);
+        if (same)
+            return true;
+        ++*depth;
+    }
+    return false;
+}
+
+/* libxslt's loader of documents, in front of its own: an xsl:include or
+ * xsl:import of a stylesheet already being read is refused. libxslt checks
+ * includes and imports apart, and by URL, so a cycle through both (or
+ * through another name of the file) recursed until the stack overflowed. */
+static xmlDocPtr doc_loader(const xmlChar *uri, xmlDictPtr dict, int options, void *ctxt,
+                            xsltLoadType type)
+{
+    if (type == XSLT_LOAD_STYLESHEET && ctxt && uri) {
+        char *real = real_file_of((const char *)uri);
+        int depth = 0;
+        const char *why = NULL;
+        if (real && in_nesting(ctxt, real, &depth))
+            why = "xsl:include and xsl:import go round in a circle back to it";
+        else if (depth >= TEMPLATE_MAX_NESTING)
+            why = "xsl:include and xsl:import nest deeper than " TEMPLATE_MAX_NESTING_TEXT;
+        free(real);
+        if (why) {
+            refuse(NULL, 0, (const char *)uri, why);
+            return NULL;
+        }
+    }
+    return sb.doc_loader(uri, dict, options, ctxt, type);
+}
+
 /* libxslt's read check (document() at run time), before anything opens.
  * libxslt gives it a file: URL's path only (no query), so the loader, which
  * sees the whole URL, judges again; it reports at the place noted here. */
@@ -254,6 +316,8 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
     sb.refused = refused;
     sb.previous = xmlGetExternalEntityLoader();
     xmlSetExternalEntityLoader(loader);
+    sb.doc_loader = xsltDocDefaultLoader;
+    xsltSetLoaderFunc(doc_loader);
     sb.prefs = xsltNewSecurityPrefs();
     if (!sb.prefs)
         die_out_of_memory();
@@ -269,6 +333,7 @@ xsltSecurityPrefsPtr sandbox_prefs(void) { return sb.prefs; }
 void sandbox_close(void)
 {
     xmlSetExternalEntityLoader(sb.previous);
+    xsltSetLoaderFunc(sb.doc_loader);
     xsltFreeSecurityPrefs(sb.prefs);
     free(sb.root);
     for (size_t i = 0; i < sb.own.n; i++)

@@ -134,6 +134,34 @@ for t in fifo-document fifo-include fifo-stylesheet big-document; do
     else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
 done
 
+# xsl:include and xsl:import in a cycle that libxslt does not see (it
+# checks includes and imports apart, and by URL): an include inside an
+# import inside an include, and the same file named through a symbolic link.
+# libxslt recursed until its stack overflowed (issue 31); now an error at
+# the include, exit 1, within seconds.
+stylesheet() { printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">%s</xsl:stylesheet>\n' "$1" >"$2"; }
+variant cycle-mixed common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:include href="a.xsl"/>|'
+stylesheet '<xsl:import href="b.xsl"/>' "$td/cycle-mixed/a.xsl"
+stylesheet '<xsl:include href="a.xsl"/>' "$td/cycle-mixed/b.xsl"
+variant cycle-import-include common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:include href="a.xsl"/>|'
+stylesheet '<xsl:include href="b.xsl"/>' "$td/cycle-import-include/a.xsl"
+stylesheet '<xsl:import href="a.xsl"/>' "$td/cycle-import-include/b.xsl"
+variant cycle-link common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:import href="a.xsl"/>|'
+stylesheet '<xsl:import href="again/a.xsl"/>' "$td/cycle-link/a.xsl"
+ln -s . "$td/cycle-link/again"
+for t in cycle-mixed cycle-import-include cycle-link; do
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 20 --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
+    grep -q "^$td/$t/[a-z.]*:[0-9]*: error: the templates may not read '[^']*': xsl:include and xsl:import go round in a circle" <<<"$H_ERR" ||
+        why=${why:-"no TEMPLATE:LINE: error: ... go round in a circle"}
+    [ "$took" -le 10 ] || why=${why:-"took $took s"}
+    if [ -z "$why" ]; then ok "security: templates: $t: the cycle is an error ($took s), exit 1, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+done
+
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
 # in jvmti.html (the helper), exit 1, nothing written.
 forever='s|<xsl:template match="/">|<xsl:template name="forever"><xsl:param name="n" select="40"/><xsl:if test="$n \&gt; 0"><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:if></xsl:template>\n<xsl:template match="/"><xsl:call-template name="forever"/>|'
