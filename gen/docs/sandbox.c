@@ -233,23 +233,24 @@ static char *real_file_of(const char *url)
     return real;
 }
 
+/* Whether doc was read from the file real. */
+static bool doc_is(xmlDocPtr doc, const char *real)
+{
+    char *r = doc && doc->URL ? real_file_of((const char *)doc->URL) : NULL;
+    bool same = r && strcmp(r, real) == 0;
+    free(r);
+    return same;
+}
+
 /* Whether a stylesheet being read, inside style (an ancestor by xsl:import,
  * or an include still open), is the file real; *depth counts them. */
 static bool in_nesting(xsltStylesheetPtr style, const char *real, int *depth)
 {
     for (xsltStylesheetPtr s = style; s; s = s->parent) {
-        for (xsltDocumentPtr d = s->includes; d; d = d->includes) {
-            char *r = d->doc && d->doc->URL ? real_file_of((const char *)d->doc->URL) : NULL;
-            bool same = r && strcmp(r, real) == 0;
-            free(r);
-            if (same)
+        for (xsltDocumentPtr d = s->includes; d; d = d->includes, ++*depth)
+            if (doc_is(d->doc, real))
                 return true;
-            ++*depth;
-        }
-        char *r = s->doc && s->doc->URL ? real_file_of((const char *)s->doc->URL) : NULL;
-        bool same = r && strcmp(r, real) == 0;
-        free(r);
-        if (same)
+        if (doc_is(s->doc, real))
             return true;
         ++*depth;
     }

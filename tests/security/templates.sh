@@ -104,6 +104,21 @@ else
     not_ok "security: templates: reading below the templates directory"; cat "$o/jvmtigen.d" 2>/dev/null | tail -8
 fi
 
+# refused_quickly T STATUS PATTERN WHAT: templates T end within 10 s with
+# STATUS and TEMPLATE[:LINE]: error: PATTERN, nothing written.
+refused_quickly() {
+    local t=$1 want=$2 said=$3 what=$4 start took why
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 20 --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = "$want" ] || why=${why:-"exit status $H_STATUS, expected $want"}
+    grep -q "^$td/$t/[a-z.]*\(:[0-9]*\)\{0,1\}: error: $said" <<<"$H_ERR" ||
+        why=${why:-"no TEMPLATE: error: $said"}
+    [ "$took" -le 10 ] || why=${why:-"took $took s"}
+    if [ -z "$why" ]; then ok "security: templates: $t $what ($took s), exit $want, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+}
 # What the templates read is read by jvmtigen: a FIFO (which waited for a
 # writer until --time-limit) is refused unread, and so is a file
 # above 16 MiB (issue 31); each within seconds, exit 1 (3 for the
@@ -117,21 +132,11 @@ rm "$td/fifo-stylesheet/man.xsl" && mkfifo "$td/fifo-stylesheet/man.xsl"
 variant big-document man.xsl "$(leak_var "document('big.xml')")" "$use_leak_man"
 truncate -s 17M "$td/big-document/big.xml"
 for t in fifo-document fifo-include fifo-stylesheet big-document; do
-    want=1 said="cannot read '[^']*': not a regular file"
     case $t in
-    fifo-stylesheet) want=3 said="cannot read template: not a regular file" ;;
-    big-*) said="cannot read '[^']*': larger than 16 MiB" ;;
+    fifo-stylesheet) refused_quickly "$t" 3 "cannot read template: not a regular file" "refused unread" ;;
+    big-*) refused_quickly "$t" 1 "cannot read '[^']*': larger than 16 MiB" "refused unread" ;;
+    *) refused_quickly "$t" 1 "cannot read '[^']*': not a regular file" "refused unread" ;;
     esac
-    start=$(date +%s)
-    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 20 --templates "$td/$t"
-    took=$(($(date +%s) - start))
-    why=$H_WHY
-    [ "$H_STATUS" = "$want" ] || why=${why:-"exit status $H_STATUS, expected $want"}
-    grep -q "^$td/$t/[a-z.]*\(:[0-9]*\)\{0,1\}: error: $said" <<<"$H_ERR" ||
-        why=${why:-"no TEMPLATE: error: $said"}
-    [ "$took" -le 10 ] || why=${why:-"took $took s"}
-    if [ -z "$why" ]; then ok "security: templates: $t refused unread ($took s), exit $want, nothing written"
-    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
 done
 
 # xsl:include and xsl:import in a cycle that libxslt does not see (it
@@ -150,16 +155,8 @@ variant cycle-link common.xsl 's|exclude-result-prefixes="jg">|exclude-result-pr
 stylesheet '<xsl:import href="again/a.xsl"/>' "$td/cycle-link/a.xsl"
 ln -s . "$td/cycle-link/again"
 for t in cycle-mixed cycle-import-include cycle-link; do
-    start=$(date +%s)
-    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 20 --templates "$td/$t"
-    took=$(($(date +%s) - start))
-    why=$H_WHY
-    [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
-    grep -q "^$td/$t/[a-z.]*:[0-9]*: error: the templates may not read '[^']*': xsl:include and xsl:import go round in a circle" <<<"$H_ERR" ||
-        why=${why:-"no TEMPLATE:LINE: error: ... go round in a circle"}
-    [ "$took" -le 10 ] || why=${why:-"took $took s"}
-    if [ -z "$why" ]; then ok "security: templates: $t: the cycle is an error ($took s), exit 1, nothing written"
-    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+    refused_quickly "$t" 1 "the templates may not read '[^']*': xsl:include and xsl:import go round in a circle" \
+        "the cycle is an error"
 done
 
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
