@@ -163,6 +163,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     if (seconds)
         start_time_limit(templates, seconds, &old_alarm);
     sandbox_open(templates, deps, on_refused);
+    start_memory_limit(templates);
 
     char version[48], major[16];
     snprintf(version, sizeof version, "%d.%d.%d", ctx->version.major, ctx->version.minor,
@@ -232,6 +233,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     buf_free(&spec_name);
     if (seconds)
         stop_time_limit(&old_alarm);
+    stop_memory_limit();
     sandbox_close();
     messages_stop();
     diag_flush(); /* before the file names it points at are freed */

@@ -73,6 +73,12 @@ int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first);
 void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, int *rc);
 int wait_for(pid_t pid);
 
+/* memlimit.c: the templates' memory: the resident size may grow by at most
+ * DOCS_MAX_MEMORY while they run (docs.h: memory_limit_setup). */
+#define DOCS_MAX_MEMORY ((long long)512 << 20)
+void start_memory_limit(const char *templates);
+void stop_memory_limit(void);
+
 /* timelimit.c: --time-limit over the templates. */
 void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old);
 /* In the parent: the helper to kill at the limit. */

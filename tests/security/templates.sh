@@ -159,6 +159,25 @@ for t in cycle-mixed cycle-import-include cycle-link; do
         "the cycle is an error"
 done
 
+# A string doubled at each of 40 calls (8 TiB at the end): stopped once the
+# templates hold 512 MiB more than when they started, in either process,
+# long before --time-limit; exit 1, nothing written (issue 31: nothing
+# capped a template's memory).
+grow='s|<xsl:template match="/">|<xsl:template name="grow"><xsl:param name="s" select="'"'"'xxxxxxxx'"'"'"/><xsl:param name="n" select="40"/><xsl:choose><xsl:when test="$n \&gt; 0"><xsl:call-template name="grow"><xsl:with-param name="s" select="concat($s, $s)"/><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:when><xsl:otherwise><xsl:value-of select="string-length($s)"/></xsl:otherwise></xsl:choose></xsl:template>\n<xsl:template match="/"><xsl:call-template name="grow"/>|'
+variant grow-man man.xsl "$grow"
+variant grow-page html.xsl "0,/<xsl:template match=\"\/\">/$grow"
+for t in grow-man grow-page; do
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=60 hostile_run "$tvalid" --time-limit 50 --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
+    grep -q "^$td/$t: error: the templates took more than 512 MiB of memory" <<<"$H_ERR" ||
+        why=${why:-"no error naming the memory"}
+    if [ -z "$why" ]; then ok "security: templates: $t stopped at 512 MiB ($took s), exit 1, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+done
+
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
 # in jvmti.html (the helper), exit 1, nothing written.
 forever='s|<xsl:template match="/">|<xsl:template name="forever"><xsl:param name="n" select="40"/><xsl:if test="$n \&gt; 0"><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template><xsl:call-template name="forever"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:if></xsl:template>\n<xsl:template match="/"><xsl:call-template name="forever"/>|'
