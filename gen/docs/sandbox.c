@@ -114,9 +114,7 @@ static char *file_of(const char *url, const char **why)
     return path;
 }
 
-/* NULL when url may be read, else why not; *path is then the file to open
- * (malloc'd). */
-static const char *judge(const char *url, char **path)
+const char *sandbox_judge(const char *url, char **path)
 {
     const char *why = NULL;
     *path = file_of(url, &why);
@@ -212,7 +210,7 @@ static xmlParserInputPtr loader(const char *url, const char *id, xmlParserCtxtPt
         return NULL;
     }
     char *path;
-    const char *why = judge(url, &path);
+    const char *why = sandbox_judge(url, &path);
     if (why) {
         refuse(file, line, url, why);
         free(path);
@@ -288,7 +286,7 @@ static int check_read(xsltSecurityPrefsPtr sec, xsltTransformContextPtr ctxt, co
 {
     (void)sec;
     char *path;
-    const char *why = judge(value, &path);
+    const char *why = sandbox_judge(value, &path);
     free(path);
     xmlNodePtr inst = ctxt ? ctxt->inst : NULL;
     const char *file = inst && inst->doc && inst->doc->URL ? (const char *)inst->doc->URL : NULL;

@@ -30,6 +30,10 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused);
 /* The preferences to give each transformation context (document()'s read
  * rights; no writes). Compiling needs none: the loader gates it. */
 xsltSecurityPrefsPtr sandbox_prefs(void);
+/* NULL when the templates may read url, with *path the one file the
+ * loader opens for it (malloc'd); else why not (*path NULL or the file it
+ * names). Between sandbox_open and sandbox_close. */
+const char *sandbox_judge(const char *url, char **path);
 /* Back to libxml2's and libxslt's defaults. */
 void sandbox_close(void);
 

@@ -559,6 +559,24 @@ static int update_table(Merge *m, StrMap *by_fn)
     return 0;
 }
 
+/* What fill appends at the end of the file (stubs, the table) would join a
+ * declaration left open there (its last token not ';' or '}'): the stub's
+ * signature would take in that text, and the next run would flag it. */
+static int end_is_open(const Merge *m)
+{
+    bool appends = false;
+    for (size_t i = 0; i < m->n_edits && !appends; i++)
+        appends = m->edits[i].pos == m->n && m->edits[i].del == 0;
+    const CScan *s = &m->sc;
+    if (!appends || s->n_toks == 0 || ctok_is(s, s->n_toks - 1, ";") ||
+        ctok_is(s, s->n_toks - 1, "}"))
+        return 0;
+    Loc loc = {m->o->file, s->toks[s->n_toks - 1].line};
+    error_at(&loc, "the file ends inside a declaration (no ';' or '}' after it): what fill "
+                   "adds at the end would join it; end it first");
+    return EXIT_INVALID;
+}
+
 /* Fills out with the merged text; returns an exit status. */
 static int merge(Merge *m, Buf *out)
 {
@@ -665,6 +683,8 @@ static int merge(Merge *m, Buf *out)
     }
     if (rc == 0 && m->o->core)
         rc = update_table(m, &by_fn);
+    if (rc == 0)
+        rc = end_is_open(m);
     if (rc == 0)
         apply_edits(m, out);
 

@@ -514,3 +514,14 @@ check "fill: a hard-linked file: the stub is added (exit 0)" \
     bash -c '[ "$1" = 0 ] && grep -q "jvmti_impl_GetClassMethods" "$2"' _ "$GEN_STATUS" "$x"
 check "fill: ... the other link has the new text, the same file (inode, link count, mode)" \
     bash -c 'cmp "$1" "$2" && [ "$(stat -c %i:%h:%a "$1")" = "$3:2:640" ]' _ "$x" "$d/linked-other.c" "$ino"
+
+# ---- a file that ends inside a declaration: what fill appends would join
+# it, and the next run would flag the stub it had just added (found by
+# tests/fuzz/fill_fuzz.c, issue 31) ----
+x=$d/open-end.c
+printf '#include "jvmtigen_impl.h"\n\nDECLARE_SOMETHING(x)\n' >"$x"
+cp "$x" "$d/open-end-before.c"
+run_gen fill "$BASE" "$x"
+check "fill: a file ending inside a declaration is refused" \
+    gen_said 1 ".*open-end.c:3: error: the file ends inside a declaration .*"
+check "fill: ... and the file is left as it was" cmp "$d/open-end-before.c" "$x"
