@@ -5,7 +5,9 @@
  * the process's resident memory may not grow by more than DOCS_MAX_MEMORY
  * over what it was when they started: past it this process says so and
  * exits 1, as at the time limit (nothing has been written yet). A default
- * run's templates add under 40 MB on the JDK 25 spec.
+ * run's templates add under 40 MB on the JDK 25 spec; the hostile suite's
+ * spec of 100,000 constants about 520 MB (1.6 GB under AddressSanitizer,
+ * whose redzones and quarantine the limit must leave room for).
  *
  * The resident size is read (/proc/self/statm) after every 16 MiB asked
  * for (memory cannot grow by more than is asked for), so the limit is

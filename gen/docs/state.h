@@ -75,7 +75,7 @@ int wait_for(pid_t pid);
 
 /* memlimit.c: the templates' memory: the resident size may grow by at most
  * DOCS_MAX_MEMORY while they run (docs.h: memory_limit_setup). */
-#define DOCS_MAX_MEMORY ((long long)512 << 20)
+#define DOCS_MAX_MEMORY ((long long)2048 << 20)
 void start_memory_limit(const char *templates);
 void stop_memory_limit(void);
 

@@ -162,14 +162,14 @@ for t in cycle-mixed cycle-import-include cycle-link; do
 done
 
 # A string doubled at each of 40 calls (8 TiB at the end): stopped once the
-# templates hold 512 MiB more than when they started, in either process,
+# templates hold 2048 MiB more than when they started, in either process,
 # long before --time-limit; exit 1, nothing written (issue 31: nothing
 # capped a template's memory).
 grow='s|<xsl:template match="/">|<xsl:template name="grow"><xsl:param name="s" select="'"'"'xxxxxxxx'"'"'"/><xsl:param name="n" select="40"/><xsl:choose><xsl:when test="$n \&gt; 0"><xsl:call-template name="grow"><xsl:with-param name="s" select="concat($s, $s)"/><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:when><xsl:otherwise><xsl:value-of select="string-length($s)"/></xsl:otherwise></xsl:choose></xsl:template>\n<xsl:template match="/"><xsl:call-template name="grow"/>|'
 variant grow-man man.xsl "$grow"
 variant grow-page html.xsl "0,/<xsl:template match=\"\/\">/$grow"
 for t in grow-man grow-page; do
-    refused_quickly "$t" 1 "the templates took more than 512 MiB of memory" "stopped at 512 MiB" 50 40
+    refused_quickly "$t" 1 "the templates took more than 2048 MiB of memory" "stopped at 2048 MiB" 50 40
 done
 
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
