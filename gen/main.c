@@ -309,6 +309,46 @@ static int verify(const Options *o, const OutputSet *set, const DocsResult *docs
     return rc;
 }
 
+/* No file of the set (the outputs, the depfile) and no man page the run
+ * would remove may be a file the run read (deps: the spec, its DTD, the
+ * templates' files, the banner): compared by device and inode and by
+ * canonical name (a hard link, a symbolic link, "..", a folder not made
+ * yet). Returns an exit status; a refusal is a usage error, said here. */
+static int spare_inputs(const Options *o, const OutputSet *set, const DocsResult *docs,
+                        const Vec *deps)
+{
+    Vec written = {0};
+    for (size_t i = 0; i < set->n; i++)
+        vec_push(&written, xstrdup(set->files[i].path));
+    if (!o->no_docs)
+        docs_stale(o->outdir, docs, &written);
+    FileId *in = xcalloc(deps->n + 1, sizeof *in);
+    for (size_t i = 0; i < deps->n; i++)
+        file_id(deps->items[i], &in[i]);
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < written.n && rc == EXIT_OK; k++) {
+        FileId out;
+        file_id(written.items[k], &out);
+        for (size_t i = 0; i < deps->n && rc == EXIT_OK; i++) {
+            if (file_id_same(&out, &in[i])) {
+                fprintf(stderr,
+                        "jvmtigen: error: %s '%s' would replace '%s', a file this run reads\n",
+                        k < set->n_outputs ? "the output"
+                        : k < set->n       ? "the depfile"
+                                           : "removing the stale man page",
+                        (char *)written.items[k], (char *)deps->items[i]);
+                rc = EXIT_USAGE;
+            }
+        }
+        file_id_free(&out);
+    }
+    for (size_t i = 0; i < deps->n; i++)
+        file_id_free(&in[i]);
+    free(in);
+    free_strings(&written);
+    return rc;
+}
+
 /* The depfile (--depfile FILE, or DIR/jvmtigen.d with -MD) as the set's
  * last file: the outputs (or -MT's target) depend on every file the run
  * read. Refused when it would replace one of them. Returns an exit status. */
@@ -316,8 +356,6 @@ static int add_depfile(const Options *o, OutputSet *set, Vec *deps)
 {
     OutFile *dep =
         o->depfile ? set_add(set, NULL, o->depfile) : set_add(set, o->outdir, "jvmtigen.d");
-    if (o->banner_file)
-        vec_push(deps, xstrdup(o->banner_file));
     int rc = EXIT_OK;
     /* --depfile SPEC lost the spec: refused before anything is written. */
     for (size_t i = 0; i < deps->n + set->n_outputs && rc == EXIT_OK; i++) {
@@ -415,8 +453,12 @@ static int generate(const Options *o, int write_outputs)
         if (rc == EXIT_OK && !docs.helper && o->verify)
             rc = verify(o, &set, &docs);
         else if (rc == EXIT_OK && !docs.helper) {
+            if (o->banner_file)
+                vec_push(&deps, xstrdup(o->banner_file));
             if (o->depfile || o->md)
                 rc = add_depfile(o, &set, &deps);
+            if (rc == EXIT_OK)
+                rc = spare_inputs(o, &set, &docs, &deps);
             if (rc == EXIT_OK)
                 rc = write_set(o, &set, &docs);
         }
@@ -439,6 +481,7 @@ static int generate(const Options *o, int write_outputs)
 int main(int argc, char **argv)
 {
     heap_setup();
+    memory_limit_setup(); /* before libxml2's first allocation */
     LIBXML_TEST_VERSION
     /* Past a file size limit (ulimit -f) a write fails with EFBIG, which is
      * reported and leaves the outputs as they were, instead of a signal

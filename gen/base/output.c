@@ -339,6 +339,50 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
     return rc;
 }
 
+int write_through(const char *path, const char *data, size_t len, bool *changed)
+{
+    *changed = false;
+    if (same_content(path, data, len))
+        return 0;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return io_error(path, "cannot write");
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return io_error(path, "cannot write (not a regular file)");
+    }
+    /* The space first: a full disk refuses before a byte changes. A file
+     * system without fallocate is written all the same. */
+    int err = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
+    if (err && err != EOPNOTSUPP && err != EINVAL) {
+        close(fd);
+        errno = err;
+        return io_error(path, "cannot write");
+    }
+    sigset_t stop, saved;
+    stop_signals(&stop);
+    sigprocmask(SIG_BLOCK, &stop, &saved);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    int rc = 0;
+    if (off < len || ftruncate(fd, (off_t)len) != 0)
+        rc = io_error(path, "cannot write (the file may now be damaged)");
+    if (close(fd) != 0 && rc == 0)
+        rc = io_error(path, "cannot write");
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    *changed = true;
+    return rc;
+}
+
 /* What GNU make cannot read back in a file name of a rule, whatever the
  * escaping: a newline or carriage return ends the line (and a tab after it
  * would start a recipe line), ';' starts a recipe, '=' makes an assignment,
@@ -416,44 +460,101 @@ const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
     return NULL;
 }
 
-/* path with its directory resolved (symbolic links, "..") when that
- * directory exists; otherwise as written, without "./" components and
- * doubled slashes. */
+/* path made absolute, each component resolved as the system would: the
+ * part that exists through realpath (symbolic links, ".."), what follows
+ * it by name ("." dropped, ".." taking the previous component away, as it
+ * will once make_dirs has made the missing directories). */
 static void canonical_name(const char *path, Buf *out)
 {
-    Buf dir;
-    buf_init(&dir);
-    path_dir_name(path, &dir);
-    char *real = realpath(dir.data, NULL);
-    if (real) {
-        buf_printf(out, "%s/%s", real, path_base_name(path));
-        free(real);
-    } else {
-        for (const char *p = path; *p; p++) {
-            if (*p == '/' && (p[1] == '/' || (p[1] == '.' && (p[2] == '/' || !p[2]))))
-                continue; /* the second slash, or "/." */
-            if (p == path && p[0] == '.' && p[1] == '/') {
-                p++;
-                continue;
+    Buf abs;
+    buf_init(&abs);
+    if (path[0] != '/') {
+        char *cwd = getcwd(NULL, 0);
+        buf_puts(&abs, cwd ? cwd : ".");
+        buf_putc(&abs, '/');
+        free(cwd);
+    }
+    buf_puts(&abs, path);
+    /* The longest leading part that exists, resolved at once (the whole
+     * name, for a file that is there); the rest one component at a time. */
+    size_t cut = abs.len;
+    char *real = NULL;
+    for (;;) {
+        char c = abs.data[cut];
+        abs.data[cut] = '\0';
+        real = realpath(abs.data, NULL);
+        abs.data[cut] = c;
+        if (real || cut == 0)
+            break;
+        while (cut > 0 && abs.data[cut - 1] == '/')
+            cut--;
+        while (cut > 0 && abs.data[cut - 1] != '/')
+            cut--;
+    }
+    Buf cur;
+    buf_init(&cur);
+    buf_puts(&cur, real && strcmp(real, "/") != 0 ? real : "");
+    free(real);
+    const char *p = abs.data + cut;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        size_t n = strcspn(p, "/");
+        bool dotdot = n == 2 && p[0] == '.' && p[1] == '.';
+        if (n == 0 || (n == 1 && p[0] == '.')) {
+            p += n;
+            continue;
+        }
+        buf_putc(&cur, '/');
+        buf_put(&cur, p, n);
+        p += n;
+        real = realpath(cur.data, NULL);
+        if (real) {
+            buf_reset(&cur);
+            buf_puts(&cur, strcmp(real, "/") == 0 ? "" : real);
+            free(real);
+        } else if (dotdot) {
+            /* a missing directory's "..": it and the name before go */
+            for (int k = 0; k < 2; k++) {
+                while (cur.len > 0 && cur.data[cur.len - 1] != '/')
+                    cur.len--;
+                if (cur.len > 0)
+                    cur.len--;
             }
-            buf_putc(out, *p);
+            cur.data[cur.len] = '\0';
         }
     }
-    buf_free(&dir);
+    buf_puts(out, cur.len ? cur.data : "/");
+    buf_free(&cur);
+    buf_free(&abs);
 }
+
+void file_id(const char *path, FileId *id)
+{
+    struct stat st;
+    id->exists = stat(path, &st) == 0;
+    id->dev = id->exists ? (unsigned long long)st.st_dev : 0;
+    id->ino = id->exists ? (unsigned long long)st.st_ino : 0;
+    buf_init(&id->canon);
+    canonical_name(path, &id->canon);
+}
+
+bool file_id_same(const FileId *a, const FileId *b)
+{
+    if (a->exists && b->exists && a->dev == b->dev && a->ino == b->ino)
+        return true;
+    return strcmp(a->canon.data, b->canon.data) == 0;
+}
+
+void file_id_free(FileId *id) { buf_free(&id->canon); }
 
 bool same_file(const char *a, const char *b)
 {
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    Buf ca, cb;
-    buf_init(&ca);
-    buf_init(&cb);
-    canonical_name(a, &ca);
-    canonical_name(b, &cb);
-    bool same = strcmp(ca.data ? ca.data : "", cb.data ? cb.data : "") == 0;
-    buf_free(&ca);
-    buf_free(&cb);
+    FileId ia, ib;
+    file_id(a, &ia);
+    file_id(b, &ib);
+    bool same = file_id_same(&ia, &ib);
+    file_id_free(&ia);
+    file_id_free(&ib);
     return same;
 }

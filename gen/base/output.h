@@ -40,6 +40,12 @@ void output_unlock(int fd);
 /* One file, the same way. */
 int write_if_changed(const char *path, const char *data, size_t len, bool *changed);
 
+/* One file written in place, when it differs: the same inode, so its other
+ * hard links see the new text (fill's file, which is the user's). Its size
+ * is reserved first (posix_fallocate), so a full disk changes nothing; the
+ * stop signals wait for the write. 0, or -1 with a diagnostic queued. */
+int write_through(const char *path, const char *data, size_t len, bool *changed);
+
 /* Appends a make rule "targets: deps" plus an empty rule per dep (so a
  * removed dependency does not break the build), each name escaped for GNU
  * make. NULL on success; when a name cannot be written in a make rule at
@@ -48,8 +54,20 @@ int write_if_changed(const char *path, const char *data, size_t len, bool *chang
 const char *depfile_append(Buf *b, const char *const *targets, size_t n_targets,
                            const char *const *deps, size_t n_deps, const char **bad);
 
-/* Whether a and b name one file: the same inode when both exist, else the
- * same name once their directories are resolved. */
+/* What tells whether two names are one file: the device and inode when it
+ * exists, and its canonical name (absolute; symbolic links and ".." of the
+ * part that exists resolved, the rest by name), which also matches a file
+ * not made yet. Two ids are one file when either agrees. */
+typedef struct FileId {
+    bool exists;
+    unsigned long long dev, ino;
+    Buf canon;
+} FileId;
+void file_id(const char *path, FileId *id);
+bool file_id_same(const FileId *a, const FileId *b);
+void file_id_free(FileId *id);
+
+/* Whether a and b name one file (file_id_same). */
 bool same_file(const char *a, const char *b);
 
 #endif

@@ -375,27 +375,42 @@ void *strmap_put(StrMap *m, const char *key, void *val)
 
 /* ---- misc ---- */
 
-int read_file(const char *path, Buf *out)
+int open_regular(const char *path, struct stat *st)
 {
     /* O_NONBLOCK: opening a FIFO with no writer would wait forever. What is
      * not a regular file (a FIFO, a device such as /dev/zero, a socket) is
-     * refused before a byte is read, and so is a file above the limit. */
+     * refused before a byte is read. */
     int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    struct stat st;
     int err = 0;
-    if (fstat(fd, &st) != 0)
+    if (fstat(fd, st) != 0)
         err = errno;
-    else if (S_ISDIR(st.st_mode))
+    else if (S_ISDIR(st->st_mode))
         err = EISDIR;
-    else if (!S_ISREG(st.st_mode))
+    else if (!S_ISREG(st->st_mode))
         err = READ_NOT_REGULAR;
-    else if (st.st_size > READ_MAX_BYTES)
-        err = READ_TOO_BIG;
     if (err) {
         close(fd);
         errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+int read_file(const char *path, Buf *out) { return read_file_max(path, out, READ_MAX_BYTES); }
+
+int read_file_max(const char *path, Buf *out, long long max)
+{
+    /* A file above the limit is refused before a byte is read too. */
+    struct stat st;
+    int fd = open_regular(path, &st);
+    if (fd < 0)
+        return -1;
+    int err = 0;
+    if (st.st_size > max) {
+        close(fd);
+        errno = READ_TOO_BIG;
         return -1;
     }
     /* Read straight into the buffer, sized by fstat; a file that grows
@@ -415,7 +430,7 @@ int read_file(const char *path, Buf *out)
             break;
         out->len += (size_t)n;
         out->data[out->len] = '\0';
-        if ((long long)out->len > READ_MAX_BYTES) {
+        if ((long long)out->len > max) {
             err = READ_TOO_BIG; /* it grew while read */
             break;
         }

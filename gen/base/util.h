@@ -101,6 +101,13 @@ void buf_put_utf8(Buf *b, const char *s);
 #define READ_TOO_BIG (-1001)     /* above READ_MAX_BYTES */
 #define READ_MAX_BYTES ((long long)64 << 20)
 int read_file(const char *path, Buf *out);
+/* read_file with a lower limit than READ_MAX_BYTES (READ_TOO_BIG above it). */
+int read_file_max(const char *path, Buf *out, long long max);
+struct stat;
+/* Opens path for reading as read_file does (never waiting on a FIFO): the
+ * descriptor of a regular file, or -1 with errno (READ_NOT_REGULAR, EISDIR
+ * or the system's). */
+int open_regular(const char *path, struct stat *st);
 /* The message for errno after a failed read_file. */
 const char *read_file_error(int err);
 

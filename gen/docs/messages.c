@@ -105,13 +105,13 @@ void flush_messages(DocsState *st, const char *fallback_file)
 }
 
 /* The sandbox refused a read (sandbox.h). */
-void on_refused(const char *file, int line, const char *message)
+void on_refused(const char *file, int line, bool warning, const char *message)
 {
     if (!cur)
         return;
-    if (file) {
-        Loc loc = {keep_name(cur, file), line};
-        report(cur, DIAG_ERROR, &loc, message);
+    if (file || warning) {
+        Loc loc = {file ? keep_name(cur, file) : NULL, line};
+        report(cur, warning ? DIAG_WARNING : DIAG_ERROR, &loc, message);
         return;
     }
     if (cur->messages.len && cur->messages.data[cur->messages.len - 1] != '\n')

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxslt/security.h>
@@ -37,14 +38,16 @@ static xsltStylesheetPtr compile(DocsState *st, const char *templates, const cha
     const char *file = keep_name(st, path.data);
     *file_out = file;
     buf_free(&path);
-    FILE *probe = fopen(file, "rb");
-    if (!probe) {
+    /* A FIFO would block the open (and the parse) until --time-limit. */
+    struct stat sst;
+    int probe = open_regular(file, &sst);
+    if (probe < 0) {
         Loc l = {file, 0};
-        error_at(&l, "cannot read template: %s", strerror(errno));
+        error_at(&l, "cannot read template: %s", read_file_error(errno));
         *rc = EXIT_IO;
         return NULL;
     }
-    fclose(probe);
+    close(probe);
     int before = errors_so_far(st);
     xsltStylesheetPtr style = xsltParseStylesheetFile(BAD_CAST file);
     flush_messages(st, file);
@@ -160,6 +163,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     if (seconds)
         start_time_limit(templates, seconds, &old_alarm);
     sandbox_open(templates, deps, on_refused);
+    start_memory_limit(templates);
 
     char version[48], major[16];
     snprintf(version, sizeof version, "%d.%d.%d", ctx->version.major, ctx->version.minor,
@@ -229,6 +233,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     buf_free(&spec_name);
     if (seconds)
         stop_time_limit(&old_alarm);
+    stop_memory_limit();
     sandbox_close();
     messages_stop();
     diag_flush(); /* before the file names it points at are freed */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,17 @@
 
 #include <libxml/parserInternals.h>
 #include <libxml/uri.h>
+#include <libxslt/documents.h>
 #include <libxslt/xsltInternals.h>
+
+/* A file the templates read (a stylesheet, an included one, document()'s,
+ * a DTD or entity) is at most this large; the spec's own files may be as
+ * large as the spec reader allows. */
+#define TEMPLATE_MAX_BYTES ((long long)16 << 20)
+#define TEMPLATE_MAX_TEXT "16 MiB"
+/* How deep stylesheets may include and import one another. */
+#define TEMPLATE_MAX_NESTING 64
+#define TEMPLATE_MAX_NESTING_TEXT "64"
 
 static struct {
     char *root;        /* the templates directory's real path, or NULL */
@@ -20,6 +31,9 @@ static struct {
     Vec *deps;
     SandboxRefused refused;
     xmlExternalEntityLoader previous;
+    xsltDocLoaderFunc doc_loader;
+    const char *at_file; /* where the document() check_read allowed is */
+    int at_line;
     xsltSecurityPrefsPtr prefs;
 } sb;
 
@@ -68,32 +82,47 @@ static bool allowed_path(const char *path)
     return yes;
 }
 
-/* NULL when url may be read, else why not. *path is the file it names
- * (malloc'd), when it names one. libxml2 opens a name with %XX escapes
- * either decoded or as written, so both must be allowed. */
-static const char *judge(const char *url, char **path)
+/* The one file the loader opens for url (malloc'd), or NULL with *why.
+ * What is judged is what is read: the loader opens this path itself, never
+ * the URL through libxml2, which would open a file: URL's query as part of
+ * the name and try a name both as written and with %XX decoded. */
+static char *file_of(const char *url, const char **why)
 {
-    *path = NULL;
     xmlURIPtr u = xmlParseURI(url);
-    if (u && u->scheme && strcasecmp(u->scheme, "file") != 0) {
-        xmlFreeURI(u);
-        return "nothing is read over the network";
-    }
     if (u && u->scheme) {
-        if (u->server && *u->server && strcmp(u->server, "localhost") != 0) {
-            xmlFreeURI(u);
-            return "nothing is read over the network";
-        }
-        *path = xstrdup(u->path ? u->path : "");
-    } else {
-        *path = xstrdup(url);
+        char *path = NULL;
+        if (strcasecmp(u->scheme, "file") != 0 ||
+            (u->server && *u->server && strcmp(u->server, "localhost") != 0))
+            *why = "nothing is read over the network";
+        else if (u->query || u->query_raw || u->fragment)
+            *why = "a file: URL with a query or a fragment names no file";
+        else if (!u->path || !*u->path)
+            *why = "the file: URL names no file";
+        else
+            path = xstrdup(u->path); /* xmlParseURI decoded its %XX */
+        xmlFreeURI(u);
+        return path;
     }
     xmlFreeURI(u);
-    char *decoded = xmlURIUnescapeString(*path, 0, NULL);
-    bool ok =
-        allowed_path(*path) && (!decoded || strcmp(decoded, *path) == 0 || allowed_path(decoded));
-    free(decoded);
-    return ok ? NULL : "it is neither below the templates directory nor one of the spec's files";
+    /* A plain name: libxslt built it by joining and escaping, so the name
+     * as written when there is such a file, else with %XX decoded. */
+    struct stat st;
+    char *decoded =
+        strchr(url, '%') && stat(url, &st) != 0 ? (char *)xmlURIUnescapeString(url, 0, NULL) : NULL;
+    char *path = xstrdup(decoded ? decoded : url);
+    xmlFree(decoded);
+    return path;
+}
+
+const char *sandbox_judge(const char *url, char **path)
+{
+    const char *why = NULL;
+    *path = file_of(url, &why);
+    if (!*path)
+        return why;
+    if (!allowed_path(*path))
+        return "it is neither below the templates directory nor one of the spec's files";
+    return NULL;
 }
 
 static void refuse(const char *file, int line, const char *url, const char *why)
@@ -103,7 +132,7 @@ static void refuse(const char *file, int line, const char *url, const char *why)
     buf_printf(&m, "the templates may not read '%s': %s", url, why);
     if (strcmp(why, "nothing is read over the network") != 0)
         buf_printf(&m, " (templates: %s)", sb.given);
-    sb.refused(file, line, m.data);
+    sb.refused(file, line, false, m.data);
     buf_free(&m);
 }
 
@@ -115,6 +144,47 @@ static void record(const char *path)
         if (strcmp(sb.deps->items[i], path) == 0)
             return;
     vec_push(sb.deps, xstrdup(path));
+}
+
+/* The file the loader decided on, read by jvmtigen (a regular file only,
+ * never unpacked, at most TEMPLATE_MAX_BYTES unless it is one of the spec's
+ * own files) and given to the parser from memory; NULL after a message. */
+static xmlParserInputPtr read_input(xmlParserCtxtPtr ctxt, const char *url, const char *path,
+                                    const char *file, int line)
+{
+    Buf data;
+    buf_init(&data);
+    long long max = TEMPLATE_MAX_BYTES;
+    char *real = resolve(path);
+    for (size_t i = 0; real && i < sb.own.n; i++)
+        if (strcmp(real, sb.own.items[i]) == 0)
+            max = READ_MAX_BYTES;
+    free(real);
+    xmlParserInputPtr in = NULL;
+    if (read_file_max(path, &data, max) != 0) {
+        int err = errno;
+        Buf m;
+        buf_init(&m);
+        buf_printf(&m, "cannot read '%s': %s", url,
+                   err == READ_TOO_BIG ? "larger than " TEMPLATE_MAX_TEXT : read_file_error(err));
+        sb.refused(file, line, err == ENOENT, m.data);
+        buf_free(&m);
+        goto out;
+    }
+    xmlParserInputBufferPtr ib =
+        xmlParserInputBufferCreateMem(data.data, (int)data.len, XML_CHAR_ENCODING_NONE);
+    in = ib ? xmlNewIOInputStream(ctxt, ib, XML_CHAR_ENCODING_NONE) : NULL;
+    if (!in) {
+        if (ib)
+            xmlFreeParserInputBuffer(ib);
+        die_out_of_memory();
+    }
+    /* The name relative references in the file are resolved against. */
+    in->filename = (char *)xmlStrdup((const xmlChar *)url);
+    record(path);
+out:
+    buf_free(&data);
+    return in;
 }
 
 /* Every document libxml2 or libxslt opens comes here: the stylesheets,
@@ -130,36 +200,103 @@ static xmlParserInputPtr loader(const char *url, const char *id, xmlParserCtxtPt
         file = ctxt->input->filename;
         line = ctxt->input->line;
     }
+    if (!file && sb.at_file) { /* document(): where check_read saw it */
+        file = sb.at_file;
+        line = sb.at_line;
+    }
+    sb.at_file = NULL;
     if (!url) {
         refuse(file, line, id ? id : "", "a public identifier names no file of the templates");
         return NULL;
     }
     char *path;
-    const char *why = judge(url, &path);
+    const char *why = sandbox_judge(url, &path);
     if (why) {
         refuse(file, line, url, why);
         free(path);
         return NULL;
     }
-    record(path);
+    xmlParserInputPtr in = read_input(ctxt, url, path, file, line);
     free(path);
-    return xmlNewInputFromFile(ctxt, url);
+    return in;
 }
 
-/* libxslt's read check (document() at run time), before anything opens. */
+/* The real path of the file the loader would open for url, or NULL. */
+static char *real_file_of(const char *url)
+{
+    const char *why;
+    char *path = file_of(url, &why);
+    char *real = path ? resolve(path) : NULL;
+    free(path);
+    return real;
+}
+
+/* Whether doc was read from the file real. */
+static bool doc_is(xmlDocPtr doc, const char *real)
+{
+    char *r = doc && doc->URL ? real_file_of((const char *)doc->URL) : NULL;
+    bool same = r && strcmp(r, real) == 0;
+    free(r);
+    return same;
+}
+
+/* Whether a stylesheet being read, inside style (an ancestor by xsl:import,
+ * or an include still open), is the file real; *depth counts them. */
+static bool in_nesting(xsltStylesheetPtr style, const char *real, int *depth)
+{
+    for (xsltStylesheetPtr s = style; s; s = s->parent) {
+        for (xsltDocumentPtr d = s->includes; d; d = d->includes, ++*depth)
+            if (doc_is(d->doc, real))
+                return true;
+        if (doc_is(s->doc, real))
+            return true;
+        ++*depth;
+    }
+    return false;
+}
+
+/* libxslt's loader of documents, in front of its own: an xsl:include or
+ * xsl:import of a stylesheet already being read is refused. libxslt checks
+ * includes and imports apart, and by URL, so a cycle through both (or
+ * through another name of the file) recursed until the stack overflowed. */
+static xmlDocPtr doc_loader(const xmlChar *uri, xmlDictPtr dict, int options, void *ctxt,
+                            xsltLoadType type)
+{
+    if (type == XSLT_LOAD_STYLESHEET && ctxt && uri) {
+        char *real = real_file_of((const char *)uri);
+        int depth = 0;
+        const char *why = NULL;
+        if (real && in_nesting(ctxt, real, &depth))
+            why = "xsl:include and xsl:import go round in a circle back to it";
+        else if (depth >= TEMPLATE_MAX_NESTING)
+            why = "xsl:include and xsl:import nest deeper than " TEMPLATE_MAX_NESTING_TEXT;
+        free(real);
+        if (why) {
+            refuse(NULL, 0, (const char *)uri, why);
+            return NULL;
+        }
+    }
+    return sb.doc_loader(uri, dict, options, ctxt, type);
+}
+
+/* libxslt's read check (document() at run time), before anything opens.
+ * libxslt gives it a file: URL's path only (no query), so the loader, which
+ * sees the whole URL, judges again; it reports at the place noted here. */
 static int check_read(xsltSecurityPrefsPtr sec, xsltTransformContextPtr ctxt, const char *value)
 {
     (void)sec;
     char *path;
-    const char *why = judge(value, &path);
+    const char *why = sandbox_judge(value, &path);
     free(path);
-    if (!why)
-        return 1;
     xmlNodePtr inst = ctxt ? ctxt->inst : NULL;
-    if (inst && inst->doc && inst->doc->URL)
-        refuse((const char *)inst->doc->URL, (int)xmlGetLineNo(inst), value, why);
-    else
-        refuse(NULL, 0, value, why);
+    const char *file = inst && inst->doc && inst->doc->URL ? (const char *)inst->doc->URL : NULL;
+    int line = file ? (int)xmlGetLineNo(inst) : 0;
+    if (!why) {
+        sb.at_file = file;
+        sb.at_line = line;
+        return 1;
+    }
+    refuse(file, line, value, why);
     return 0;
 }
 
@@ -178,6 +315,8 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
     sb.refused = refused;
     sb.previous = xmlGetExternalEntityLoader();
     xmlSetExternalEntityLoader(loader);
+    sb.doc_loader = xsltDocDefaultLoader;
+    xsltSetLoaderFunc(doc_loader);
     sb.prefs = xsltNewSecurityPrefs();
     if (!sb.prefs)
         die_out_of_memory();
@@ -193,6 +332,7 @@ xsltSecurityPrefsPtr sandbox_prefs(void) { return sb.prefs; }
 void sandbox_close(void)
 {
     xmlSetExternalEntityLoader(sb.previous);
+    xsltSetLoaderFunc(sb.doc_loader);
     xsltFreeSecurityPrefs(sb.prefs);
     free(sb.root);
     for (size_t i = 0; i < sb.own.n; i++)

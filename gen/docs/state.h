@@ -39,7 +39,7 @@ void state_free(DocsState *st);
  * refusals) to st until messages_stop. */
 void messages_start(DocsState *st);
 void messages_stop(void);
-void on_refused(const char *file, int line, const char *message);
+void on_refused(const char *file, int line, bool warning, const char *message);
 /* A copy of name that lives as long as st (diagnostics point at it). */
 const char *keep_name(DocsState *st, const char *name);
 /* Errors so far, those said once but repeated included. */
@@ -72,6 +72,12 @@ pid_t start_helper(int *fd);
 int send_page(int fd, int rc, const Buf *page, const Vec *deps, size_t first);
 void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, int *rc);
 int wait_for(pid_t pid);
+
+/* memlimit.c: the templates' memory: the resident size may grow by at most
+ * DOCS_MAX_MEMORY while they run (docs.h: memory_limit_setup). */
+#define DOCS_MAX_MEMORY ((long long)2048 << 20)
+void start_memory_limit(const char *templates);
+void stop_memory_limit(void);
 
 /* timelimit.c: --time-limit over the templates. */
 void start_time_limit(const char *templates, unsigned seconds, struct sigaction *old);

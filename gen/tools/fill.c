@@ -399,15 +399,6 @@ static bool body_is_stub(const Merge *m, const ImplDef *def, const Function *f)
     return same;
 }
 
-static const char *find_text(const Merge *m, size_t from, const char *what)
-{
-    size_t k = strlen(what);
-    for (size_t i = from; i + k <= m->n; i++)
-        if (memcmp(m->t + i, what, k) == 0)
-            return m->t + i;
-    return NULL;
-}
-
 typedef struct TableArg {
     const Merge *m;
     StrMap *by_fn;
@@ -420,20 +411,130 @@ static bool defined_for_real(const Function *f, void *arg)
     return e && e->def && !body_is_stub(a->m, e->def, f);
 }
 
-/* Rewrites the table of registered implementations, or adds it at the end. */
+/* Whether comment c's text starts with what (exactly what, when whole). */
+static bool comment_is(const Merge *m, const CComment *c, const char *what, bool whole)
+{
+    size_t k = strlen(what), len = c->end - c->off;
+    return (whole ? len == k : len >= k) && memcmp(m->t + c->off, what, k) == 0;
+}
+
+/* The table's tokens from *i on: `. NAME = jvmti_impl_NAME` or `.size =
+ * sizeof(jvmtirt_impl_table)`, comma-separated, up to the closing brace. */
+static bool table_entries(const Merge *m, size_t *i, size_t end)
+{
+    const CScan *s = &m->sc;
+    size_t plen = strlen(IMPL_PREFIX);
+    while (*i < end && !ctok_is(s, *i, "}")) {
+        size_t k = *i;
+        if (k + 3 >= end || !ctok_is(s, k, ".") || s->toks[k + 1].kind != CT_IDENT ||
+            !ctok_is(s, k + 2, "="))
+            return false;
+        const CTok *name = &s->toks[k + 1], *value = &s->toks[k + 3];
+        if (ctok_is(s, k + 1, "size")) {
+            if (k + 6 >= end || !ctok_is(s, k + 3, "sizeof") || !ctok_is(s, k + 4, "(") ||
+                !ctok_is(s, k + 5, "jvmtirt_impl_table") || !ctok_is(s, k + 6, ")"))
+                return false;
+            k += 7;
+        } else {
+            if (value->len != plen + name->len ||
+                memcmp(m->t + value->off, IMPL_PREFIX, plen) != 0 ||
+                memcmp(m->t + value->off + plen, m->t + name->off, name->len) != 0)
+                return false;
+            k += 4;
+        }
+        if (k < end && ctok_is(&m->sc, k, ","))
+            k++;
+        else if (k >= end || !ctok_is(&m->sc, k, "}"))
+            return false;
+        *i = k;
+    }
+    return *i < end;
+}
+
+/* Whether the text between the table's two comments is only what fill
+ * writes there (white space aside); else *bad is where it is not. A table
+ * holding anything else is not rewritten: that would lose the user's text. */
+static bool table_is_ours(const Merge *m, const CComment *begin, const CComment *end, size_t *bad)
+{
+    const CScan *s = &m->sc;
+    size_t first = 0;
+    while (first < s->n_toks && s->toks[first].off < begin->end)
+        first++;
+    size_t last = first;
+    while (last < s->n_toks && s->toks[last].off < end->off)
+        last++;
+    /* Nothing but tokens and white space: no comment, no directive. */
+    size_t from = begin->end;
+    for (size_t i = first; i <= last; i++) {
+        size_t to = i < last ? s->toks[i].off : end->off;
+        for (size_t j = from; j < to; j++)
+            if (!is_space(m->t[j])) {
+                *bad = j;
+                return false;
+            }
+        if (i < last)
+            from = s->toks[i].off + s->toks[i].len;
+    }
+    static const char *const head[] = {"const", "jvmtirt_impl_table", "jvmtirt_impls", "=", "{"};
+    size_t i = first;
+    for (size_t k = 0; k < sizeof head / sizeof *head; k++, i++)
+        if (i >= last || !ctok_is(s, i, head[k])) {
+            *bad = i < last ? s->toks[i].off : end->off;
+            return false;
+        }
+    if (!table_entries(m, &i, last) || i + 2 != last || !ctok_is(s, i + 1, ";")) {
+        *bad = i < last ? s->toks[i].off : end->off;
+        return false;
+    }
+    return true;
+}
+
+static int line_at(const Merge *m, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos && i < m->n; i++)
+        line += m->t[i] == '\n';
+    return line;
+}
+
+/* Rewrites the table of registered implementations, or adds it at the end.
+ * Its markers are comments as the C scanner finds them (not text in a
+ * string or a // comment); the table is the last begin marker before the
+ * first end marker. */
 static int update_table(Merge *m, StrMap *by_fn)
 {
-    const char *begin = find_text(m, 0, FILL_TABLE_BEGIN);
-    const char *end = begin ? find_text(m, (size_t)(begin - m->t), FILL_TABLE_END) : NULL;
+    const CComment *begin = NULL, *end = NULL;
+    for (size_t k = 0; k < m->sc.n_comments && !end; k++) {
+        const CComment *c = &m->sc.comments[k];
+        if (comment_is(m, c, FILL_TABLE_END, true))
+            end = c;
+        else if (comment_is(m, c, FILL_TABLE_BEGIN, false))
+            begin = c;
+    }
+    if (end && !begin) {
+        Loc loc = {m->o->file, end->line};
+        error_at(&loc,
+                 "the end of the table of registered implementations has no beginning ('%s'); "
+                 "remove what is left of the table",
+                 FILL_TABLE_BEGIN " ... */");
+        return EXIT_INVALID;
+    }
     if (begin && !end) {
-        int line = 1;
-        for (const char *p = m->t; p < begin; p++)
-            line += *p == '\n';
-        Loc loc = {m->o->file, line};
+        Loc loc = {m->o->file, begin->line};
         error_at(&loc,
                  "the table of registered implementations has no end ('%s'); "
                  "remove what is left of it",
                  FILL_TABLE_END);
+        return EXIT_INVALID;
+    }
+    size_t bad;
+    if (begin && !table_is_ours(m, begin, end, &bad)) {
+        Loc loc = {m->o->file, line_at(m, bad)};
+        error_at(&loc,
+                 "the table of registered implementations (lines %d-%d) holds something fill "
+                 "does not write there; fill rewrites the table on every run and would lose it: "
+                 "move it out of the table",
+                 begin->line, line_at(m, end->off));
         return EXIT_INVALID;
     }
     TableArg arg = {m, by_fn};
@@ -441,8 +542,8 @@ static int update_table(Merge *m, StrMap *by_fn)
     buf_init(&table);
     table_append(&table, m->spec, m->o, defined_for_real, &arg);
     if (begin) {
-        size_t pos = (size_t)(begin - m->t);
-        size_t del = (size_t)(end - begin) + strlen(FILL_TABLE_END);
+        size_t pos = begin->off;
+        size_t del = end->end - begin->off;
         /* the table's own line end stays where it is */
         table.data[--table.len] = '\0';
         Edit *e = add_edit(m, pos, del, 2);
@@ -456,6 +557,24 @@ static int update_table(Merge *m, StrMap *by_fn)
     }
     buf_free(&table);
     return 0;
+}
+
+/* What fill appends at the end of the file (stubs, the table) would join a
+ * declaration left open there (its last token not ';' or '}'): the stub's
+ * signature would take in that text, and the next run would flag it. */
+static int end_is_open(const Merge *m)
+{
+    bool appends = false;
+    for (size_t i = 0; i < m->n_edits && !appends; i++)
+        appends = m->edits[i].pos == m->n && m->edits[i].del == 0;
+    const CScan *s = &m->sc;
+    if (!appends || s->n_toks == 0 || ctok_is(s, s->n_toks - 1, ";") ||
+        ctok_is(s, s->n_toks - 1, "}"))
+        return 0;
+    Loc loc = {m->o->file, s->toks[s->n_toks - 1].line};
+    error_at(&loc, "the file ends inside a declaration (no ';' or '}' after it): what fill "
+                   "adds at the end would join it; end it first");
+    return EXIT_INVALID;
 }
 
 /* Fills out with the merged text; returns an exit status. */
@@ -565,6 +684,8 @@ static int merge(Merge *m, Buf *out)
     if (rc == 0 && m->o->core)
         rc = update_table(m, &by_fn);
     if (rc == 0)
+        rc = end_is_open(m);
+    if (rc == 0)
         apply_edits(m, out);
 
     strmap_free(&by_fn);
@@ -611,13 +732,18 @@ int fill_file(const Spec *spec, const FillOptions *o)
             goto done;
     }
     /* The file is the user's: write through a symbolic link rather than
-     * replace it, and keep the file's permissions. */
+     * replace it, and keep the file's permissions. A file with other hard
+     * links is written in place, so that they all see the new text. */
     char *real = created ? NULL : realpath(o->file, NULL);
     const char *path = real ? real : o->file;
     struct stat st;
     bool had_mode = !created && stat(path, &st) == 0;
     bool changed;
-    if (write_if_changed(path, out.data ? out.data : "", out.len, &changed) != 0)
+    const char *text = out.data ? out.data : "";
+    if (had_mode && st.st_nlink > 1) {
+        if (write_through(path, text, out.len, &changed) != 0)
+            rc = EXIT_IO;
+    } else if (write_if_changed(path, text, out.len, &changed) != 0)
         rc = EXIT_IO;
     else if (changed && had_mode)
         chmod(path, st.st_mode & 07777);

@@ -99,6 +99,7 @@ check "cli: JVMTIGEN_TIMES=1 with --no-docs times load and c ($phases)" test "$p
 run_gen -q -o "$d/quiet" "$VALID"
 check "cli: without JVMTIGEN_TIMES nothing is timed" test -z "$GEN_ERR"
 . tests/cli/depfile.sh
+. tests/cli/inputs.sh
 . tests/cli/not-regular.sh
 . tests/cli/max-errors.sh
 . tests/cli/generation-needs.sh

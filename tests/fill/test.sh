@@ -444,3 +444,85 @@ check "fill --core: ... and the file is left as it was" \
     diff <(grep -v 'jvmtigen: end of registered implementations' "$d/table-again.c") "$x"
 run_gen fill "$BASE" "$d/plain.c"
 check "fill (without --core): no table" bash -c "! grep -q 'jvmtirt_impls' '$d/plain.c'"
+
+# ---- --core: the table is found by the C scanner, and fill never drops a
+# line of the user's (issue 31) ----
+# The begin marker quoted before the table, in a // comment, in a string and
+# in a comment of the user's own: the table is still the one at the end, and
+# every other line of the file stays.
+for how in line-comment string block-comment; do
+    x=$d/quoted-$how.c
+    cp "$d/table-again.c" "$x"
+    case $how in
+    line-comment) q='// fill --core keeps /* jvmtigen: registered implementations at the end' ;;
+    string) q='static const char *const where_the_table_is = "/* jvmtigen: registered implementations";' ;;
+    block-comment) q='/* jvmtigen: registered implementations are at the end of this file */' ;;
+    esac
+    Q=$q perl -pi -e 'print "$ENV{Q}\n" if /^#include "jvmtigen_impl.h"/' "$x"
+    cp "$x" "$d/quoted-$how-before.c"
+    run_gen fill --core "$BASE" "$x"
+    check "fill --core: the begin marker quoted earlier ($how): exit 0, the file unchanged" \
+        bash -c '[ "$1" = 0 ] && cmp "$2" "$3"' _ "$GEN_STATUS" "$d/quoted-$how-before.c" "$x"
+done
+# The same with a new real definition: the table at the end is rewritten,
+# nothing before it moves.
+x=$d/quoted-string.c
+perl -0pi -e 's/(jvmti_impl_GetClassMethods\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)klass;\n    *method_count_ptr = 0;\n    *methods_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s' "$x"
+cp "$x" "$d/quoted-string-before.c"
+run_gen fill --core "$BASE" "$x"
+check "fill --core: the begin marker quoted in a string: the table at the end registers the new definition" \
+    grep -qx '    \.GetClassMethods = jvmti_impl_GetClassMethods,' "$x"
+check "fill --core: ... and every other line stays" \
+    diff <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$d/quoted-string-before.c") <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$x")
+# Anything of the user's between the markers: rewriting the table would drop
+# it, so fill refuses and leaves the file as it was.
+for how in definition comment directive entry; do
+    x=$d/inside-$how.c
+    cp "$d/table-again.c" "$x"
+    case $how in
+    definition) perl -pi -e 'print "static int mine(void) { return 1; }\n" if m{^/\* jvmtigen: end of registered}' "$x" ;;
+    comment) perl -pi -e 'print "/* keep me */\n" if m{^/\* jvmtigen: end of registered}' "$x" ;;
+    directive) perl -pi -e 'print "#define KEEP_ME 1\n" if m{^/\* jvmtigen: end of registered}' "$x" ;;
+    entry) perl -pi -e 'print "    .GetPhase = my_get_phase,\n" if /^    \.size = /' "$x" ;;
+    esac
+    cp "$x" "$d/inside-$how-before.c"
+    run_gen fill --core "$BASE" "$x"
+    check "fill --core: something of the user's inside the table ($how) is refused, exit 1" \
+        gen_said 1 ".*inside-$how.c:[0-9]*: error: the table of registered implementations .* holds .*"
+    check "fill --core: ... and the file is left as it was ($how)" cmp "$d/inside-$how-before.c" "$x"
+done
+# An end marker with no begin marker before it.
+x=$d/end-only.c
+perl -0pe 's{/\* jvmtigen: registered implementations.*?\*/\n}{}s' "$d/table-again.c" >"$x"
+cp "$x" "$d/end-only-before.c"
+run_gen fill --core "$BASE" "$x"
+check "fill --core: an end of the table without its beginning is refused" \
+    gen_said 1 ".*end-only.c:[0-9]*: error: the end of the table of registered implementations has no beginning .*"
+check "fill --core: ... and the file is left as it was" cmp "$d/end-only-before.c" "$x"
+
+# ---- a file with other hard links is written through: every link sees the
+# new text (issue 31: the other link kept the old content) ----
+x=$d/linked.c
+run_gen fill "$BASE" "$x"
+ln "$x" "$d/linked-other.c"
+chmod 640 "$x"
+# Take one stub away (in place: perl -i would make a new file), so the next
+# run adds it back.
+perl -0pe 's{/\* jvmtigen stub: GetClassMethods.*?\n\}\n}{}s' "$x" >"$d/linked.tmp" && cat "$d/linked.tmp" >"$x"
+ino=$(stat -c %i "$x")
+run_gen fill "$BASE" "$x"
+check "fill: a hard-linked file: the stub is added (exit 0)" \
+    bash -c '[ "$1" = 0 ] && grep -q "jvmti_impl_GetClassMethods" "$2"' _ "$GEN_STATUS" "$x"
+check "fill: ... the other link has the new text, the same file (inode, link count, mode)" \
+    bash -c 'cmp "$1" "$2" && [ "$(stat -c %i:%h:%a "$1")" = "$3:2:640" ]' _ "$x" "$d/linked-other.c" "$ino"
+
+# ---- a file that ends inside a declaration: what fill appends would join
+# it, and the next run would flag the stub it had just added (found by
+# tests/fuzz/fill_fuzz.c, issue 31) ----
+x=$d/open-end.c
+printf '#include "jvmtigen_impl.h"\n\nDECLARE_SOMETHING(x)\n' >"$x"
+cp "$x" "$d/open-end-before.c"
+run_gen fill "$BASE" "$x"
+check "fill: a file ending inside a declaration is refused" \
+    gen_said 1 ".*open-end.c:3: error: the file ends inside a declaration .*"
+check "fill: ... and the file is left as it was" cmp "$d/open-end-before.c" "$x"

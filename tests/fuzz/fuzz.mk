@@ -13,9 +13,10 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 FUZZ_OPT ?= -O1
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CFLAGS) -Igen \
     -DFUZZ_SPEC_NAME='"$(CURDIR)/tests/fuzz/regressions/input.xml"' \
-    -DFUZZ_TEMPLATES='"$(CURDIR)/templates"'
+    -DFUZZ_TEMPLATES='"$(CURDIR)/templates"' -DFUZZ_OWN_SPEC='"$(CURDIR)/spec/jvmti.xml"'
 FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GEN_SRCS)))
-FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz $(FUZZ_DIR)/docs_fuzz
+FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz $(FUZZ_DIR)/docs_fuzz \
+    $(FUZZ_DIR)/fill_fuzz $(FUZZ_DIR)/url_fuzz
 
 $(FUZZ_DIR)/obj/%.o: gen/%.c | $(FUZZ_DIR)/obj
 	@mkdir -p $(@D)

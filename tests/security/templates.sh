@@ -49,10 +49,27 @@ variant entity-file man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$td/canary.txt\"
 variant entity-http man.xsl "$(doctype "[<!ENTITY leak SYSTEM \"$thttp/entity\">]")" \
     's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3">\&leak;<xsl:call-template name="overview"/></page>|'
 variant parameter-entity-http man.xsl "$(doctype "[<!ENTITY % p SYSTEM \"$thttp/parameter\"> %p;]")"
+# A file: URL's query and fragment: xmlParseURI leaves them out of the path
+# while libxml2 opened the URL as written, so with a folder named 'a?' (or
+# 'a#') 'a?/../../canary.xml' was judged as 'a' below the templates and read
+# as the canary above them (issue 31). %XX escapes of '..', plain and in a URL.
+variant document-url-query man.xsl "$(leak_var "document('file://$td/document-url-query/a?/../../canary.xml')")" "$use_leak_man"
+mkdir "$td/document-url-query/a?"
+variant document-url-query-page html.xsl "$(leak_var "document('file://$td/document-url-query-page/a?/../../canary.xml')")" "$use_leak_html"
+mkdir "$td/document-url-query-page/a?"
+variant include-url-query man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"file://$td/include-url-query/a?/../../outside.xsl\"/>|" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$outside"/><xsl:call-template name="overview"/></page>|'
+mkdir "$td/include-url-query/a?"
+variant include-url-fragment man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"file://$td/include-url-fragment/a#/../../outside.xsl\"/>|" \
+    's|<page name="jvmti.3"><xsl:call-template name="overview"/></page>|<page name="jvmti.3"><xsl:value-of select="$outside"/><xsl:call-template name="overview"/></page>|'
+mkdir "$td/include-url-fragment/a#"
+variant document-escaped-dotdot man.xsl "$(leak_var "document('%2e%2e/canary.xml')")" "$use_leak_man"
+variant document-url-escaped-dotdot man.xsl "$(leak_var "document('file://$td/document-url-escaped-dotdot/%2e%2e/canary.xml')")" "$use_leak_man"
 
 for t in include-http include-outside document-file document-file-url document-dotdot document-http \
     document-http-page document-file-page document-symlink dtd-http dtd-file entity-file entity-http \
-    parameter-entity-http; do
+    parameter-entity-http document-url-query document-url-query-page include-url-query \
+    include-url-fragment document-escaped-dotdot document-url-escaped-dotdot; do
     HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --templates "$td/$t"
     why=$H_WHY
     [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
@@ -86,6 +103,74 @@ if "$JVMTIGEN" -q -MD -o "$o" --templates "$td/reads-inside" "$tvalid" &&
 else
     not_ok "security: templates: reading below the templates directory"; cat "$o/jvmtigen.d" 2>/dev/null | tail -8
 fi
+
+# refused_quickly T STATUS PATTERN WHAT [TIME-LIMIT [SECONDS]]: templates T
+# end within SECONDS (10) with STATUS and TEMPLATE[:LINE]: error: PATTERN
+# (or T: error:, of the whole run), --time-limit TIME-LIMIT (20), nothing
+# written.
+refused_quickly() {
+    local t=$1 want=$2 said=$3 what=$4 limit=${5:-20} most=${6:-10} start took why
+    start=$(date +%s)
+    HOSTILE_TIMEOUT=$((limit + 10)) hostile_run "$tvalid" --time-limit "$limit" --templates "$td/$t"
+    took=$(($(date +%s) - start))
+    why=$H_WHY
+    [ "$H_STATUS" = "$want" ] || why=${why:-"exit status $H_STATUS, expected $want"}
+    grep -q "^$td/$t\(/[a-z.]*\(:[0-9]*\)\{0,1\}\)\{0,1\}: error: $said" <<<"$H_ERR" ||
+        why=${why:-"no TEMPLATE: error: $said"}
+    [ "$took" -le "$most" ] || why=${why:-"took $took s"}
+    if [ -z "$why" ]; then ok "security: templates: $t $what ($took s), exit $want, nothing written"
+    else not_ok "security: templates: $t: $why"; printf '%s\n' "$H_ERR" | head -5; fi
+}
+# What the templates read is read by jvmtigen: a FIFO (which waited for a
+# writer until --time-limit) is refused unread, and so is a file
+# above 16 MiB (issue 31); each within seconds, exit 1 (3 for the
+# stylesheet itself), nothing written.
+variant fifo-document man.xsl "$(leak_var "document('fifo.xml')")" "$use_leak_man"
+mkfifo "$td/fifo-document/fifo.xml"
+variant fifo-include man.xsl "s|<xsl:include href=\"common.xsl\"/>|<xsl:include href=\"common.xsl\"/><xsl:include href=\"fifo.xsl\"/>|"
+mkfifo "$td/fifo-include/fifo.xsl"
+variant fifo-stylesheet man.xsl
+rm "$td/fifo-stylesheet/man.xsl" && mkfifo "$td/fifo-stylesheet/man.xsl"
+variant big-document man.xsl "$(leak_var "document('big.xml')")" "$use_leak_man"
+truncate -s 17M "$td/big-document/big.xml"
+for t in fifo-document fifo-include fifo-stylesheet big-document; do
+    case $t in
+    fifo-stylesheet) refused_quickly "$t" 3 "cannot read template: not a regular file" "refused unread" ;;
+    big-*) refused_quickly "$t" 1 "cannot read '[^']*': larger than 16 MiB" "refused unread" ;;
+    *) refused_quickly "$t" 1 "cannot read '[^']*': not a regular file" "refused unread" ;;
+    esac
+done
+
+# xsl:include and xsl:import in a cycle that libxslt does not see (it
+# checks includes and imports apart, and by URL): an include inside an
+# import inside an include, and the same file named through a symbolic link.
+# libxslt recursed until its stack overflowed (issue 31); now an error at
+# the include, exit 1, within seconds.
+stylesheet() { printf '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">%s</xsl:stylesheet>\n' "$1" >"$2"; }
+variant cycle-mixed common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:include href="a.xsl"/>|'
+stylesheet '<xsl:import href="b.xsl"/>' "$td/cycle-mixed/a.xsl"
+stylesheet '<xsl:include href="a.xsl"/>' "$td/cycle-mixed/b.xsl"
+variant cycle-import-include common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:include href="a.xsl"/>|'
+stylesheet '<xsl:include href="b.xsl"/>' "$td/cycle-import-include/a.xsl"
+stylesheet '<xsl:import href="a.xsl"/>' "$td/cycle-import-include/b.xsl"
+variant cycle-link common.xsl 's|exclude-result-prefixes="jg">|exclude-result-prefixes="jg"><xsl:import href="a.xsl"/>|'
+stylesheet '<xsl:import href="again/a.xsl"/>' "$td/cycle-link/a.xsl"
+ln -s . "$td/cycle-link/again"
+for t in cycle-mixed cycle-import-include cycle-link; do
+    refused_quickly "$t" 1 "the templates may not read '[^']*': xsl:include and xsl:import go round in a circle" \
+        "the cycle is an error"
+done
+
+# A string doubled at each of 40 calls (8 TiB at the end): stopped once the
+# templates hold 2048 MiB more than when they started, in either process,
+# long before --time-limit; exit 1, nothing written (issue 31: nothing
+# capped a template's memory).
+grow='s|<xsl:template match="/">|<xsl:template name="grow"><xsl:param name="s" select="'"'"'xxxxxxxx'"'"'"/><xsl:param name="n" select="40"/><xsl:choose><xsl:when test="$n \&gt; 0"><xsl:call-template name="grow"><xsl:with-param name="s" select="concat($s, $s)"/><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:when><xsl:otherwise><xsl:value-of select="string-length($s)"/></xsl:otherwise></xsl:choose></xsl:template>\n<xsl:template match="/"><xsl:call-template name="grow"/>|'
+variant grow-man man.xsl "$grow"
+variant grow-page html.xsl "0,/<xsl:template match=\"\/\">/$grow"
+for t in grow-man grow-page; do
+    refused_quickly "$t" 1 "the templates took more than 2048 MiB of memory" "stopped at 2048 MiB" 50 40
+done
 
 # 2^40 calls: stopped at --time-limit, in the man pages (this process) and
 # in jvmti.html (the helper), exit 1, nothing written.
