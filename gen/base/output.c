@@ -207,14 +207,30 @@ void output_unlock(int fd)
  * held while the files are written and renamed: one that arrives while the
  * temporary files are written stops the run before the first rename (the
  * temporary files removed); one that arrives during the renames waits for
- * them. Either way, once write_files returns, the default action follows. */
+ * them. Either way, once write_files returns, the default action follows.
+ * A signal the caller ignores or blocks (a background job of a script
+ * ignores SIGINT) stops nothing: held, an ignored one would still be seen
+ * pending, and the run would stop where its caller chose to carry on. */
 static void stop_signals(sigset_t *set)
 {
-    sigemptyset(set);
-    sigaddset(set, SIGINT);
-    sigaddset(set, SIGTERM);
-    sigaddset(set, SIGHUP);
-    sigaddset(set, SIGQUIT);
+    /* As the caller left them: worked out at the first call, before this
+     * file blocks any of them itself (output_lock, then write_files). */
+    static sigset_t stop;
+    static bool known;
+    if (!known) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+        sigset_t blocked;
+        sigprocmask(SIG_BLOCK, NULL, &blocked);
+        sigemptyset(&stop);
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+            struct sigaction sa;
+            bool ignored = sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+            if (!ignored && !sigismember(&blocked, sigs[i]))
+                sigaddset(&stop, sigs[i]);
+        }
+        known = true;
+    }
+    *set = stop;
 }
 
 static bool stop_pending(const sigset_t *stop)

@@ -28,6 +28,10 @@ static int env_int(const char *name)
 
 __attribute__((constructor)) static void default_action(void)
 {
+    /* JVMTIGEN_SIGNAL_INHERIT=1: leave the disposition the caller gave
+     * (the case of a run whose caller ignores SIGINT on purpose). */
+    if (env_int("JVMTIGEN_SIGNAL_INHERIT"))
+        return;
     const char *names[] = {"JVMTIGEN_SIGNAL", "JVMTIGEN_SIGNAL_CHILD"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         int sig = env_int(names[i]);
