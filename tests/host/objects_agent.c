@@ -171,8 +171,17 @@ static void *control(void *arg)
     err = (*jvmti)->ResumeThreadList(jvmti, 2, list, r);
     say("suspend: ResumeThreadList(worker, worker): %s: %s %s", name_of(err), name_of(r[0]),
         name_of(r[1]));
-    for (int i = 0; i < 1000 && !__atomic_load_n(&target_ended, __ATOMIC_ACQUIRE); i++)
+    /* Ended: its ThreadEnd seen and the thread no longer alive. The worker
+     * posts ThreadEnd while it is still alive, so the event alone left a
+     * window where SuspendThread succeeded (seen in a loaded run). */
+    for (int i = 0; i < 1000; i++) {
+        jint state = JVMTI_THREAD_STATE_ALIVE;
+        if (__atomic_load_n(&target_ended, __ATOMIC_ACQUIRE) &&
+            (*jvmti)->GetThreadState(jvmti, t, &state) == JVMTI_ERROR_NONE &&
+            !(state & JVMTI_THREAD_STATE_ALIVE))
+            break;
         sleep_ms(10);
+    }
     say("suspend: SuspendThread of a worker that ended: %s",
         name_of((*jvmti)->SuspendThread(jvmti, t)));
     (*the_vm)->DetachCurrentThread(the_vm);
