@@ -68,7 +68,7 @@ static void put(const char *path, const uint8_t *data, size_t size)
 static int fill(void)
 {
     FillOptions o = {.spec_path = FUZZ_OWN_SPEC, .file = file, .quiet = 1, .core = 1};
-    if (!spec->latest_version || !version_parse(spec->latest_version, &o.version))
+    if (!spec->version || !version_parse(spec->version, &o.version))
         abort();
     int rc = fill_file(spec, &o);
     diag_flush();
