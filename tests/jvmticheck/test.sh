@@ -224,10 +224,7 @@ rule=leak function=GetSystemProperty'
 machine_readable() {
     local vm=$1 prefix=$2 m name copts aopts want
     shift 2
-    if ! command -v python3 >/dev/null; then
-        skip "jvmticheck: $vm: the JSON, SARIF and suppressions checks need python3"
-        return
-    fi
+    need_tool "jvmticheck: $vm: the JSON, SARIF and suppressions checks" python3 || return
     for m in "${misuses[@]}"; do
         IFS='|' read -r name copts aopts want <<<"$m"
         "$@" -agentpath:"$CHECK_SO=format=json,${copts}agent=$d/libbuggy.so=$aopts" >/dev/null 2>"$d/$vm-json-$name.err"
@@ -282,15 +279,14 @@ machine_readable() {
         bash -c 'test "$1" -ne 0 && grep -qx "jvmticheck: sarif=$2/no/such/dir.sarif: cannot create the file" "$3"' _ $? "$d" "$d/$vm-bad-sarif.err"
 }
 sarif_validator=
-if ! command -v node >/dev/null; then
-    skip "jvmticheck: SARIF validation needs node (apt-get install nodejs)"
+if ! need_tool "jvmticheck: SARIF validation" node; then
+    :
 elif [ ! -d $here/node_modules/ajv-draft-04 ] || [ ! -d $here/node_modules/@microsoft/jest-sarif ]; then
-    skip "jvmticheck: SARIF validation needs the node packages (cd $here && npm ci)"
+    lack "jvmticheck: SARIF validation" ajv "npm: cd $here && npm ci"
 else
     sarif_validator=node
 fi
-command -v python3 >/dev/null &&
-    check "jvmticheck: the man page lists the rule ids the code has (rules.c), in its order" \
+with_tool python3 check "jvmticheck: the man page lists the rule ids the code has (rules.c), in its order" \
     diff <(sed -nE 's/^    \{"([a-z-]+)", .*/\1/p' check/rules.c) <(python3 $here/findings_json.py man docs/jvmticheck.7)
 
 # In bin/jvmti-host (any build: a sanitized host loads the checker built
@@ -443,7 +439,7 @@ check "jvmticheck: mode=fatal: the finding comes first" \
 check "jvmticheck: mode=fatal: then a backtrace through the agent" grep -q 'libbuggy.so(buggy_null+' "$d/fatal.err"
 check "jvmticheck: mode=fatal: the call was not forwarded" bash -c '! grep -q "GetThreadState returned" "$1"' _ "$d/fatal.out"
 run fatal-sarif "mode=fatal,sarif=$d/fatal.sarif," null
-check "jvmticheck: mode=fatal with sarif=: the report is written before the abort, with the finding" \
+with_tool python3 check "jvmticheck: mode=fatal with sarif=: the report is written before the abort, with the finding" \
     bash -c 'test "$(cat "$1")" -eq 134 && diff <(echo "null-pointer 1") <(MAN=docs/jvmticheck.7 python3 $2/findings_json.py sarif "$3" <(grep "^jvmticheck: " "$4"))' \
     _ "$d/fatal-sarif.status" $here "$d/fatal.sarif" "$d/fatal-sarif.err"
 
