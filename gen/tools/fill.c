@@ -577,6 +577,23 @@ static int end_is_open(const Merge *m)
     return EXIT_INVALID;
 }
 
+/* The line end fill writes: the one most of the file's lines end with
+ * ("\r\n" only if more lines end so than with a bare "\n"). By majority, not
+ * by the first line: a first line "\r\r\n" of a file that is otherwise
+ * "\n" would make the second run rewrite all fill wrote the first time; and
+ * what fill adds only strengthens the majority, so a second run agrees. */
+static const char *line_end_of(const char *t, size_t n)
+{
+    size_t crlf = 0, lf = 0;
+    for (const char *p = t, *end = t + n; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+        if (p > t && p[-1] == '\r')
+            crlf++;
+        else
+            lf++;
+    }
+    return crlf > lf ? "\r\n" : "\n";
+}
+
 /* Fills out with the merged text; returns an exit status. */
 static int merge(Merge *m, Buf *out)
 {
@@ -587,8 +604,7 @@ static int merge(Merge *m, Buf *out)
         error_at(&loc, "%s", m->sc.error);
         return EXIT_INVALID;
     }
-    const char *nl = memchr(m->t, '\n', m->n);
-    m->eol = nl && nl > m->t && nl[-1] == '\r' ? "\r\n" : "\n";
+    m->eol = line_end_of(m->t, m->n);
 
     /* The file's jvmti_impl_ definitions. */
     size_t plen = strlen(IMPL_PREFIX);

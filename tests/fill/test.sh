@@ -311,6 +311,18 @@ check "fill: a CRLF file gets its missing stub with CRLF line ends" \
     bash -c "grep -q 'jvmti_impl_GetAllThreads(' '$c' && ! grep -qv \$'\r\$' '$c' &&
              cmp '$c' <(sed 's/\$/\r/' '$d/skeleton.c')"
 
+# The line end is the one most lines have, not the first line's: a file
+# "\r\r" becomes "\r\r\n\n..." after one run, and a second run must not read
+# that first "\r\n" as the file's style and rewrite the table (make fuzz).
+c=$d/lone-cr.c
+printf '\r\r' >"$c"
+run_gen fill -q --core "$BASE" "$c"
+cp "$c" "$d/lone-cr-1.c"
+run_gen fill -q --core "$BASE" "$c"
+check "fill: a file of two carriage returns: a second run changes nothing" cmp "$c" "$d/lone-cr-1.c"
+check "fill: a mostly-LF file with one CRLF line keeps LF ends" \
+    bash -c "[ \$(grep -c \$'\r\$' '$c') -eq 1 ]"
+
 # The file is the user's: a symbolic link stays one, permissions stay.
 l=$d/linked
 mkdir "$l"
