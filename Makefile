@@ -234,6 +234,9 @@ runtime: $(CHECK_SO)
 endif
 $(CHECKDIR)/%.o: check/%.c $(OUT)/jvmti.h | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+# The SARIF report names the release.
+$(CHECKDIR)/output.o: VERSION
+$(CHECKDIR)/output.o: CHECK_CFLAGS += -DJVMTIGEN_VERSION='"$(VERSION)"'
 $(CHECKDIR)/%.o: $(OUT)/%.c | $(CHECKDIR)
 	$(CC) $(CHECK_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 $(CHECKDIR)/trace.o: runtime/base/trace.c $(OUT)/jvmti.h | $(CHECKDIR)
@@ -257,17 +260,22 @@ checker-from:
 # (tests/build compiles them with each compiler).
 .PHONY: rt-objs
 rt-objs: $(RT_OBJS) $(HOST_OBJS) $(CHECK_OBJS)
-# Installed beside libjvmtirt, with its man page (docs/jvmticheck.7).
+# Installed beside libjvmtirt, with its man page (docs/jvmticheck.7) and
+# the suppressions of what JDWP keeps on purpose (check/jdwp.supp).
 .PHONY: install-jvmticheck uninstall-jvmticheck
 install: install-jvmticheck
 install-jvmticheck: all
-	$(INSTALL) -d $(call shq,$(DESTDIR)$(libdir)) $(call shq,$(DESTDIR)$(mandir)/man7)
+	$(INSTALL) -d $(call shq,$(DESTDIR)$(libdir)) $(call shq,$(DESTDIR)$(mandir)/man7) \
+	    $(call shq,$(DESTDIR)$(datadir)/jvmticheck)
 	$(INSTALL) -m 755 $(CHECK_SO) $(call shq,$(DESTDIR)$(libdir)/libjvmticheck.so)
 	$(INSTALL) -m 644 docs/jvmticheck.7 $(call shq,$(DESTDIR)$(mandir)/man7/jvmticheck.7)
+	$(INSTALL) -m 644 check/jdwp.supp $(call shq,$(DESTDIR)$(datadir)/jvmticheck/jdwp.supp)
 uninstall: uninstall-jvmticheck
 uninstall-jvmticheck:
 	$(call rm_in,$(libdir),libjvmticheck.so)
 	$(call rm_in,$(mandir)/man7,jvmticheck.7)
+	$(call rm_in,$(datadir)/jvmticheck,jdwp.supp)
+	rmdir $(call D,$(datadir)/jvmticheck) 2>/dev/null || true
 
 # ---- make install / make uninstall (PREFIX, DESTDIR) ----
 # jvmtigen, its man page, templates and the project's spec (with its DTD:

@@ -356,6 +356,7 @@ static void write_sarif(int fd, jvmticheck_agent *a, const jvmticheck_finding *c
         return;
     fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
           "  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"jvmticheck\",\n"
+          "          \"version\": \"" JVMTIGEN_VERSION "\",\n"
           "          \"rules\": [",
           m);
     for (size_t r = 0; r < jvmticheck_n_rules; r++) {

@@ -123,7 +123,7 @@ void emit_tables_header(const GenContext *ctx, Buf *o)
         "} jvmtigen_function_info;\n\n"
         "extern const jvmtigen_function_info jvmtigen_functions_info[JVMTIGEN_FUNCTION_SLOTS];\n\n"
         "/* Per-function trace switches, read by the tracing trampolines and set by\n"
-        " * jvmtigen_trace_configure (runtime/trace.c). */\n"
+        " * jvmtigen_trace_configure (runtime/base/trace.c). */\n"
         "extern unsigned char jvmtigen_trace_flags[JVMTIGEN_FUNCTION_SLOTS];\n\n"
         "/* The function tables (jvmtigen_entry.c): plain trampolines, and the same\n"
         " * behind per-function trace switches. */\n"

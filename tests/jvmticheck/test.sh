@@ -244,6 +244,8 @@ machine_readable() {
         diff <(printf '%s\n' "null-pointer 1" "null-pointer 1" "missing-capability 1 suppressed" "bad-deallocate 1" "leak 1" "null-pointer 100000") \
              <(MAN=docs/jvmticheck.7 python3 $here/findings_json.py sarif "$d/$vm-several.sarif" "$d/$vm-sarif-several.err" &&
                MAN=docs/jvmticheck.7 python3 $here/findings_json.py sarif "$d/$vm-many.sarif" "$d/$vm-sarif-many.err")
+    with_tool python3 check "jvmticheck: $vm: sarif=: the driver names jvmticheck and the release (VERSION)" \
+        bash -c 'test "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1]))[\"runs\"][0][\"tool\"][\"driver\"]; print(d[\"name\"], d.get(\"version\"))" "$1")" = "jvmticheck $(cat VERSION)"' _ "$d/$vm-several.sarif"
     if [ -n "$sarif_validator" ]; then
         check "jvmticheck: $vm: sarif=: both reports valid against the SARIF 2.1.0 schema (Ajv)" \
             diff <(printf 'valid %s\n' "$d/$vm-several.sarif" "$d/$vm-many.sarif") \
@@ -500,7 +502,9 @@ dest=$(scratch jvmticheck-install)
 prefix=${PREFIX:-/usr/local}
 if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 2>&1; then
     lib=$dest$prefix/lib/libjvmticheck.so man7=$dest$prefix/share/man/man7/jvmticheck.7
+    supp=$dest$prefix/share/jvmtigen/jvmticheck/jdwp.supp
     check "jvmticheck: make install: lib/libjvmticheck.so and man7/jvmticheck.7" test -f "$lib" -a -f "$man7"
+    check "jvmticheck: make install: share/jvmtigen/jvmticheck/jdwp.supp, the source tree's" cmp "$supp" check/jdwp.supp
     need_tool "jvmticheck: groff -man -ww -z on jvmticheck.7" groff &&
         check "jvmticheck: groff -man -ww -z is silent on jvmticheck.7" \
             bash -c 'test -z "$(groff -man -ww -z "$1" 2>&1)"' _ "$man7"
@@ -508,7 +512,7 @@ if ${MAKE:-make} --no-print-directory install DESTDIR="$dest" >"$d/install.log" 
     check "jvmticheck: the installed library finds what the built one does" \
         grep -qx "jvmticheck: GetThreadState: thread_state_ptr must not be NULL (JVMTI_ERROR_NULL_POINTER), called from buggy_null (libbuggy.so+0x[0-9a-f]*)" "$d/installed.err"
     ${MAKE:-make} --no-print-directory uninstall DESTDIR="$dest" >/dev/null 2>&1
-    check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7"
+    check "jvmticheck: make uninstall removes them" test ! -e "$lib" -a ! -e "$man7" -a ! -e "$(dirname "$supp")"
 else
     not_ok "jvmticheck: make install"; tail -5 "$d/install.log"
 fi
