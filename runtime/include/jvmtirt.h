@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-/* ---- heap walks (issue 17): what the VM's enumerations hand the core ----
+/* ---- heap walks: what the VM's enumerations hand the core ----
  * Objects are named by their identity (as config.object_id gives it, or the
  * reference's value when that operation is NULL): the same key as the tag
  * map's, so the core reads and writes tags without a reference. */
@@ -82,7 +82,7 @@ typedef int (*jvmtirt_heap_object_fn)(void *ctx, uintptr_t object);
 typedef int (*jvmtirt_heap_field_fn)(void *ctx, jvmtiHeapReferenceKind kind, jint index,
                                      jvmtiPrimitiveType type, jvalue value);
 
-/* ---- threads, classes and objects (issue 17) ---- */
+/* ---- threads, classes and objects ---- */
 
 /* What thread_info hands the core: GetThreadInfo's fields. The core copies
  * name into memory the agent Deallocates. */
@@ -195,11 +195,8 @@ typedef struct jvmtirt_config {
      * own per-environment state. May be NULL. */
     void (*env_disposed)(jvmtiEnv *env);
 
-    /* Operations of the other areas go below, each under a line
-     * "---- <area> ----" (runtime/README.md, "The port", lists the slots
-     * planned: object identity and GC notification, suspend/resume, arming
-     * breakpoints, watches and frame pops, thread CPU clocks, class-loader
-     * search). */
+    /* The operations of each area follow, each area under a line
+     * "---- <area> ----". */
 
     /* ---- objects ---- */
     /* The identity of an object: a number, never 0, that stays the same
@@ -319,7 +316,7 @@ typedef struct jvmtirt_config {
      * system class loader cannot append). On the agent's thread, no lock. */
     jvmtiError (*class_path_append)(int system, const char *segment, jvmtiPhase phase);
 
-    /* ---- stacks and classes (issue 17) ----
+    /* ---- stacks and classes ----
      * runtime/README.md, "Stacks and classes", says the same in a table. */
     /* The stack walk of GetStackTrace, GetFrameCount, GetFrameLocation,
      * GetThreadListStackTraces and GetAllStackTraces: the stacks of the n
@@ -356,7 +353,7 @@ typedef struct jvmtirt_config {
     jvmtiError (*each_class)(jobject initiating_loader, int all,
                              int (*visit)(void *arg, jclass klass), void *arg);
 
-    /* ---- heap (issue 17) ----
+    /* ---- heap ----
      * FollowReferences, IterateThroughHeap and the four 1.0 heap functions
      * (runtime/README.md, "Heap walks"). The core keeps the protocol (work
      * list, visited set, filters, tags, callbacks); the VM only enumerates.
@@ -395,7 +392,7 @@ typedef struct jvmtirt_config {
     void (*heap_primitive_fields)(uintptr_t object, jvmtirt_heap_field_fn fn, void *ctx);
 
     /* ---- threads, classes and objects: what the core answers from the VM's
-     * records (issue 17; runtime/README.md, "Threads, classes and objects")
+     * records (runtime/README.md, "Threads, classes and objects")
      * GetCurrentThread, GetAllThreads and GetThreadInfo; GetClassSignature,
      * GetClassStatus, GetClassModifiers, GetSourceFileName, IsInterface and
      * IsArrayClass; GetObjectHashCode. (GetThreadState is walk_stacks'
