@@ -99,6 +99,18 @@ static bool same_text(const char *a, size_t na, const char *b, size_t nb)
     return na == nb && memcmp(a, b, na) == 0;
 }
 
+/* A // comment runs to its line's '\n', so a CR before it is part of the
+ * comment: the one that ended the file ("//x" at the end) gains the CR of
+ * the "\r\n" fill writes after it in a CRLF file. The same comment. */
+static bool same_comment(const char *a, size_t na, const char *b, size_t nb)
+{
+    while (na && a[na - 1] == '\r')
+        na--;
+    while (nb && b[nb - 1] == '\r')
+        nb--;
+    return same_text(a, na, b, nb);
+}
+
 /* Every token and every comment of the user's in old (all but the table's
  * and fill's own comments) is in new, in order: fill only inserts, and
  * rewrites the table. Tokens, not lines: fill may insert before a
@@ -133,8 +145,8 @@ static void user_text_kept(const Buf *old, const Buf *new)
                                                        "jvmtigen", 8))
             continue;
         while (j < b.n_comments &&
-               !same_text(old->data + c->off, c->end - c->off, new->data + b.comments[j].off,
-                          b.comments[j].end - b.comments[j].off))
+               !same_comment(old->data + c->off, c->end - c->off, new->data + b.comments[j].off,
+                             b.comments[j].end - b.comments[j].off))
             j++;
         if (j++ >= b.n_comments) {
             fprintf(stderr, "fuzz: fill dropped the comment of line %d\n", c->line);
