@@ -13,7 +13,9 @@
  *   4. registers each thread as it starts and ends (jvmtirt_thread_start /
  *      jvmtirt_thread_end, on that thread);
  *   5. sends events with the generated jvmtirt_post_NAME() functions
- *      (out/jvmtigen_post.h);
+ *      (out/jvmtigen_post.h), and loads classes from class files with
+ *      jvmtirt_class_file_load / jvmtirt_class_defined (ClassFileLoadHook,
+ *      and what RetransformClasses starts from);
  *   6. defines the jvmti_impl_ functions that need VM knowledge (start
  *      their file with `jvmtigen fill --core`) and registers them in
  *      config.impls; the ones it leaves out return
