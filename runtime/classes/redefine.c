@@ -160,9 +160,9 @@ static void run_group(int group, JNIEnv *jni, jclass redefined, jobject loader, 
 {
     *out_len = in_len;
     *out = NULL;
-    rt_class_hook_groups(group);
+    int was = rt_class_hook_groups(group); /* this may be a chain inside another's hook */
     jvmtirt_post_ClassFileLoadHook(jni, redefined, loader, name, pd, in_len, in, out_len, out);
-    rt_class_hook_groups(RT_HOOK_BOTH);
+    rt_class_hook_groups(was);
 }
 
 /* Both groups over (len, data), class_being_redefined `redefined`: the

@@ -190,7 +190,12 @@ static JVMTIGEN_TLS int hook_groups;
 
 void jvmtirt_post_set_retransforming(int on) { hook_groups = on ? RT_HOOK_CAPABLE : RT_HOOK_BOTH; }
 
-void rt_class_hook_groups(int groups) { hook_groups = groups; }
+int rt_class_hook_groups(int groups)
+{
+    int was = hook_groups;
+    hook_groups = groups;
+    return was;
+}
 
 void jvmtirt_post_deallocate(void *mem) { jvmti_impl_Deallocate(NULL, mem); }
 

@@ -133,6 +133,11 @@ static void replace(jvmtiEnv *env, const char *text, jint *new_len, unsigned cha
     *new_len = (jint)n;
 }
 
+/* A class the VM loads while A's hook for p/Nest runs (the hook needed
+ * it): the inner chain must not disturb the outer one's groups. */
+static const char *load(int i, const char *bytes);
+static void nested_load(void) { load(Y, "AAAAn"); }
+
 static void JNICALL on_class_file(jvmtiEnv *env, JNIEnv *jni, jclass being_redefined,
                                   jobject loader, const char *name, jobject pd, jint len,
                                   const unsigned char *data, jint *new_len,
@@ -144,6 +149,10 @@ static void JNICALL on_class_file(jvmtiEnv *env, JNIEnv *jni, jclass being_redef
     void *letter = NULL;
     (*env)->GetEnvironmentLocalStorage(env, &letter);
     char text[128];
+    if ((char)(intptr_t)letter == 'A' && name && strcmp(name, "p/Nest") == 0) {
+        nested_load();
+        return;
+    }
     if ((char)(intptr_t)letter == 'A' && len >= 4 && memcmp(data, "AAAA", 4) == 0) {
         snprintf(text, sizeof text, "BBBB%.*s", (int)len - 4, (const char *)data + 4);
         replace(env, text, new_len, new_data);
@@ -296,6 +305,20 @@ static void section_chain(void)
     log_text[0] = '\0';
 
     EXPECT(retransform(B, 0, xy), JVMTI_ERROR_NONE, "RetransformClasses of no class");
+
+    /* A class loaded inside an environment's hook: the outer chain goes on
+     * in its own group (B, capable, once, after C). */
+    const char *was = classes[X].name;
+    classes[X].name = "p/Nest";
+    jint nl = 4;
+    unsigned char *nb = NULL;
+    jvmtirt_class_file *kept = jvmtirt_class_file_load(NULL, NULL, "p/Nest", NULL, 4,
+                                                       (const unsigned char *)"nest", &nl, &nb);
+    jvmtirt_post_deallocate(nb);
+    jvmtirt_class_defined(NULL, kept);
+    classes[X].name = was;
+    expect_log("A(nest,-);A(AAAAn,-);C(BBBBn,-);B(BBBBn,-);C(nest,-);B(nest,-);",
+               "a class loaded inside a hook: both chains keep their groups and order");
     (*A)->DisposeEnvironment(A);
     (*B)->DisposeEnvironment(B);
     (*Cx)->DisposeEnvironment(Cx);
