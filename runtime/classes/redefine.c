@@ -102,7 +102,8 @@ static jvmtirt_class_file *kept_new(const char *name, const unsigned char *bytes
     k->id = 0;
     k->next = NULL;
     k->len = len;
-    memcpy(k->bytes, bytes, (size_t)len);
+    if (len > 0) /* an empty class file may come as NULL */
+        memcpy(k->bytes, bytes, (size_t)len);
     k->name = name ? memcpy(k->bytes + len, name, name_len) : NULL;
     return k;
 }
