@@ -1,8 +1,12 @@
 /* Classes from class files: `-load:FILE` reads a class file; once the VM is
- * live the main thread posts ClassFileLoadHook with its bytes (the core
- * chains the agents' replacements and hands back the last one), checks that
- * what it got back is still a class file of the same class, "defines" it and
- * posts ClassLoad and ClassPrepare. `-dump-classes:DIR` writes the bytes
+ * live the main thread hands its bytes to jvmtirt_class_file_load (the core
+ * runs the ClassFileLoadHook chain, keeps what retransformations start from
+ * and hands back the last replacement), checks that what it got back is
+ * still a class file of the same class, "defines" it and posts ClassLoad
+ * and ClassPrepare. Such a class is modifiable: RetransformClasses and
+ * RedefineClasses (the core's) install new bytes through
+ * host_install_classes, which checks them the same way; the host's own
+ * classes have no class file and are not modifiable. `-dump-classes:DIR` writes the bytes
  * each class was defined with to DIR/NAME.class (NAME's '/' as '.'), so a
  * test can compare them with what the agents should have made. */
 #include <errno.h>
@@ -23,6 +27,8 @@ static char **files;
 static int n_files;
 static const char *dump_dir;
 static loaded_class *loaded;
+
+static int is_loaded(const host_class *c);
 
 void host_classes_add_file(const char *path)
 {
@@ -144,8 +150,8 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
      * only when an environment replaced the bytes. */
     jint new_len = (jint)len;
     unsigned char *new_bytes = NULL;
-    jvmtirt_post_ClassFileLoadHook(jni, NULL, NULL, name, NULL, (jint)len, bytes, &new_len,
-                                    &new_bytes);
+    jvmtirt_class_file *kept = jvmtirt_class_file_load(jni, NULL, name, NULL, (jint)len, bytes,
+                                                       &new_len, &new_bytes);
     const unsigned char *defined = new_bytes ? new_bytes : bytes;
     size_t defined_len = new_bytes ? (size_t)new_len : len;
     unsigned access = 0;
@@ -160,12 +166,14 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     jvmtirt_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
     free(bytes);
     if (!ok) {
+        jvmtirt_class_defined(NULL, kept);
         free(name);
         return 0;
     }
     loaded_class *c = calloc(1, sizeof *c);
     char *signature = malloc(strlen(name) + 3);
     if (!c || !signature) {
+        jvmtirt_class_defined(NULL, kept);
         free(c);
         free(signature);
         free(name);
@@ -180,6 +188,7 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
+    jvmtirt_class_defined(klass, kept);
     jvmtirt_post_ClassLoad(jni, thread, klass);
     jvmtirt_post_ClassPrepare(jni, thread, klass);
     return 1;
@@ -224,9 +233,7 @@ void host_classes_free(void)
 jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out)
 {
     const host_class *c = (const host_class *)(void *)klass;
-    int loaded_here = 0;
-    for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
-        loaded_here |= &l->klass == c;
+    int loaded_here = is_loaded(c);
     out->signature = c->signature;
     out->generic = NULL;
     out->modifiers = c->modifiers;
@@ -234,5 +241,47 @@ jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out)
                               : JVMTI_CLASS_STATUS_VERIFIED | JVMTI_CLASS_STATUS_PREPARED |
                                     JVMTI_CLASS_STATUS_INITIALIZED;
     out->source_file = c->source_file;
+    return JVMTI_ERROR_NONE;
+}
+
+static int is_loaded(const host_class *c)
+{
+    for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
+        if (&l->klass == c)
+            return 1;
+    return 0;
+}
+
+/* config.class_modifiable: the -load'ed classes, by every environment. */
+jvmtiError host_class_modifiable(jclass klass, jvmtirt_class_origin *out)
+{
+    out->modifiable = is_loaded((const host_class *)(void *)klass) ? JVMTIRT_MODIFIABLE
+                                                                   : JVMTIRT_UNMODIFIABLE;
+    out->jni = host_current_jni();
+    out->loader = NULL; /* the host has the bootstrap loader only */
+    out->protection_domain = NULL;
+    return JVMTI_ERROR_NONE;
+}
+
+/* config.install_classes: every class file must be one of the class it
+ * replaces (INVALID_CLASS_FORMAT, NAMES_DONT_MATCH), else nothing changes.
+ * The host keeps no bytes of its own: "installing" writes the new
+ * definition to the -dump-classes directory, where tests read it. */
+jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int retransform)
+{
+    (void)retransform;
+    for (jint i = 0; i < n; i++) {
+        const host_class *c = (const host_class *)(void *)defs[i].klass;
+        char *name = class_file_name(defs[i].class_bytes, (size_t)defs[i].class_byte_count, NULL);
+        jvmtiError err = !name                         ? JVMTI_ERROR_INVALID_CLASS_FORMAT
+                         : strcmp(name, c->name) != 0 ? JVMTI_ERROR_NAMES_DONT_MATCH
+                                                       : JVMTI_ERROR_NONE;
+        free(name);
+        if (err != JVMTI_ERROR_NONE)
+            return err;
+    }
+    for (jint i = 0; i < n && dump_dir; i++)
+        dump(((const host_class *)(void *)defs[i].klass)->name, defs[i].class_bytes,
+             (size_t)defs[i].class_byte_count);
     return JVMTI_ERROR_NONE;
 }

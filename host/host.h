@@ -110,6 +110,10 @@ void host_classes_free(void);
 jvmtiError host_force_gc(jvmtiEnv *env);
 /* config.class_info: what the core's class functions read of a class. */
 jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out);
+/* RetransformClasses and RedefineClasses (config.class_modifiable,
+ * config.install_classes): of the -load'ed classes. */
+jvmtiError host_class_modifiable(jclass klass, jvmtirt_class_origin *out);
+jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int retransform);
 /* The heap (objects.c): plain objects made by JNI AllocObject, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones

@@ -392,6 +392,10 @@ int main(int argc, char **argv)
     config.thread_ref = thread_ref;                        /* GetCurrentThread, GetAllThreads */
     config.thread_info = thread_info;
     config.class_info = host_class_info;                   /* host/classes.c */
+    config.class_modifiable = host_class_modifiable;       /* RetransformClasses, RedefineClasses */
+    config.install_classes = host_install_classes;
+    config.potential.can_retransform_classes = 1;
+    config.potential.can_redefine_classes = 1;
     config.check_thread = check_thread;
     config.check_class = check_class;
     config.check_method = check_method;

@@ -3,13 +3,18 @@
  *
  * Locks, and the order in which they are taken (the one place it is
  * written; every other file points here):
+ *   0. redefine_lock (classes/redefine.c): one RetransformClasses or
+ *      RedefineClasses at a time, from its checks to the VM's install;
+ *      recursive, and held while agents' ClassFileLoadHook callbacks and
+ *      the VM's class_modifiable and install_classes run. Before any other.
  *   1. rt.lock (below): everything that changes rarely: the environment
  *      list, the thread registry, capabilities held solo, per-thread event
  *      settings, properties, extension registries. Outermost.
  *   2. one area's own lock, after rt.lock when both are held, never two
  *      areas' at once, never while calling an agent: bp_lock
  *      (threads/breakpoints.c), fp_lock (threads/framepops.c), prefix_lock
- *      (classes/prefixes.c), jni_lock (classes/jnitable.c), table_lock
+ *      (classes/prefixes.c), jni_lock (classes/jnitable.c), kept_lock
+ *      (classes/redefine.c: the class files kept for retransformation), table_lock
  *      (threads/monitor.c: the raw monitors' table).
  *   3. a raw monitor's own mutex (threads/monitor.c), after table_lock or
  *      rt.lock (jvmtirt_thread_interrupt wakes a waiter), held briefly.

@@ -182,9 +182,20 @@ int jvmtirt_event_enabled_for_thread(jvmtiEvent event, uintptr_t thread_id)
 /* While a walk is open no disposed environment it may reach is freed
  * (rt_walk_begin, rt_walk_end: see base/base.c). */
 
-static JVMTIGEN_TLS int retransforming;
+/* Which groups of ClassFileLoadHook the calling thread's next posts reach
+ * (RT_HOOK_BOTH, _INCAPABLE, _CAPABLE): set by the VM for a
+ * retransformation (jvmtirt_post_set_retransforming), and by the core while
+ * it runs the two halves of the chain apart (classes/redefine.c). */
+static JVMTIGEN_TLS int hook_groups;
 
-void jvmtirt_post_set_retransforming(int on) { retransforming = on != 0; }
+void jvmtirt_post_set_retransforming(int on) { hook_groups = on ? RT_HOOK_CAPABLE : RT_HOOK_BOTH; }
+
+int rt_class_hook_groups(int groups)
+{
+    int was = hook_groups;
+    hook_groups = groups;
+    return was;
+}
 
 void jvmtirt_post_deallocate(void *mem) { jvmti_impl_Deallocate(NULL, mem); }
 
@@ -252,7 +263,7 @@ static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
             c->callback = cb;
             return (jvmtiEnv *)e;
         }
-        if (c->pass != 0)
+        if (c->pass != 0 || hook_groups == RT_HOOK_INCAPABLE)
             break;
         c->pass = 1; /* the second group of ClassFileLoadHook */
         e = LOAD_SC(&rt.envs);
@@ -270,7 +281,9 @@ jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread
     c->thread = thread;
     c->thread_id = 0;
     c->thread_state = 0;
-    c->pass = event != JVMTI_EVENT_CLASS_FILE_LOAD_HOOK ? -1 : retransforming ? 1 : 0;
+    c->pass = event != JVMTI_EVENT_CLASS_FILE_LOAD_HOOK ? -1
+              : hook_groups == RT_HOOK_CAPABLE  ? 1
+                                                : 0;
     c->env = NULL;
     c->callback = NULL;
     /* Outside the event's phases nobody gets it (the tables know them). An

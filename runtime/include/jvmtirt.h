@@ -13,7 +13,9 @@
  *   4. registers each thread as it starts and ends (jvmtirt_thread_start /
  *      jvmtirt_thread_end, on that thread);
  *   5. sends events with the generated jvmtirt_post_NAME() functions
- *      (out/jvmtigen_post.h);
+ *      (out/jvmtigen_post.h), and loads classes from class files with
+ *      jvmtirt_class_file_load / jvmtirt_class_defined (ClassFileLoadHook,
+ *      and what RetransformClasses starts from);
  *   6. defines the jvmti_impl_ functions that need VM knowledge (start
  *      their file with `jvmtigen fill --core`) and registers them in
  *      config.impls; the ones it leaves out return
@@ -110,6 +112,31 @@ typedef struct jvmtirt_class_info {
     jint status;
     const char *source_file; /* the SourceFile attribute, or NULL: none */
 } jvmtirt_class_info;
+
+/* ---- retransformation and redefinition (issue 32) ---- */
+
+/* class_modifiable's answers. */
+enum {
+    JVMTIRT_UNMODIFIABLE = 0,  /* never (primitive and array classes, the VM's own) */
+    JVMTIRT_MODIFIABLE = 1,    /* by every environment */
+    /* only by an environment with can_retransform_any_class (retransform)
+     * or can_redefine_any_class (redefine) */
+    JVMTIRT_MODIFIABLE_ANY = 2
+};
+
+/* What class_modifiable hands the core. */
+typedef struct jvmtirt_class_origin {
+    int modifiable;            /* JVMTIRT_UNMODIFIABLE, _MODIFIABLE or _MODIFIABLE_ANY */
+    /* For the ClassFileLoadHook of a retransformation or redefinition: the
+     * calling thread's JNIEnv, the class's loader (NULL: the bootstrap
+     * loader) and protection domain (or NULL), local references. */
+    JNIEnv *jni;
+    jobject loader;
+    jobject protection_domain;
+} jvmtirt_class_origin;
+
+/* What the core keeps of a class for its retransformations (opaque). */
+typedef struct jvmtirt_class_file jvmtirt_class_file;
 
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
@@ -419,6 +446,31 @@ typedef struct jvmtirt_config {
      * overridden. NULL: the core derives a hash from the identity itself
      * (stable for the object's life, as the spec asks). */
     jint (*object_hash)(uintptr_t object);
+
+    /* ---- retransformation and redefinition (issue 32; runtime/README.md,
+     * "Retransformation and redefinition") ----
+     * The core runs the ClassFileLoadHook chain in the spec's order, keeps
+     * what a retransformation starts from (see jvmtirt_class_file_load) and
+     * checks the arguments; the VM only says whether a class may change and
+     * installs bytes. Both are called on the agent's thread inside
+     * IsModifiableClass, RetransformClasses or RedefineClasses, under the
+     * core's redefine_lock (class_modifiable also without it): they must not
+     * call RetransformClasses or RedefineClasses, and may call anything else.
+     * When either is NULL the three functions answer
+     * JVMTI_ERROR_NOT_AVAILABLE (and jvmtirt_report_defaults lists them). */
+    /* Whether the class (it passed check_class) may be changed, and what a
+     * ClassFileLoadHook for it is posted with: fills *out. Returns
+     * JVMTI_ERROR_NONE or an error for the agent (INVALID_CLASS). */
+    jvmtiError (*class_modifiable)(jclass klass, jvmtirt_class_origin *out);
+    /* Installs new definitions of n classes, all or none: defs[i].klass
+     * gets the class file defs[i].class_bytes (class_byte_count bytes,
+     * owned by the core, valid during the call only: copy what must stay).
+     * retransform: 1 for RetransformClasses, 0 for RedefineClasses. Returns
+     * JVMTI_ERROR_NONE once every class has its new definition, or the
+     * error of the first class file the VM refuses (INVALID_CLASS_FORMAT,
+     * NAMES_DONT_MATCH, UNSUPPORTED_REDEFINITION_*, ...) with every class
+     * left as it was; the core returns that error to the agent. */
+    jvmtiError (*install_classes)(jint n, const jvmtiClassDefinition *defs, int retransform);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -523,6 +575,42 @@ void jvmtirt_frame_popped(JNIEnv *jni, jthread thread, jmethodID method,
  * gave them. One malloc'd block (free() it once); *count gets how many;
  * NULL with *count = 0 when there are none (or out of memory). */
 char **jvmtirt_native_method_prefixes(jint *count);
+
+/* ---- classes: loading, for retransformation (runtime/README.md,
+ * "Retransformation and redefinition") ----
+ * The VM defines a class from a class file in three steps:
+ *   kept = jvmtirt_class_file_load(jni, loader, name, pd, len, bytes,
+ *                                  &new_len, &new_bytes);
+ *   define the class from new_bytes (new_len), or from bytes if new_bytes
+ *   stayed NULL; free new_bytes with jvmtirt_post_deallocate;
+ *   jvmtirt_class_defined(klass, kept);  (klass NULL: the definition failed)
+ * jvmtirt_class_file_load posts ClassFileLoadHook (class_being_redefined
+ * NULL) first to the environments without can_retransform_classes, then
+ * to those with it (the same order as jvmtirt_post_ClassFileLoadHook), and
+ * copies what the first group handed to the second: the bytes a later
+ * RetransformClasses restarts from. It copies nothing (and returns NULL)
+ * when no environment can ever hold can_retransform_classes (not in
+ * config.potential) or out of memory: such a class is not retransformable
+ * (RetransformClasses answers UNMODIFIABLE_CLASS for it). On the loading
+ * thread, no lock held; the core's own lock is held only to copy. The
+ * VM's bytes stay the VM's; *new_class_data is set as by
+ * jvmtirt_post_ClassFileLoadHook. Cost per class kept: the first group's
+ * output (class_data_len bytes when it changed nothing), the name, and
+ * about 40 bytes. */
+jvmtirt_class_file *jvmtirt_class_file_load(JNIEnv *jni, jobject loader, const char *name,
+                                            jobject protection_domain, jint class_data_len,
+                                            const unsigned char *class_data,
+                                            jint *new_class_data_len,
+                                            unsigned char **new_class_data);
+/* Gives kept (may be NULL) to the class just defined from it, keyed by the
+ * class's identity (config.object_id, or the jclass value when NULL), or,
+ * with klass NULL, frees it. Any thread, no lock held. */
+void jvmtirt_class_defined(jclass klass, jvmtirt_class_file *kept);
+/* The class with that identity was unloaded: the core frees what it kept
+ * for it (jvmtirt_shutdown frees the rest). Any thread, no lock held; not
+ * during a RetransformClasses or RedefineClasses of that class (the agent
+ * holds a reference to it then). */
+void jvmtirt_class_unloaded(uintptr_t class_id);
 
 /* ---- system properties ----
  * The VM sets its properties before loading agents; agents may change the

@@ -7,7 +7,11 @@
  * (cflh.calls.L, counted at ClassPrepare), and the marker in the class the
  * VM defined (cflh.final: Main prints it in HotSpot, run reads the host's
  * -dump-classes copy). The spec's answer: X, then Y, then P, each on the
- * previous one's bytes, so "XYP". */
+ * previous one's bytes, so "XYP". Then, at ClassPrepare, P retransforms the
+ * class (cflh.retransform): only P is called again (cflh.retransform.seen.L
+ * for each environment called, with class_being_redefined set), and it
+ * starts from X and Y's load-time output, "XY_", not from the original
+ * "___" (HotSpot 17 does so; the core keeps those bytes for it). */
 
 #define CONF_MARK "JVMTIGEN_CONF"
 #define CONF_MARK_LEN 16 /* with its three slots */
@@ -15,6 +19,7 @@
 static jvmtiEnv *chain_envs[3];
 static const char chain_letters[3] = {'X', 'P', 'Y'};
 static int chain_calls[3];
+static int chain_retransforming; /* P's RetransformClasses is under way */
 
 static int chain_index(jvmtiEnv *env)
 {
@@ -29,17 +34,22 @@ static void JNICALL chain_hook(jvmtiEnv *env, JNIEnv *jni, jclass being_redefine
                                const unsigned char *data, jint *new_len,
                                unsigned char **new_data)
 {
-    (void)jni, (void)being_redefined, (void)loader, (void)pd;
+    (void)jni, (void)loader, (void)pd;
     int i = chain_index(env);
     if (i < 0 || !name || strcmp(name, "ConfMarked") != 0)
         return;
-    chain_calls[i]++;
+    if (!being_redefined)
+        chain_calls[i]++;
     const unsigned char *m = NULL;
     for (jint k = 0; !m && k + CONF_MARK_LEN <= len; k++)
         if (memcmp(data + k, CONF_MARK, strlen(CONF_MARK)) == 0)
             m = data + k;
-    char id[32];
-    snprintf(id, sizeof id, "cflh.seen.%c", chain_letters[i]);
+    char id[48];
+    if (being_redefined)
+        snprintf(id, sizeof id, "cflh.retransform.seen.%c%s", chain_letters[i],
+                 chain_retransforming ? "" : ".unexpected");
+    else
+        snprintf(id, sizeof id, "cflh.seen.%c", chain_letters[i]);
     if (!m) {
         say(id, "no-mark");
         return;
@@ -67,6 +77,11 @@ static void JNICALL chain_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
         char id[32];
         snprintf(id, sizeof id, "cflh.calls.%c", chain_letters[i]);
         say(id, "%d", chain_calls[i]);
+        if (chain_letters[i] == 'P') {
+            chain_retransforming = 1;
+            result("cflh.retransform", (*env)->RetransformClasses(env, 1, &klass));
+            chain_retransforming = 0;
+        }
     }
     (*env)->Deallocate(env, (unsigned char *)sig);
 }

@@ -28,6 +28,9 @@
 #     static and shared, with walks racing SetTag and DisposeEnvironment;
 #   - stress.c runs it from eight threads at once (race-free under
 #     SANITIZE=thread);
+#   - redefine.c drives RetransformClasses, RedefineClasses and
+#     IsModifiableClass (the ClassFileLoadHook chain in the spec's order),
+#     static and shared, with retransforms racing class loading;
 #   - monitor_limits.c: timed raw monitor waits against a wall clock set
 #     ahead, and more than 2^20 raw monitors.
 # Needs what `make check` passes: RT_LIB, RT_SO, RT_OUT, JNI_INCLUDE, CC,
@@ -180,6 +183,17 @@ if build "units (shared library)" "$d/units-so" tests/runtime/units.c -L"$sodir"
     fi
     run_tap units-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/units-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# redefine.c: RetransformClasses, RedefineClasses and IsModifiableClass
+# over the VM's class_modifiable and install_classes, the ClassFileLoadHook
+# chain in the spec's order, and retransforms racing class loading.
+if build redefine "$d/redefine" tests/runtime/redefine.c "$RT_LIB"; then
+    run_tap redefine "$d/redefine"
+fi
+if build "redefine (shared library)" "$d/redefine-so" tests/runtime/redefine.c -L"$sodir" -ljvmtirt; then
+    run_tap redefine-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/redefine-so" |
+        sed 's/ - runtime: redefine: / - runtime: redefine: shared: /'
 fi
 
 # A wall clock moved ahead and more than a million raw monitors.
