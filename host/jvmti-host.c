@@ -410,6 +410,11 @@ int main(int argc, char **argv)
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
+    /* The samples jvmtirt_init tries thread_id/thread_ref and the object
+     * identity on: the main thread, whose object exists before it starts. */
+    main_thread.obj.kind = HOST_THREAD;
+    config.sample_thread = (uintptr_t)&main_thread;
+    config.sample_object = jthread_of(&main_thread);
     host_frames_configure(&config);
     host_stacks_configure(&config);                        /* host/stacks.c */
     host_heap_configure(&config);                          /* host/heap.c */

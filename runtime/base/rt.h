@@ -112,6 +112,9 @@ struct rt_state {
     jvmtiExtensionEventInfo *ext_events;
     jint n_ext_events;
     int ext_frozen;          /* set once an environment exists */
+    /* atomic: jvmtirt_init succeeded and jvmtirt_shutdown has not run since;
+     * the VM's calls before (or twice) are refused (rt_ready). */
+    int ready;
     /* The areas' hooks, NULL-terminated (lifecycle/areas.c); set by
      * jvmtirt_init, walked here in base.c when an environment is freed. */
     const struct rt_area *const *areas;
@@ -140,6 +143,9 @@ void rt_env_destroy(rt_env *e);
 void rt_env_unlink_thread_events(rt_env *e);
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);
+/* 1 once jvmtirt_init succeeded (until jvmtirt_shutdown); else 0, after
+ * one line on stderr naming the VM's call `fn` that came too early. */
+int rt_ready(const char *fn);
 
 /* ---- threads.c: the thread registry ---- */
 /* The calling OS thread, for raw monitor ownership (works on any thread,
@@ -163,15 +169,19 @@ jvmtiError rt_thread_of_ref(jvmtiEnv *env, jthread thread, rt_thread **out);
 /* The JVM TI function slot of the function table's member NAME (1-based,
  * as jvmtigen_functions_info is indexed). */
 #define RT_SLOT(NAME) ((int)(offsetof(struct jvmtiInterface_1_, NAME) / sizeof(void *)) + 1)
-/* An operation of the VM: its place in jvmtirt_config. */
-#define RT_OP(NAME) offsetof(jvmtirt_config, NAME)
+/* An operation of the VM: its place in jvmtirt_config, and its name (for
+ * the port's messages). */
+#define RT_OP(NAME) {offsetof(jvmtirt_config, NAME), #NAME}
+typedef struct rt_op {
+    size_t offset;
+    const char *name; /* NULL ends a list */
+} rt_op;
 
 /* A function of the core that answers NOT_AVAILABLE unless the VM supplied
- * the operations it needs (0 ends the list); the port counts it as a
- * default then. */
+ * the operations it needs; the port counts it as a default then. */
 typedef struct rt_need {
     int slot;
-    size_t ops[4];
+    rt_op ops[4];
 } rt_need;
 
 typedef struct rt_area {

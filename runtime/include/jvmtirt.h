@@ -120,7 +120,8 @@ typedef struct jvmtirt_class_info {
  * when it is called, on which thread, under which lock, and what it may call
  * back. Unless said otherwise an operation is called with no lock of the
  * core held and may call any jvmtirt_* function and any JVM TI function. */
-#define JVMTIRT_CONFIG_VERSION 1
+/* 1: up to object_hash; 2: sample_thread and sample_object added. */
+#define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
     size_t size;   /* sizeof(jvmtirt_config) as the VM was compiled */
@@ -246,7 +247,8 @@ typedef struct jvmtirt_config {
      * jvmtirt_ functions, nor take a lock the VM holds while calling them.
      * Returns JVMTI_ERROR_NONE, or an error for the agent (e.g.
      * THREAD_NOT_ALIVE for a thread that is ending). NULL (or no
-     * resume_thread): the suspend functions answer NOT_AVAILABLE. */
+     * resume_thread): the suspend functions answer NOT_AVAILABLE and
+     * can_suspend is withdrawn from `potential` (unless offer_defaults). */
     jvmtiError (*suspend_thread)(uintptr_t thread_id, int is_current);
     /* Lets a thread suspended by suspend_thread run again. Same thread and
      * lock rules; JVMTI_ERROR_NONE, or an error for the agent (e.g.
@@ -422,6 +424,28 @@ typedef struct jvmtirt_config {
      * overridden. NULL: the core derives a hash from the identity itself
      * (stable for the object's life, as the spec asks). */
     jint (*object_hash)(uintptr_t object);
+
+    /* ---- the port's self-check (config version 2; runtime/README.md, "The
+     * port checks itself") ----
+     * Samples on which jvmtirt_init tries the identity operations above,
+     * on the thread calling it, with no lock of the core held, before it
+     * sets anything up; a disagreement refuses to start (jvmtirt_init
+     * returns JVMTI_ERROR_ILLEGAL_ARGUMENT and prints one line naming the
+     * operation). A VM whose identity operations are only half given
+     * (thread_ref without thread_id, object_id without object_ref or the
+     * reverse) and that gives no sample is named by jvmtirt_report_defaults.
+     * The id of a thread whose thread object exists already (thread_ref
+     * gives it; jvmtirt_thread_start need not have been called for it):
+     * init checks thread_id(thread_ref(sample_thread)) == sample_thread
+     * (with thread_id NULL: the reference's value). 0: no sample. */
+    uintptr_t sample_thread;
+    /* A reference to a live object, valid on the thread calling
+     * jvmtirt_init: init checks that object_id gives it an identity (not
+     * 0) and that object_id(object_ref(that identity)) gives the same one
+     * (NULL operations as documented above). The reference object_ref
+     * returns there is the calling thread's local reference: a VM that
+     * calls jvmtirt_init where it cannot make one leaves this NULL. */
+    jobject sample_object;
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -431,8 +455,15 @@ typedef struct jvmtirt_config {
  * (see jvmtigen_trace.h): when JVMTI_TRACE is set, environments get the
  * tracing function table. Returns JVMTI_ERROR_NONE, or (with a message on
  * stderr, and the core left unset) JVMTI_ERROR_ILLEGAL_ARGUMENT for a size
- * or version it does not know, JVMTI_ERROR_NOT_AVAILABLE when config->strict
- * and functions are missing. */
+ * or version it does not know or identity operations that disagree on the
+ * config's samples, JVMTI_ERROR_NOT_AVAILABLE when config->strict and
+ * functions are missing, JVMTI_ERROR_WRONG_PHASE when the core is set up
+ * already (a second call without jvmtirt_shutdown between).
+ * Until it succeeds (and again after jvmtirt_shutdown) the VM's calls that
+ * need the core set up are refused with a line on stderr: jvmtirt_get_env
+ * answers JNI_ERR, jvmtirt_property_define and the extension registries
+ * JVMTI_ERROR_WRONG_PHASE, jvmtirt_set_phase and jvmtirt_thread_start do
+ * nothing. */
 jvmtiError jvmtirt_init(const jvmtirt_config *config);
 /* Frees every environment, monitor, thread record and property. Only once
  * no thread can call JVM TI any more: agents' own threads may go on
