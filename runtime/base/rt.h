@@ -79,7 +79,16 @@ typedef struct rt_thread {
     pthread_t pthread;             /* the OS thread that started it */
     int suspended;                 /* under rt.lock: suspended by JVM TI */
     int kind;                      /* jvmtirt_thread_kind: GetAllThreads lists JAVA ones */
+    int agent;                     /* under rt.lock: started by RunAgentThread (in no group) */
 } rt_thread;
+
+/* A RunAgentThread under way (threads/groups.c): the thread that registers
+ * with this id is an agent thread from its start. On that call's stack,
+ * linked in rt.agent_starts under rt.lock. */
+typedef struct rt_agent_start {
+    uintptr_t id;
+    struct rt_agent_start *next;
+} rt_agent_start;
 
 typedef struct rt_property {
     char *name, *value;
@@ -104,6 +113,7 @@ struct rt_state {
     long n_envs;
     rt_thread *threads;
     long n_threads;
+    rt_agent_start *agent_starts; /* RunAgentThread calls under way */
     rt_env *solo_holder[JVMTIRT_CAPABILITY_COUNT];
     jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;

@@ -111,6 +111,17 @@ typedef struct jvmtirt_class_info {
     const char *source_file; /* the SourceFile attribute, or NULL: none */
 } jvmtirt_class_info;
 
+/* ---- thread groups (config version 2) ---- */
+
+/* What thread_group_info hands the core: GetThreadGroupInfo's fields. The
+ * core copies name into memory the agent Deallocates. */
+typedef struct jvmtirt_thread_group_info {
+    jthreadGroup parent; /* a local reference; NULL for a top-level group */
+    const char *name;    /* modified UTF-8, valid until this thread's next call; NULL reads as "" */
+    jint max_priority;
+    jboolean is_daemon;
+} jvmtirt_thread_group_info;
+
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
  * compiled: a VM built against an older, smaller jvmtirt_config keeps
@@ -120,7 +131,8 @@ typedef struct jvmtirt_class_info {
  * when it is called, on which thread, under which lock, and what it may call
  * back. Unless said otherwise an operation is called with no lock of the
  * core held and may call any jvmtirt_* function and any JVM TI function. */
-/* 1: up to object_hash; 2: sample_thread and sample_object added. */
+/* 1: up to object_hash; 2: sample_thread, sample_object and the thread
+ * group and agent thread operations added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -446,6 +458,46 @@ typedef struct jvmtirt_config {
      * returns there is the calling thread's local reference: a VM that
      * calls jvmtirt_init where it cannot make one leaves this NULL. */
     jobject sample_object;
+
+    /* ---- thread groups and agent threads (config version 2;
+     * runtime/README.md, "Thread groups and agent threads") ----
+     * Called on the agent's thread inside the JVM TI call, with no lock of
+     * the core held; they must not call JVM TI. NULL: the functions that
+     * need one answer JVMTI_ERROR_NOT_AVAILABLE and jvmtirt_report_defaults
+     * lists them (they need no capability: every VM should have them). */
+    /* group NULL (GetTopThreadGroups): calls visit_group once for each
+     * group that has no parent. Else (GetThreadGroupChildren): calls
+     * visit_thread for each thread object whose group is `group` (started
+     * or not: the core keeps the live platform threads among them, and
+     * leaves out the threads RunAgentThread started) and visit_group for
+     * each child group. The references are local references for the calling
+     * thread. A non-zero answer of a visit ends the enumeration (the core
+     * ran out of memory). Returns JVMTI_ERROR_NONE, or
+     * JVMTI_ERROR_INVALID_THREAD_GROUP when `group` is no thread group
+     * (the core answers that for NULL itself). */
+    jvmtiError (*thread_group_members)(jthreadGroup group,
+                                       int (*visit_thread)(void *arg, jthread thread),
+                                       int (*visit_group)(void *arg, jthreadGroup child),
+                                       void *arg);
+    /* GetThreadGroupInfo of a group (never NULL): fills *out. Returns
+     * JVMTI_ERROR_NONE or JVMTI_ERROR_INVALID_THREAD_GROUP. */
+    jvmtiError (*thread_group_info)(jthreadGroup group, jvmtirt_thread_group_info *out);
+    /* RunAgentThread, after the core checked the spec's errors (thread not
+     * NULL, one check_thread answers THREAD_NOT_ALIVE for and not started
+     * with jvmtirt_thread_start, else INVALID_THREAD as in HotSpot 17; not
+     * virtual by thread_is_virtual, else UNSUPPORTED_OPERATION; priority
+     * within JVMTI_THREAD_MIN_PRIORITY .. MAX_PRIORITY): start a new daemon thread bound to the thread object
+     * `thread`, at `priority`, in no thread group. On the new thread the VM
+     * attaches it, calls jvmtirt_thread_start for it (and posts ThreadStart
+     * when enabled), then calls body(jni, ctx) with that thread's JNIEnv,
+     * once: body runs the agent's function and returns when it does; then
+     * the VM posts ThreadEnd, calls jvmtirt_thread_end and detaches it.
+     * Returns JVMTI_ERROR_NONE once the new thread has called
+     * jvmtirt_thread_start (the spec: started when RunAgentThread returns),
+     * or an error for the agent (then body must never be called: the core
+     * frees ctx). */
+    jvmtiError (*start_agent_thread)(jthread thread, jint priority,
+                                     void (*body)(JNIEnv *jni, void *ctx), void *ctx);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

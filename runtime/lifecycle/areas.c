@@ -21,6 +21,7 @@ const rt_area *const rt_areas[] = {
     &rt_area_stacks,         /* threads/ */
     &rt_area_threadinfo,     /* threads/ */
     &rt_area_suspend,        /* threads/ */
+    &rt_area_groups,         /* threads/ */
     &rt_area_classes,        /* classes/ */
     &rt_area_classinfo,      /* classes/ */
     &rt_area_props,          /* envs/ */

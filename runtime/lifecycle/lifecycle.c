@@ -162,6 +162,14 @@ void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind)
     if (t) {
         t->id = id;
         t->kind = kind;
+        /* A thread RunAgentThread is starting is an agent thread before any
+         * query can see it (in no thread group). */
+        for (rt_agent_start **a = &rt.agent_starts; *a; a = &(*a)->next)
+            if ((*a)->id == id) {
+                t->agent = 1;
+                *a = (*a)->next;
+                break;
+            }
         t->pthread = pthread_self();
         t->next = rt.threads;
         rt.threads = t;

@@ -144,8 +144,11 @@ static void section_unregistered(void)
         expect(reported("function GetMethodModifiers answers"), 0, "... the report does not name it");
     }
     expect(jvmtigen_impl_supplied(slot_of("GetPhase")), -1, "a core function has no default");
-    expect(jvmtigen_impl_supplied(slot_of("GetTopThreadGroups")), 0, "GetTopThreadGroups is at its default");
-    expect(reported("function GetTopThreadGroups answers"), 1, "the report names a missing mandatory function");
+    expect(jvmtigen_impl_supplied(slot_of("GetTopThreadGroups")), -1,
+           "GetTopThreadGroups is the core's, over config.thread_group_members");
+    expect(reported("function GetTopThreadGroups answers JVMTI_ERROR_NOT_AVAILABLE (the core's, "
+                    "needs config.thread_group_members"),
+           1, "... without it the report names a missing mandatory function and the operation");
     /* The core's stack and class functions need the VM's walks: without
      * them they answer NOT_AVAILABLE, and the report says so. */
     expect(jvmtigen_impl_supplied(slot_of("GetFrameCount")), -1, "GetFrameCount is the core's");
