@@ -170,9 +170,12 @@ typedef struct jvmtirt_config {
      * the id the VM passed to jvmtirt_thread_start for that thread. Used to
      * enable events for one thread, and, while posting an event enabled for
      * some thread, on the event's thread parameter (on the posting thread,
-     * no lock held; it must map every jthread the VM posts events with).
-     * NULL: the jthread's own value is the id (VMs whose references are
-     * stable). */
+     * no lock held; it must map every jthread the VM posts events with);
+     * also on the members GetThreadGroupChildren keeps, on RunAgentThread's
+     * thread (not started yet: the id it will start with) and once by
+     * jvmtirt_init on thread_ref(sample_thread); always with no lock of the
+     * core held. NULL: the jthread's own value is the id (VMs whose
+     * references are stable). */
     uintptr_t (*thread_id)(jthread thread);
 
     /* ---- handle checks: the trampolines' questions (jvmtigen_hooks.h).
