@@ -17,7 +17,8 @@ typedef enum host_kind {
     HOST_METHOD,
     HOST_FIELD,
     HOST_OBJECT,  /* a plain java/lang/Object (objects.c) */
-    HOST_INSTANCE /* an object of the heap model (heap.c) */
+    HOST_INSTANCE, /* an object of the heap model (heap.c) */
+    HOST_THREAD_GROUP /* groups.c */
 } host_kind;
 
 typedef struct host_object {
@@ -58,6 +59,7 @@ typedef struct host_thread {
     char name[32];
     int alive;                            /* started and not ended */
     int index;
+    int agent_priority;                   /* an agent thread's (groups.c); 0: none */
     pthread_t pthread;
     struct host_thread *next_attached; /* attached through JNI: the host's list */
     /* suspension (suspend.c), under its lock; suspended also read atomically */
@@ -81,6 +83,13 @@ host_thread *host_thread_of_env(JNIEnv *jni);
 /* Makes t a running VM thread on the calling OS thread; posts ThreadStart
  * (post=1) once the VM is live. */
 void host_thread_begin(host_thread *t, const char *name, int post);
+/* Calls fn with the main thread's and each worker's thread object (the
+ * members of group main) until it answers non-zero. */
+void host_threads_each(int (*fn)(void *arg, jthread thread), void *arg);
+/* Thread groups and agent threads (groups.c). */
+void host_groups_configure(jvmtirt_config *c);
+jthreadGroup host_thread_group_of(host_thread *t);
+jobject host_thread_new(void); /* JNI AllocObject of java/lang/Thread */
 void host_thread_finish(host_thread *t, int post);
 
 /* The extension function and event every run has (extensions.c):

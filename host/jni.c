@@ -39,6 +39,7 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_OBJECT: return find_class(env, "java/lang/Object");
     case HOST_INSTANCE: return host_heap_class_of(obj);
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
+    case HOST_THREAD_GROUP: break; /* the host has no java/lang/ThreadGroup class */
     }
     return NULL;
 }
@@ -82,9 +83,13 @@ static void JNICALL delete_ref(JNIEnv *env, jobject obj)
     host_ref_drop(obj);
 }
 
-/* Only java/lang/Object can be instantiated (there are no constructors). */
+/* Only java/lang/Object and java/lang/Thread can be instantiated (there
+ * are no constructors): a new Thread object is one an agent can hand to
+ * RunAgentThread (groups.c). */
 static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
 {
+    if (clazz && clazz == find_class(env, "java/lang/Thread"))
+        return host_thread_new();
     return clazz && clazz == find_class(env, "java/lang/Object") ? host_object_new() : NULL;
 }
 

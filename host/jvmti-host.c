@@ -76,7 +76,8 @@ static jthread jthread_of(host_thread *t) { return (jthread)&t->obj; }
 
 void host_thread_begin(host_thread *t, const char *name, int post)
 {
-    t->obj.kind = HOST_THREAD;
+    if (t->obj.kind != HOST_THREAD) /* set already where others may read it */
+        t->obj.kind = HOST_THREAD;
     t->jni = host_jni_functions();
     host_frames_thread_begin(t);
     host_stacks_thread_begin(t);
@@ -154,14 +155,17 @@ static uintptr_t thread_id(jthread thread) { return (uintptr_t)host_thread_of(th
  * the process ends. */
 static jthread thread_ref(uintptr_t id) { return jthread_of((host_thread *)id); }
 
-/* GetThreadInfo's facts. The host has no thread groups nor class loaders
- * (NULL), and every thread has Java's default priority, 5. */
+/* GetThreadInfo's facts. The main thread and the workers are in group
+ * main at Java's default priority, 5; an agent thread is a daemon in no
+ * group, at the priority RunAgentThread gave (groups.c). The host has no
+ * class loaders (NULL). */
 static jvmtiError thread_info(jthread thread, jvmtirt_thread_info *out)
 {
     host_thread *t = host_thread_of(thread);
     out->name = t->name;
-    out->priority = 5;
-    out->is_daemon = JNI_FALSE;
+    out->priority = t->agent_priority ? t->agent_priority : 5;
+    out->is_daemon = t->agent_priority ? JNI_TRUE : JNI_FALSE;
+    out->thread_group = host_thread_group_of(t);
     return JVMTI_ERROR_NONE;
 }
 
@@ -323,6 +327,16 @@ static void usage(void)
 static agent *agents;
 static host_thread main_thread;
 static host_thread *workers;
+static int n_workers;
+
+void host_threads_each(int (*fn)(void *arg, jthread thread), void *arg)
+{
+    if (fn(arg, jthread_of(&main_thread)))
+        return;
+    for (int i = 0; i < n_workers; i++)
+        if (fn(arg, jthread_of(&workers[i])))
+            return;
+}
 
 int main(int argc, char **argv)
 {
@@ -414,9 +428,15 @@ int main(int argc, char **argv)
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
     config.object_ref = host_object_ref;
+    /* The samples jvmtirt_init tries thread_id/thread_ref and the object
+     * identity on: the main thread, whose object exists before it starts. */
+    main_thread.obj.kind = HOST_THREAD;
+    config.sample_thread = (uintptr_t)&main_thread;
+    config.sample_object = jthread_of(&main_thread);
     host_frames_configure(&config);
     host_stacks_configure(&config);                        /* host/stacks.c */
     host_heap_configure(&config);                          /* host/heap.c */
+    host_groups_configure(&config);                        /* host/groups.c */
     if (all_capabilities) {
         for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
             jvmtirt_capability_set(&config.potential, b, 1);
@@ -443,6 +463,10 @@ int main(int argc, char **argv)
     int main_started = 0;
     /* Thread objects outlive their threads: agents may keep references. */
     workers = calloc((size_t)n_threads + 1, sizeof *workers);
+    n_workers = workers ? n_threads : 0;
+    /* Thread objects before any agent can list them (group main). */
+    for (int i = 0; i < n_workers; i++)
+        workers[i].obj.kind = HOST_THREAD;
     if (rc == 0) {
         jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
         host_thread_begin(&main_thread, "main", 0);

@@ -24,6 +24,7 @@
  * rt_env_slot_free). What an area keeps for an environment it frees in its
  * env_freed hook, reached through rt.areas: base calls no area by name. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,15 @@ char *rt_strdup(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
+}
+
+int rt_ready(const char *fn)
+{
+    if (LOAD(&rt.ready))
+        return 1;
+    fprintf(stderr, "jvmtirt: error: %s called before jvmtirt_init (or after jvmtirt_shutdown): "
+                    "refused\n", fn);
+    return 0;
 }
 
 /* A cursor may stand on one of e's per-thread settings (threads read their

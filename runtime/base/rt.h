@@ -84,7 +84,16 @@ typedef struct rt_thread {
     pthread_t pthread;             /* the OS thread that started it */
     int suspended;                 /* under rt.lock: suspended by JVM TI */
     int kind;                      /* jvmtirt_thread_kind: GetAllThreads lists JAVA ones */
+    int agent;                     /* under rt.lock: started by RunAgentThread (in no group) */
 } rt_thread;
+
+/* A RunAgentThread under way (threads/groups.c): the thread that registers
+ * with this id is an agent thread from its start. On that call's stack,
+ * linked in rt.agent_starts under rt.lock. */
+typedef struct rt_agent_start {
+    uintptr_t id;
+    struct rt_agent_start *next;
+} rt_agent_start;
 
 typedef struct rt_property {
     char *name, *value;
@@ -109,6 +118,7 @@ struct rt_state {
     long n_envs;
     rt_thread *threads;
     long n_threads;
+    rt_agent_start *agent_starts; /* RunAgentThread calls under way */
     rt_env *solo_holder[JVMTIRT_CAPABILITY_COUNT];
     jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;
@@ -117,6 +127,9 @@ struct rt_state {
     jvmtiExtensionEventInfo *ext_events;
     jint n_ext_events;
     int ext_frozen;          /* set once an environment exists */
+    /* atomic: jvmtirt_init succeeded and jvmtirt_shutdown has not run since;
+     * the VM's calls before (or twice) are refused (rt_ready). */
+    int ready;
     /* The areas' hooks, NULL-terminated (lifecycle/areas.c); set by
      * jvmtirt_init, walked here in base.c when an environment is freed. */
     const struct rt_area *const *areas;
@@ -145,6 +158,9 @@ void rt_env_destroy(rt_env *e);
 void rt_env_unlink_thread_events(rt_env *e);
 /* malloc'd copy (NULL on out of memory). */
 char *rt_strdup(const char *s);
+/* 1 once jvmtirt_init succeeded (until jvmtirt_shutdown); else 0, after
+ * one line on stderr naming the VM's call `fn` that came too early. */
+int rt_ready(const char *fn);
 
 /* ---- threads.c: the thread registry ---- */
 /* The calling OS thread, for raw monitor ownership (works on any thread,
@@ -168,15 +184,19 @@ jvmtiError rt_thread_of_ref(jvmtiEnv *env, jthread thread, rt_thread **out);
 /* The JVM TI function slot of the function table's member NAME (1-based,
  * as jvmtigen_functions_info is indexed). */
 #define RT_SLOT(NAME) ((int)(offsetof(struct jvmtiInterface_1_, NAME) / sizeof(void *)) + 1)
-/* An operation of the VM: its place in jvmtirt_config. */
-#define RT_OP(NAME) offsetof(jvmtirt_config, NAME)
+/* An operation of the VM: its place in jvmtirt_config, and its name (for
+ * the port's messages). */
+#define RT_OP(NAME) {offsetof(jvmtirt_config, NAME), #NAME}
+typedef struct rt_op {
+    size_t offset;
+    const char *name; /* NULL ends a list */
+} rt_op;
 
 /* A function of the core that answers NOT_AVAILABLE unless the VM supplied
- * the operations it needs (0 ends the list); the port counts it as a
- * default then. */
+ * the operations it needs; the port counts it as a default then. */
 typedef struct rt_need {
     int slot;
-    size_t ops[4];
+    rt_op ops[4];
 } rt_need;
 
 typedef struct rt_area {

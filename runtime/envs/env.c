@@ -30,6 +30,8 @@ int jvmtirt_version_supported(jint version)
 jint jvmtirt_get_env(void **penv, jint version)
 {
     *penv = NULL;
+    if (!rt_ready("jvmtirt_get_env"))
+        return JNI_ERR;
     if (!jvmtirt_version_supported(version))
         return JNI_EVERSION;
     pthread_mutex_lock(&rt.lock);
@@ -74,7 +76,11 @@ jvmtiError jvmti_impl_SetEnvironmentLocalStorage(jvmtiEnv *env, const void *data
     return JVMTI_ERROR_NONE;
 }
 
-void jvmtirt_set_phase(jvmtiPhase phase) { jvmtigen_set_phase(phase); }
+void jvmtirt_set_phase(jvmtiPhase phase)
+{
+    if (rt_ready("jvmtirt_set_phase"))
+        jvmtigen_set_phase(phase);
+}
 
 jvmtiError jvmti_impl_GetPhase(jvmtiEnv *env, jvmtiPhase *phase_ptr)
 {

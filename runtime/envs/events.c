@@ -2,6 +2,7 @@
  * anywhere" word the posting sites test, and the cursor the generated
  * posting functions walk environments with. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +274,33 @@ static jvmtiEnv *advance(jvmtigen_post_cursor *c, rt_env *e)
     return NULL;
 }
 
+/* VMStart, VMInit and VMDeath mark the phases: the VM posting one outside
+ * its phase (VMInit before jvmtirt_set_phase(LIVE)) is the VM's mistake,
+ * and an agent that enabled it would wait for it forever. Said once per
+ * event on stderr (other events are simply not sent outside their phases:
+ * a ClassLoad of the primordial phase is no mistake). Only an event some
+ * environment enabled gets here. */
+static void out_of_phase(jvmtiEvent event, jvmtiPhase now)
+{
+    static int said[3]; /* atomic */
+    int k = event == JVMTI_EVENT_VM_START  ? 0
+            : event == JVMTI_EVENT_VM_INIT ? 1
+            : event == JVMTI_EVENT_VM_DEATH ? 2
+                                            : -1;
+    static const char *const names[] = {"VMStart", "VMInit", "VMDeath"};
+    static const char *const wanted[] = {"the start phase", "the live phase", "the live phase"};
+    if (k < 0 || __atomic_exchange_n(&said[k], 1, __ATOMIC_RELAXED))
+        return;
+    const char *phase = now == JVMTI_PHASE_ONLOAD       ? "OnLoad"
+                        : now == JVMTI_PHASE_PRIMORDIAL ? "primordial"
+                        : now == JVMTI_PHASE_START      ? "start"
+                        : now == JVMTI_PHASE_LIVE       ? "live"
+                                                        : "dead";
+    fprintf(stderr, "jvmtirt: error: jvmtirt_post_%s in the %s phase: %s is sent only in %s "
+                    "(jvmtirt_set_phase first); no environment got it\n",
+            names[k], phase, names[k], wanted[k]);
+}
+
 jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread thread)
 {
     c->epoch = rt_walk_begin();
@@ -292,8 +320,11 @@ jvmtiEnv *jvmtigen_post_first(jvmtigen_post_cursor *c, jvmtiEvent event, jthread
     const jvmtigen_event_info *info = valid_event(event);
     jvmtiPhase now = JVMTIGEN_PHASE(NULL);
     if (!info || !jvmtigen_phase_allows(info->phase, now) || now == JVMTI_PHASE_ONLOAD ||
-        now == JVMTI_PHASE_DEAD)
+        now == JVMTI_PHASE_DEAD) {
+        if (info)
+            out_of_phase(event, now);
         return NULL;
+    }
     return advance(c, LOAD_SC(&rt.envs));
 }
 

@@ -18,6 +18,8 @@ static rt_property *find_property(const char *name)
 
 jvmtiError jvmtirt_property_define(const char *name, const char *value, int writable)
 {
+    if (!rt_ready("jvmtirt_property_define"))
+        return JVMTI_ERROR_WRONG_PHASE;
     jvmtiError err = JVMTI_ERROR_NONE;
     pthread_mutex_lock(&rt.lock);
     rt_property *p = find_property(name);
@@ -196,6 +198,8 @@ static int copy_event_info(jvmtiExtensionEventInfo *d, const jvmtiExtensionEvent
 
 jvmtiError jvmtirt_extension_function_add(const jvmtiExtensionFunctionInfo *info)
 {
+    if (!rt_ready("jvmtirt_extension_function_add"))
+        return JVMTI_ERROR_WRONG_PHASE;
     jvmtiError err = JVMTI_ERROR_NONE;
     pthread_mutex_lock(&rt.lock);
     jvmtiExtensionFunctionInfo *grown = NULL;
@@ -213,6 +217,8 @@ jvmtiError jvmtirt_extension_function_add(const jvmtiExtensionFunctionInfo *info
 
 jvmtiError jvmtirt_extension_event_add(const jvmtiExtensionEventInfo *info)
 {
+    if (!rt_ready("jvmtirt_extension_event_add"))
+        return JVMTI_ERROR_WRONG_PHASE;
     jvmtiError err = JVMTI_ERROR_NONE;
     pthread_mutex_lock(&rt.lock);
     jvmtiExtensionEventInfo *grown = NULL;

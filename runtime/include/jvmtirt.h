@@ -113,7 +113,7 @@ typedef struct jvmtirt_class_info {
     const char *source_file; /* the SourceFile attribute, or NULL: none */
 } jvmtirt_class_info;
 
-/* ---- retransformation and redefinition (issue 32) ---- */
+/* ---- retransformation and redefinition (config version 2) ---- */
 
 /* class_modifiable's answers. */
 enum {
@@ -137,6 +137,16 @@ typedef struct jvmtirt_class_origin {
 
 /* What the core keeps of a class for its retransformations (opaque). */
 typedef struct jvmtirt_class_file jvmtirt_class_file;
+/* ---- thread groups (config version 2) ---- */
+
+/* What thread_group_info hands the core: GetThreadGroupInfo's fields. The
+ * core copies name into memory the agent Deallocates. */
+typedef struct jvmtirt_thread_group_info {
+    jthreadGroup parent; /* a local reference; NULL for a top-level group */
+    const char *name;    /* modified UTF-8, valid until this thread's next call; NULL reads as "" */
+    jint max_priority;
+    jboolean is_daemon;
+} jvmtirt_thread_group_info;
 
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
@@ -147,7 +157,10 @@ typedef struct jvmtirt_class_file jvmtirt_class_file;
  * when it is called, on which thread, under which lock, and what it may call
  * back. Unless said otherwise an operation is called with no lock of the
  * core held and may call any jvmtirt_* function and any JVM TI function. */
-#define JVMTIRT_CONFIG_VERSION 1
+/* 1: up to object_hash; 2: class_modifiable and install_classes,
+ * sample_thread, sample_object and the thread group and agent thread
+ * operations added. */
+#define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
     size_t size;   /* sizeof(jvmtirt_config) as the VM was compiled */
@@ -184,9 +197,12 @@ typedef struct jvmtirt_config {
      * the id the VM passed to jvmtirt_thread_start for that thread. Used to
      * enable events for one thread, and, while posting an event enabled for
      * some thread, on the event's thread parameter (on the posting thread,
-     * no lock held; it must map every jthread the VM posts events with).
-     * NULL: the jthread's own value is the id (VMs whose references are
-     * stable). */
+     * no lock held; it must map every jthread the VM posts events with);
+     * also on the members GetThreadGroupChildren keeps, on RunAgentThread's
+     * thread (not started yet: the id it will start with) and once by
+     * jvmtirt_init on thread_ref(sample_thread); always with no lock of the
+     * core held. NULL: the jthread's own value is the id (VMs whose
+     * references are stable). */
     uintptr_t (*thread_id)(jthread thread);
 
     /* ---- handle checks: the trampolines' questions (jvmtigen_hooks.h).
@@ -270,7 +286,8 @@ typedef struct jvmtirt_config {
      * jvmtirt_ functions, nor take a lock the VM holds while calling them.
      * Returns JVMTI_ERROR_NONE, or an error for the agent (e.g.
      * THREAD_NOT_ALIVE for a thread that is ending). NULL (or no
-     * resume_thread): the suspend functions answer NOT_AVAILABLE. */
+     * resume_thread): the suspend functions answer NOT_AVAILABLE and
+     * can_suspend is withdrawn from `potential` (unless offer_defaults). */
     jvmtiError (*suspend_thread)(uintptr_t thread_id, int is_current);
     /* Lets a thread suspended by suspend_thread run again. Same thread and
      * lock rules; JVMTI_ERROR_NONE, or an error for the agent (e.g.
@@ -447,7 +464,7 @@ typedef struct jvmtirt_config {
      * (stable for the object's life, as the spec asks). */
     jint (*object_hash)(uintptr_t object);
 
-    /* ---- retransformation and redefinition (issue 32; runtime/README.md,
+    /* ---- retransformation and redefinition (config version 2; runtime/README.md,
      * "Retransformation and redefinition") ----
      * The core runs the ClassFileLoadHook chain in the spec's order, keeps
      * what a retransformation starts from (see jvmtirt_class_file_load) and
@@ -471,6 +488,67 @@ typedef struct jvmtirt_config {
      * NAMES_DONT_MATCH, UNSUPPORTED_REDEFINITION_*, ...) with every class
      * left as it was; the core returns that error to the agent. */
     jvmtiError (*install_classes)(jint n, const jvmtiClassDefinition *defs, int retransform);
+    /* ---- the port's self-check (config version 2; runtime/README.md, "The
+     * port checks itself") ----
+     * Samples on which jvmtirt_init tries the identity operations above,
+     * on the thread calling it, with no lock of the core held, before it
+     * sets anything up; a disagreement refuses to start (jvmtirt_init
+     * returns JVMTI_ERROR_ILLEGAL_ARGUMENT and prints one line naming the
+     * operation). A VM whose identity operations are only half given
+     * (thread_ref without thread_id, object_id without object_ref or the
+     * reverse) and that gives no sample is named by jvmtirt_report_defaults.
+     * The id of a thread whose thread object exists already (thread_ref
+     * gives it; jvmtirt_thread_start need not have been called for it):
+     * init checks thread_id(thread_ref(sample_thread)) == sample_thread
+     * (with thread_id NULL: the reference's value). 0: no sample. */
+    uintptr_t sample_thread;
+    /* A reference to a live object, valid on the thread calling
+     * jvmtirt_init: init checks that object_id gives it an identity (not
+     * 0) and that object_id(object_ref(that identity)) gives the same one
+     * (NULL operations as documented above). The reference object_ref
+     * returns there is the calling thread's local reference: a VM that
+     * calls jvmtirt_init where it cannot make one leaves this NULL. */
+    jobject sample_object;
+
+    /* ---- thread groups and agent threads (config version 2;
+     * runtime/README.md, "Thread groups and agent threads") ----
+     * Called on the agent's thread inside the JVM TI call, with no lock of
+     * the core held; they must not call JVM TI. NULL: the functions that
+     * need one answer JVMTI_ERROR_NOT_AVAILABLE and jvmtirt_report_defaults
+     * lists them (they need no capability: every VM should have them). */
+    /* group NULL (GetTopThreadGroups): calls visit_group once for each
+     * group that has no parent. Else (GetThreadGroupChildren): calls
+     * visit_thread for each thread object whose group is `group` (started
+     * or not: the core keeps the live platform threads among them, and
+     * leaves out the threads RunAgentThread started) and visit_group for
+     * each child group. The references are local references for the calling
+     * thread. A non-zero answer of a visit ends the enumeration (the core
+     * ran out of memory). Returns JVMTI_ERROR_NONE, or
+     * JVMTI_ERROR_INVALID_THREAD_GROUP when `group` is no thread group
+     * (the core answers that for NULL itself). */
+    jvmtiError (*thread_group_members)(jthreadGroup group,
+                                       int (*visit_thread)(void *arg, jthread thread),
+                                       int (*visit_group)(void *arg, jthreadGroup child),
+                                       void *arg);
+    /* GetThreadGroupInfo of a group (never NULL): fills *out. Returns
+     * JVMTI_ERROR_NONE or JVMTI_ERROR_INVALID_THREAD_GROUP. */
+    jvmtiError (*thread_group_info)(jthreadGroup group, jvmtirt_thread_group_info *out);
+    /* RunAgentThread, after the core checked the spec's errors (thread not
+     * NULL, one check_thread answers THREAD_NOT_ALIVE for and not started
+     * with jvmtirt_thread_start, else INVALID_THREAD as in HotSpot 17; not
+     * virtual by thread_is_virtual, else UNSUPPORTED_OPERATION; priority
+     * within JVMTI_THREAD_MIN_PRIORITY .. MAX_PRIORITY): start a new daemon thread bound to the thread object
+     * `thread`, at `priority`, in no thread group. On the new thread the VM
+     * attaches it, calls jvmtirt_thread_start for it (and posts ThreadStart
+     * when enabled), then calls body(jni, ctx) with that thread's JNIEnv,
+     * once: body runs the agent's function and returns when it does; then
+     * the VM posts ThreadEnd, calls jvmtirt_thread_end and detaches it.
+     * Returns JVMTI_ERROR_NONE once the new thread has called
+     * jvmtirt_thread_start (the spec: started when RunAgentThread returns),
+     * or an error for the agent (then body must never be called: the core
+     * frees ctx). */
+    jvmtiError (*start_agent_thread)(jthread thread, jint priority,
+                                     void (*body)(JNIEnv *jni, void *ctx), void *ctx);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -480,8 +558,15 @@ typedef struct jvmtirt_config {
  * (see jvmtigen_trace.h): when JVMTI_TRACE is set, environments get the
  * tracing function table. Returns JVMTI_ERROR_NONE, or (with a message on
  * stderr, and the core left unset) JVMTI_ERROR_ILLEGAL_ARGUMENT for a size
- * or version it does not know, JVMTI_ERROR_NOT_AVAILABLE when config->strict
- * and functions are missing. */
+ * or version it does not know or identity operations that disagree on the
+ * config's samples, JVMTI_ERROR_NOT_AVAILABLE when config->strict and
+ * functions are missing, JVMTI_ERROR_WRONG_PHASE when the core is set up
+ * already (a second call without jvmtirt_shutdown between).
+ * Until it succeeds (and again after jvmtirt_shutdown) the VM's calls that
+ * need the core set up are refused with a line on stderr: jvmtirt_get_env
+ * answers JNI_ERR, jvmtirt_property_define and the extension registries
+ * JVMTI_ERROR_WRONG_PHASE, jvmtirt_set_phase and jvmtirt_thread_start do
+ * nothing. */
 jvmtiError jvmtirt_init(const jvmtirt_config *config);
 /* Frees every environment, monitor, thread record and property. Only once
  * no thread can call JVM TI any more: agents' own threads may go on

@@ -2,6 +2,7 @@
  * end, jvmtirt_shutdown. Each walks the areas' hooks (rt_areas,
  * lifecycle/areas.c) rather than calling an area by name, so every area
  * stays below this file. Locks: base/rt.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +25,18 @@
 jvmtiError jvmtirt_init(const jvmtirt_config *config)
 {
     jvmtirt_config c;
+    if (LOAD(&rt.ready)) {
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init called a second time: refused (the core "
+                        "keeps its first config; jvmtirt_shutdown ends it)\n");
+        return JVMTI_ERROR_WRONG_PHASE;
+    }
     if (!rt_port_take(&c, config))
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    /* The VM's identity operations, tried on its samples before anything
+     * is set up (they are called with no lock of the core held). */
+    jvmtiError wrong = rt_port_verify(&c);
+    if (wrong != JVMTI_ERROR_NONE)
+        return wrong;
     pthread_mutex_lock(&rt.lock);
     rt.areas = rt_areas;
     rt.config = c;
@@ -46,6 +57,7 @@ jvmtiError jvmtirt_init(const jvmtirt_config *config)
     }
     rt.table = jvmtigen_trace_configure_from_env() != 0 ? &jvmtigen_traced_functions
                                                         : &jvmtigen_functions;
+    STORE(&rt.ready, 1);
     pthread_mutex_unlock(&rt.lock);
     EACH_AREA(started, ());
     jvmtigen_set_phase(JVMTI_PHASE_ONLOAD);
@@ -80,6 +92,7 @@ void jvmtirt_shutdown(void)
     memset(rt.solo_holder, 0, sizeof rt.solo_holder);
     memset(&rt.onload_added, 0, sizeof rt.onload_added);
     STORE(&jvmtigen_events_on, 0);
+    STORE(&rt.ready, 0);
     pthread_mutex_unlock(&rt.lock);
     rt_self = NULL;
 }
@@ -140,6 +153,8 @@ static void unlink_thread(rt_thread *t)
 
 void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind)
 {
+    if (!rt_ready("jvmtirt_thread_start"))
+        return;
     rt_thread *t = calloc(1, sizeof *t);
     pthread_mutex_lock(&rt.lock);
     if (rt_self) /* started twice: the new identity replaces the old */
@@ -147,6 +162,14 @@ void jvmtirt_thread_start(uintptr_t id, jvmtirt_thread_kind kind)
     if (t) {
         t->id = id;
         t->kind = kind;
+        /* A thread RunAgentThread is starting is an agent thread before any
+         * query can see it (in no thread group). */
+        for (rt_agent_start **a = &rt.agent_starts; *a; a = &(*a)->next)
+            if ((*a)->id == id) {
+                t->agent = 1;
+                *a = (*a)->next;
+                break;
+            }
         t->pthread = pthread_self();
         t->next = rt.threads;
         rt.threads = t;

@@ -16,6 +16,10 @@ extern const rt_area *const rt_areas[];
  * function of the core registered; NOT_AVAILABLE: strict and missing;
  * each with a message on stderr). */
 int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from);
+/* Tries the VM's identity operations on its samples (config.sample_thread,
+ * config.sample_object), no lock held: JVMTI_ERROR_NONE, or
+ * ILLEGAL_ARGUMENT after one line on stderr naming the operation. */
+jvmtiError rt_port_verify(const jvmtirt_config *c);
 jvmtiError rt_port_apply(jvmtirt_config *c);
 
 #endif

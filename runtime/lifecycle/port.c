@@ -3,6 +3,7 @@
  * to the defaults, and what is still at a NOT_AVAILABLE default found out:
  * capabilities whose functions are all defaults are withdrawn, and a
  * strict VM refuses to start while something it offers is missing. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,24 +36,35 @@ int rt_port_take(jvmtirt_config *to, const jvmtirt_config *from)
     return 1;
 }
 
-/* 0: a function of the core that needs an operation of the VM it lacks
- * (an area's needs, rt_area). */
-static int core_supplied(int num)
+/* Appends to buf (size n) "config.OP" for each operation the core's
+ * function `num` needs that the VM left NULL (an area's needs, rt_area),
+ * comma-separated; returns how many it found. */
+static int missing_ops(int num, char *buf, size_t n)
 {
+    int missing = 0;
     for (const rt_area *const *a = rt_areas; *a; a++)
         for (size_t i = 0; i < (*a)->n_needs; i++) {
             const rt_need *need = &(*a)->needs[i];
             if (need->slot != num)
                 continue;
-            for (size_t k = 0; k < sizeof need->ops / sizeof *need->ops && need->ops[k]; k++) {
+            for (size_t k = 0; k < sizeof need->ops / sizeof *need->ops && need->ops[k].name;
+                 k++) {
                 void (*op)(void);
-                memcpy(&op, (const char *)&rt.config + need->ops[k], sizeof op);
-                if (!op)
-                    return 0;
+                memcpy(&op, (const char *)&rt.config + need->ops[k].offset, sizeof op);
+                if (op)
+                    continue;
+                missing++;
+                size_t used = buf ? strlen(buf) : 0;
+                if (buf && !strstr(buf, need->ops[k].name) && used < n)
+                    snprintf(buf + used, n - used, "%sconfig.%s", used ? ", " : "",
+                             need->ops[k].name);
             }
         }
-    return 1;
+    return missing;
 }
+
+/* 0: a function of the core that needs an operation of the VM it lacks. */
+static int core_supplied(int num) { return missing_ops(num, NULL, 0) == 0; }
 
 /* 1: the VM supplies the function or the core implements it (the stack,
  * class, heap, frames and metadata functions only over the VM's operations). */
@@ -152,22 +164,125 @@ jvmtiError rt_port_apply(jvmtirt_config *c)
     return JVMTI_ERROR_NONE;
 }
 
+/* The operations missing for the core's functions of capability b. */
+static void capability_missing_ops(int b, char *buf, size_t n)
+{
+    for (int num = 1; num < JVMTIGEN_FUNCTION_SLOTS; num++) {
+        const jvmtigen_function_info *f = &jvmtigen_functions_info[num];
+        for (int k = 0; f->name && k < f->n_required; k++)
+            if (f->required[k] == b && jvmtigen_impl_supplied(num) < 0)
+                missing_ops(num, buf, n);
+    }
+}
+
+/* Identity operations given by half and never tried on a sample (a VM
+ * that gives a sample was checked at init). */
+static void identity_unverified(FILE *out)
+{
+    const jvmtirt_config *c = &rt.config;
+    if (c->thread_ref && !c->thread_id && !c->sample_thread)
+        fprintf(out, "jvmtirt: identity: config.thread_id is NULL while config.thread_ref is set: "
+                     "a jthread's value is taken as its thread's id, unverified (set "
+                     "config.sample_thread so that jvmtirt_init checks it)\n");
+    if (!c->object_id != !c->object_ref && !c->sample_object)
+        fprintf(out, "jvmtirt: identity: config.%s is NULL while config.%s is set: %s, unverified "
+                     "(set config.sample_object so that jvmtirt_init checks it)\n",
+                c->object_id ? "object_ref" : "object_id", c->object_id ? "object_id" : "object_ref",
+                c->object_id ? "an identity is taken as the object's reference"
+                             : "a reference's value is taken as the object's identity");
+}
+
+/* jvmtirt_init tries the identity operations on the VM's samples: a
+ * disagreement found here would otherwise lose tags (SetTag and GetTag
+ * keyed differently) or hand the VM's stack walk ids it never gave. */
+jvmtiError rt_port_verify(const jvmtirt_config *c)
+{
+    if (c->sample_thread && c->thread_ref) {
+        jthread ref = c->thread_ref(c->sample_thread);
+        if (!ref) {
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.thread_ref(0x%jx) (the "
+                            "config's sample_thread) gave NULL: no thread object to check "
+                            "thread_id against\n",
+                    (uintmax_t)c->sample_thread);
+            return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+        }
+        uintptr_t id = c->thread_id ? c->thread_id(ref) : (uintptr_t)ref;
+        if (id != c->sample_thread && c->thread_id)
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.thread_id(config.thread_ref"
+                            "(0x%jx)) is 0x%jx: thread_id and thread_ref disagree on the "
+                            "config's sample_thread\n",
+                    (uintmax_t)c->sample_thread, (uintmax_t)id);
+        else if (id != c->sample_thread)
+            fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.thread_id is NULL (a jthread's "
+                            "value is its id), but config.thread_ref(0x%jx) is 0x%jx: set "
+                            "config.thread_id\n",
+                    (uintmax_t)c->sample_thread, (uintmax_t)id);
+        if (id != c->sample_thread)
+            return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    }
+    if (!c->sample_object)
+        return JVMTI_ERROR_NONE;
+    uintptr_t id = c->object_id ? c->object_id(c->sample_object) : (uintptr_t)c->sample_object;
+    if (!id) {
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.object_id(sample_object) is 0: "
+                        "a live object must have an identity\n");
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    }
+    if (!c->object_ref) {
+        /* The identity is taken as the reference: object_id must give the
+         * reference's value (never call it on a made-up reference). */
+        if (id == (uintptr_t)c->sample_object)
+            return JVMTI_ERROR_NONE;
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.object_ref is NULL (an identity is "
+                        "taken as the reference), but config.object_id(sample_object 0x%jx) is "
+                        "0x%jx: set config.object_ref (tags would be lost)\n",
+                (uintmax_t)(uintptr_t)c->sample_object, (uintmax_t)id);
+        return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    }
+    jobject ref = c->object_ref(id);
+    uintptr_t again = !ref ? 0 : c->object_id ? c->object_id(ref) : (uintptr_t)ref;
+    if (again == id)
+        return JVMTI_ERROR_NONE;
+    if (c->object_id)
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.object_id(config.object_ref(0x%jx)) "
+                        "is 0x%jx: object_id and object_ref disagree on the config's "
+                        "sample_object (tags would be lost)\n",
+                (uintmax_t)id, (uintmax_t)again);
+    else
+        fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.object_id is NULL (a reference's "
+                        "value is its identity), but config.object_ref(0x%jx) is 0x%jx: set "
+                        "config.object_id (tags would be lost)\n",
+                (uintmax_t)id, (uintmax_t)again);
+    return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+}
+
 int jvmtirt_report_defaults(FILE *out)
 {
     int mandatory = 0;
     for (int b = 0; b < JVMTIRT_CAPABILITY_COUNT; b++)
-        if (out && jvmtirt_capability_get(&withdrawn, b))
-            fprintf(out, "jvmtirt: capability %s withdrawn: none of its functions is implemented\n",
-                    jvmtigen_capabilities[b].name);
+        if (out && jvmtirt_capability_get(&withdrawn, b)) {
+            char ops[256] = "";
+            capability_missing_ops(b, ops, sizeof ops);
+            fprintf(out, "jvmtirt: capability %s withdrawn: none of its functions is "
+                         "implemented%s%s%s\n",
+                    jvmtigen_capabilities[b].name, ops[0] ? " (the core's need " : "", ops,
+                    ops[0] ? ", left NULL)" : "");
+        }
+    if (out)
+        identity_unverified(out);
     for (int n = 1; n < JVMTIGEN_FUNCTION_SLOTS; n++) {
         const jvmtigen_function_info *f = &jvmtigen_functions_info[n];
         if (!f->name || available(n) || !reachable(f, &rt.config.potential))
             continue;
         if (f->n_required == 0)
             mandatory++;
+        char ops[256] = "";
+        missing_ops(n, ops, sizeof ops);
         if (out)
-            fprintf(out, "jvmtirt: %s %s answers JVMTI_ERROR_NOT_AVAILABLE (not implemented)\n",
-                    f->n_required == 0 ? "function" : "optional function", f->name);
+            fprintf(out, "jvmtirt: %s %s answers JVMTI_ERROR_NOT_AVAILABLE (%s%s%s)\n",
+                    f->n_required == 0 ? "function" : "optional function", f->name,
+                    ops[0] ? "the core's, needs " : "not implemented", ops,
+                    ops[0] ? ", left NULL" : "");
     }
     return mandatory;
 }

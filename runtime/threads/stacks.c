@@ -244,18 +244,16 @@ jvmtiError jvmti_impl_GetAllStackTraces(jvmtiEnv *env, jint max_frame_count,
     if (!rt.config.walk_stacks)
         return JVMTI_ERROR_NOT_AVAILABLE;
     /* The live platform threads, as GetAllThreads lists them. */
+    /* Their ids are the registry's: read back through config.thread_id, a
+     * VM whose thread_id and thread_ref disagree had its walk wait for
+     * threads it never had. */
     jint n = 0;
     jthread *threads = NULL;
-    jvmtiError err = jvmti_impl_GetAllThreads(env, &n, &threads);
+    uintptr_t *ids = NULL;
+    jvmtiError err = rt_all_threads(env, &n, &threads, &ids);
     if (err != JVMTI_ERROR_NONE)
         return err;
-    uintptr_t *ids = calloc(n > 0 ? (size_t)n : 1, sizeof *ids);
-    if (!ids)
-        err = JVMTI_ERROR_OUT_OF_MEMORY;
-    for (jint i = 0; ids && i < n; i++)
-        ids[i] = rt.config.thread_id ? rt.config.thread_id(threads[i]) : (uintptr_t)threads[i];
-    if (err == JVMTI_ERROR_NONE)
-        err = stack_infos(env, threads, ids, n, max_frame_count, stack_info_ptr);
+    err = stack_infos(env, threads, ids, n, max_frame_count, stack_info_ptr);
     if (err == JVMTI_ERROR_NONE)
         *thread_count_ptr = n;
     free(ids);

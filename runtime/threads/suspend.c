@@ -12,10 +12,26 @@
 
 #include "jvmtigen_impl.h"
 #include "rt.h"
+#include "threads.h"
 
 static pthread_cond_t resumed = PTHREAD_COND_INITIALIZER;
 
 static int available(void) { return rt.config.suspend_thread && rt.config.resume_thread; }
+
+/* Without both operations the six functions answer NOT_AVAILABLE: the port
+ * counts them as defaults, so can_suspend is not offered (it was, and
+ * AddCapabilities succeeded for functions that could do nothing). */
+#define SUSPEND_OPS {RT_OP(suspend_thread), RT_OP(resume_thread)}
+static const rt_need needs[] = {
+    {RT_SLOT(SuspendThread), SUSPEND_OPS},
+    {RT_SLOT(SuspendThreadList), SUSPEND_OPS},
+    {RT_SLOT(ResumeThread), SUSPEND_OPS},
+    {RT_SLOT(ResumeThreadList), SUSPEND_OPS},
+    {RT_SLOT(SuspendAllVirtualThreads), SUSPEND_OPS},
+    {RT_SLOT(ResumeAllVirtualThreads), SUSPEND_OPS},
+};
+
+const rt_area rt_area_suspend = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};
 
 /* Suspends t; when t is the caller, only marks it (the caller then calls
  * block_self). Under rt.lock. */

@@ -35,8 +35,8 @@ jvmtiError jvmti_impl_GetCurrentThread(jvmtiEnv *env, jthread *thread_ptr)
 
 /* The live platform threads: every Java thread started and not ended (the
  * VM's own threads and virtual threads are not listed), in start order. */
-jvmtiError jvmti_impl_GetAllThreads(jvmtiEnv *env, jint *threads_count_ptr,
-                                    jthread **threads_ptr)
+jvmtiError rt_all_threads(jvmtiEnv *env, jint *count_ptr, jthread **threads_ptr,
+                          uintptr_t **ids_ptr)
 {
     if (!rt.config.thread_ref)
         return JVMTI_ERROR_NOT_AVAILABLE;
@@ -53,21 +53,36 @@ jvmtiError jvmti_impl_GetAllThreads(jvmtiEnv *env, jint *threads_count_ptr,
     pthread_mutex_unlock(&rt.lock);
     if (!ids)
         return JVMTI_ERROR_OUT_OF_MEMORY;
+    uintptr_t *listed = ids_ptr ? malloc((n > 0 ? n : 1) * sizeof *listed) : NULL;
     unsigned char *mem = NULL;
-    jvmtiError err = jvmti_impl_Allocate(env, (jlong)(n * sizeof(jthread)), &mem);
+    jvmtiError err = ids_ptr && !listed ? JVMTI_ERROR_OUT_OF_MEMORY
+                                        : jvmti_impl_Allocate(env, (jlong)(n * sizeof(jthread)), &mem);
     if (err == JVMTI_ERROR_NONE) {
         jthread *out = (jthread *)(void *)mem;
         jint count = 0;
         for (size_t i = n; i-- > 0;) { /* the registry is newest first */
             jthread t = rt.config.thread_ref(ids[i]);
-            if (t)
+            if (t) {
+                if (listed)
+                    listed[count] = ids[i];
                 out[count++] = t;
+            }
         }
-        *threads_count_ptr = count;
+        *count_ptr = count;
         *threads_ptr = out;
+        if (ids_ptr)
+            *ids_ptr = listed;
+    } else {
+        free(listed);
     }
     free(ids);
     return err;
+}
+
+jvmtiError jvmti_impl_GetAllThreads(jvmtiEnv *env, jint *threads_count_ptr,
+                                    jthread **threads_ptr)
+{
+    return rt_all_threads(env, threads_count_ptr, threads_ptr, NULL);
 }
 
 /* The stack walk's state of one thread, stopped before its first frame;

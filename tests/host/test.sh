@@ -6,7 +6,8 @@
 # frames area (frames_agent.c, host/frames.c); stacks and classes
 # (stacks_agent.c, host/stacks.c); threads, classes and objects
 # (metadata_agent.c); the heap walks over the host's heap
-# model (heap_agent.c, host/heap.c).
+# model (heap_agent.c, host/heap.c); thread groups and RunAgentThread
+# (groups_agent.c, host/groups.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -466,3 +467,43 @@ fi
 
 # The same walks against HotSpot 17 over the same shape are the kit's heap
 # area (tests/conformance/area_heap.c).
+
+# ---- groups_agent.c (built against the JDK's jvmti.h): the core's thread
+# group functions over the host's groups (system > main, host/groups.c) and
+# RunAgentThread on a Thread object made with AllocObject; the agent
+# thread's lines interleave with VMInit's, so they are compared sorted ----
+groups_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/groups.so" tests/host/groups_agent.c
+}
+if check "host: groups: the agent builds against the JDK's jvmti.h" groups_build; then
+    out=$(run_host -agentpath:"$d/groups.so" -threads:1 Main 2>"$d/groups.err")
+    status=$?
+    check "host: groups: exit status 0 (got $status)" test "$status" = 0
+    groups_expect() {
+        sort <<'EOT'
+groups: GetTopThreadGroups: NONE, 1: system
+groups: GetThreadGroupInfo(system): name system, parent NULL, max_priority 10, daemon 0
+groups: children(system): 0 threads:; 1 groups: main
+groups: children(main): 1 threads: main; 0 groups:
+groups: GetThreadGroupInfo(main): parent is system: 1
+groups: GetThreadInfo(NULL): group main
+groups: GetThreadGroupInfo(NULL): INVALID_THREAD_GROUP
+groups: GetThreadGroupInfo(a thread): INVALID_THREAD_GROUP
+groups: RunAgentThread(priority 11): INVALID_PRIORITY
+groups: RunAgentThread(NULL): INVALID_THREAD
+groups: RunAgentThread(a group): INVALID_THREAD
+groups: ThreadStart: agent
+groups: agent thread: name agent, priority 7, daemon 1, group NULL
+groups: agent thread: GetCurrentThread is the object given: 1, arg the arg, JNIEnv set
+groups: agent thread: GetAllThreads lists it: 1
+groups: agent thread: children(main): 1 threads: main; 0 groups:
+groups: RunAgentThread(priority 7): NONE
+groups: VMInit: the agent thread ran: 1
+groups: RunAgentThread(the same object again): INVALID_THREAD
+groups: ThreadStart: worker-0
+EOT
+    }
+    check "host: groups: the groups system > main, an agent thread in none, RunAgentThread's errors" \
+        diff <(groups_expect) <(grep '^groups: ' <<<"$out" | sort)
+fi

@@ -1223,11 +1223,23 @@ static void section_suspend(void)
               "ResumeThread of a thread that ended");
     core_down();
 
+    /* No suspend operations: can_suspend is not offered (it was, and the
+     * functions answered NOT_AVAILABLE); offered anyway (offer_defaults),
+     * they answer NOT_AVAILABLE. */
     jvmtirt_config bare = JVMTIRT_CONFIG_INIT;
+    core_up_threads(&bare);
+    e = new_env();
+    jvmtiCapabilities want = {0};
+    want.can_suspend = 1;
+    CHECK_ERR((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NOT_AVAILABLE,
+              "AddCapabilities(can_suspend) when the VM gives no suspend_thread operation");
+    core_down();
+    bare = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
+    bare.offer_defaults = 1;
     core_up_threads(&bare);
     e = env_with("s");
     CHECK_ERR((*e)->SuspendThread(e, NULL), JVMTI_ERROR_NOT_AVAILABLE,
-              "SuspendThread when the VM gives no suspend_thread operation");
+              "... offered anyway (offer_defaults): SuspendThread answers NOT_AVAILABLE");
     core_down();
 }
 

@@ -144,8 +144,11 @@ static void section_unregistered(void)
         expect(reported("function GetMethodModifiers answers"), 0, "... the report does not name it");
     }
     expect(jvmtigen_impl_supplied(slot_of("GetPhase")), -1, "a core function has no default");
-    expect(jvmtigen_impl_supplied(slot_of("GetTopThreadGroups")), 0, "GetTopThreadGroups is at its default");
-    expect(reported("function GetTopThreadGroups answers"), 1, "the report names a missing mandatory function");
+    expect(jvmtigen_impl_supplied(slot_of("GetTopThreadGroups")), -1,
+           "GetTopThreadGroups is the core's, over config.thread_group_members");
+    expect(reported("function GetTopThreadGroups answers JVMTI_ERROR_NOT_AVAILABLE (the core's, "
+                    "needs config.thread_group_members"),
+           1, "... without it the report names a missing mandatory function and the operation");
     /* The core's stack and class functions need the VM's walks: without
      * them they answer NOT_AVAILABLE, and the report says so. */
     expect(jvmtigen_impl_supplied(slot_of("GetFrameCount")), -1, "GetFrameCount is the core's");
@@ -233,6 +236,34 @@ static jvmtiError my_thread_state(jvmtiEnv *env, jthread thread, jint *state)
     return JVMTI_ERROR_NONE;
 }
 
+/* What the core writes to stderr between capture_begin and capture_end
+ * (into text, size n). */
+static FILE *capture_log;
+static int capture_saved = -1;
+
+static int capture_begin(void)
+{
+    fflush(stderr);
+    capture_log = tmpfile();
+    capture_saved = dup(2);
+    if (!capture_log || capture_saved < 0 || dup2(fileno(capture_log), 2) < 0) {
+        expect(0, 1, "stderr redirected");
+        return 0;
+    }
+    return 1;
+}
+
+static void capture_end(char *text, size_t n)
+{
+    fflush(stderr);
+    dup2(capture_saved, 2);
+    close(capture_saved);
+    rewind(capture_log);
+    size_t got = fread(text, 1, n - 1, capture_log);
+    text[got] = '\0';
+    fclose(capture_log);
+}
+
 static void section_shadowed(void)
 {
     jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
@@ -240,22 +271,11 @@ static void section_shadowed(void)
     impls.InterruptThread = my_interrupt;
     jvmtirt_config c = base_config();
     c.impls = &impls;
-    fflush(stderr);
-    FILE *log = tmpfile();
-    int saved = dup(2);
-    if (!log || saved < 0 || dup2(fileno(log), 2) < 0) {
-        expect(0, 1, "stderr redirected");
+    if (!capture_begin())
         return;
-    }
     jvmtiError err = jvmtirt_init(&c);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    char text[1024] = "";
-    rewind(log);
-    size_t n = fread(text, 1, sizeof text - 1, log);
-    text[n] = '\0';
-    fclose(log);
+    char text[1024];
+    capture_end(text, sizeof text);
     expect(err, JVMTI_ERROR_ILLEGAL_ARGUMENT,
            "impls.GetThreadState (a function of the core's) registered: init refuses");
     expect(strstr(text, "jvmtirt: error: jvmtirt_init: impls.GetThreadState is set, but the "
@@ -445,13 +465,311 @@ static void section_resolve_thread(void)
     jvmtirt_shutdown();
 }
 
+/* ---- the port checks itself (issue 32, point 4) ---- */
+
+/* Calls before jvmtirt_init, after jvmtirt_shutdown, and a second init:
+ * each refused with a line naming the call (all were accepted before). */
+static void section_order(void)
+{
+    char text[2048];
+    void *p = &p;
+    if (!capture_begin())
+        return;
+    jint got = jvmtirt_get_env(&p, JVMTI_VERSION);
+    jvmtiError defined = jvmtirt_property_define("x.before", "1", 1);
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_thread_start((uintptr_t)T, JVMTIRT_JAVA_THREAD);
+    capture_end(text, sizeof text);
+    expect(got, JNI_ERR, "jvmtirt_get_env before jvmtirt_init: JNI_ERR");
+    expect(p == NULL, 1, "... and no environment");
+    expect(strstr(text, "jvmtirt: error: jvmtirt_get_env called before jvmtirt_init") != NULL, 1,
+           "... saying so on stderr");
+    expect(defined, JVMTI_ERROR_WRONG_PHASE, "jvmtirt_property_define before init: WRONG_PHASE");
+    expect(strstr(text, "jvmtirt_set_phase called before jvmtirt_init") != NULL, 1,
+           "jvmtirt_set_phase before init is refused, saying so");
+    expect(strstr(text, "jvmtirt_thread_start called before jvmtirt_init") != NULL, 1,
+           "jvmtirt_thread_start before init is refused, saying so");
+    jvmtirt_stats st;
+    jvmtirt_get_stats(&st);
+    expect(st.threads, 0, "... and no thread was registered");
+
+    jvmtirt_config c = base_config();
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "then init");
+    jvmtiPhase ph = 0;
+    jvmtiEnv *e = new_env();
+    expect(e != NULL, 1, "... environments come");
+    if (e)
+        (*e)->GetPhase(e, &ph);
+    expect(ph, JVMTI_PHASE_ONLOAD, "... in the OnLoad phase (the early set_phase changed nothing)");
+    if (!capture_begin())
+        return;
+    jvmtiError again = jvmtirt_init(&c);
+    capture_end(text, sizeof text);
+    expect(again, JVMTI_ERROR_WRONG_PHASE, "a second jvmtirt_init: WRONG_PHASE");
+    expect(strstr(text, "jvmtirt: error: jvmtirt_init called a second time") != NULL, 1,
+           "... saying so on stderr");
+    expect(e && (*e)->GetPhase(e, &ph) == JVMTI_ERROR_NONE, 1,
+           "... and the environment of the first still works");
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+    if (!capture_begin())
+        return;
+    p = &p;
+    got = jvmtirt_get_env(&p, JVMTI_VERSION);
+    capture_end(text, sizeof text);
+    expect(got, JNI_ERR, "jvmtirt_get_env after jvmtirt_shutdown: JNI_ERR");
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "init after shutdown is accepted");
+    jvmtirt_shutdown();
+}
+
+/* can_suspend without suspend_thread/resume_thread: offered, added, then
+ * every suspend function answered NOT_AVAILABLE, and the report said
+ * nothing. */
+static jvmtiError vm_suspend(uintptr_t id, int is_current)
+{
+    (void)id, (void)is_current;
+    return JVMTI_ERROR_NONE;
+}
+static jvmtiError vm_resume(uintptr_t id)
+{
+    (void)id;
+    return JVMTI_ERROR_NONE;
+}
+
+static void section_suspend_ops(void)
+{
+    jvmtirt_config c = base_config();
+    c.potential.can_suspend = 1;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "suspend: init with can_suspend and no operations");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtiEnv *e = new_env();
+    expect(potential_of(e).can_suspend, 0, "... can_suspend is not offered");
+    jvmtiCapabilities want;
+    memset(&want, 0, sizeof want);
+    want.can_suspend = 1;
+    expect((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NOT_AVAILABLE,
+           "... AddCapabilities(can_suspend) is refused");
+    expect(reported("capability can_suspend withdrawn"), 1, "... the report says it is withdrawn");
+    expect(reported("config.suspend_thread, config.resume_thread"), 1,
+           "... naming the operations left NULL");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+
+    c.suspend_thread = vm_suspend; /* one of the two is not enough */
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "suspend: init with suspend_thread only");
+    e = new_env();
+    expect(potential_of(e).can_suspend, 0, "... can_suspend is still not offered");
+    expect(reported("config.resume_thread, left NULL"), 1, "... the report names resume_thread");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+
+    c.resume_thread = vm_resume;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "suspend: init with both operations");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    e = new_env();
+    expect(potential_of(e).can_suspend, 1, "... can_suspend is offered");
+    expect((*e)->AddCapabilities(e, &want), JVMTI_ERROR_NONE, "... and added");
+    expect(reported("can_suspend"), 0, "... the report is silent about it");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+}
+
+/* Identity: a VM whose thread objects are not its thread ids, and whose
+ * objects are handles. */
+static char thread_objects[4], objects[4], handles[4];
+#define THREAD_ID(i) ((uintptr_t)(i) + 0x1000)
+static jthread vm_thread_ref(uintptr_t id)
+{
+    return id >= THREAD_ID(0) && id < THREAD_ID(4) ? (jthread)(void *)&thread_objects[id - THREAD_ID(0)]
+                                                   : NULL;
+}
+static uintptr_t vm_thread_id(jthread t)
+{
+    char *p = (char *)(void *)t;
+    return p >= thread_objects && p < thread_objects + 4 ? THREAD_ID(p - thread_objects) : 0;
+}
+static uintptr_t vm_thread_id_wrong(jthread t) { return vm_thread_id(t) + 1; }
+/* An object's identity: its index + 1; a reference: one of the handles. */
+static uintptr_t vm_object_id(jobject o)
+{
+    char *p = (char *)(void *)o;
+    return p >= handles && p < handles + 4 ? (uintptr_t)(p - handles) + 1 : 0;
+}
+static jobject vm_object_ref(uintptr_t id)
+{
+    return id >= 1 && id <= 4 ? (jobject)(void *)&handles[id - 1] : NULL;
+}
+static jobject vm_object_ref_wrong(uintptr_t id)
+{
+    return id >= 1 && id <= 4 ? (jobject)(void *)&objects[id - 1] : NULL;
+}
+
+static uintptr_t walked_id;
+static jvmtiError vm_walk(const uintptr_t *ids, jint n, jint *states,
+                          int (*visit)(void *, jint, jmethodID, jlocation), void *arg)
+{
+    (void)visit, (void)arg;
+    for (jint i = 0; i < n; i++) {
+        walked_id = ids[i];
+        states[i] = ids[i] == THREAD_ID(1) ? JVMTI_THREAD_STATE_ALIVE : 0;
+    }
+    return JVMTI_ERROR_NONE;
+}
+
+/* init with c, stderr in text: its result. */
+static jvmtiError init_captured(const jvmtirt_config *c, char *text, size_t n)
+{
+    if (!capture_begin())
+        return JVMTI_ERROR_INTERNAL;
+    jvmtiError err = jvmtirt_init(c);
+    capture_end(text, n);
+    if (err == JVMTI_ERROR_NONE)
+        jvmtirt_shutdown();
+    return err;
+}
+
+static void section_identity(void)
+{
+    char text[2048];
+    jvmtirt_config c = base_config();
+    c.thread_ref = vm_thread_ref;
+    c.sample_thread = THREAD_ID(1);
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: thread_ref set, thread_id NULL, the sample's object is not its id: refused");
+    expect(strstr(text, "jvmtirt: error: jvmtirt_init: config.thread_id is NULL") != NULL, 1,
+           "... naming config.thread_id");
+    expect(strchr(text, '\n') == strrchr(text, '\n'), 1, "... in one line");
+    c.thread_id = vm_thread_id_wrong;
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: thread_id(thread_ref(id)) != id: refused");
+    expect(strstr(text, "config.thread_id(config.thread_ref(0x1001)) is 0x1002") != NULL, 1,
+           "... saying what each gave");
+    c.thread_id = vm_thread_id;
+    c.sample_thread = THREAD_ID(9);
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: thread_ref(sample_thread) NULL: refused");
+    expect(strstr(text, "config.thread_ref(0x1009)") != NULL, 1, "... naming thread_ref");
+    c.sample_thread = THREAD_ID(1);
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_NONE,
+           "identity: thread_id and thread_ref agree: accepted");
+
+    c.sample_object = (jobject)(void *)&handles[2];
+    c.object_id = vm_object_id; /* object_ref NULL: identities would be taken as references */
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: object_id without object_ref: refused");
+    expect(strstr(text, "config.object_ref is NULL") != NULL, 1, "... naming config.object_ref");
+    c.object_ref = vm_object_ref_wrong;
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: object_id(object_ref(id)) != id: refused");
+    expect(strstr(text, "config.object_id(config.object_ref(0x3)) is 0x0") != NULL, 1,
+           "... saying what each gave");
+    c.object_id = NULL;
+    c.object_ref = vm_object_ref;
+    c.sample_object = (jobject)(void *)3; /* the identity is the reference */
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: object_ref without object_id: refused");
+    expect(strstr(text, "config.object_id is NULL") != NULL, 1, "... naming config.object_id");
+    c.object_id = vm_object_id;
+    c.sample_object = (jobject)(void *)&handles[2];
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_NONE,
+           "identity: object_id and object_ref agree: accepted");
+    c.sample_object = (jobject)(void *)&objects[0];
+    expect(init_captured(&c, text, sizeof text), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+           "identity: object_id(sample_object) 0: refused");
+
+    /* Without samples a half-given pair is reported. */
+    c = base_config();
+    c.thread_ref = vm_thread_ref;
+    c.object_id = vm_object_id;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "identity: no samples: init");
+    expect(reported("identity: config.thread_id is NULL while config.thread_ref is set"), 1,
+           "... the report names the unverified thread_id");
+    expect(reported("identity: config.object_ref is NULL while config.object_id is set"), 1,
+           "... and the unverified object_ref");
+    jvmtirt_shutdown();
+    c.thread_id = vm_thread_id;
+    c.object_ref = vm_object_ref;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "identity: both pairs given: init");
+    expect(reported("identity:"), 0, "... the report says nothing of identity");
+    jvmtirt_shutdown();
+
+    /* GetAllStackTraces hands the walk the ids the VM registered, not ones
+     * read back through a thread_id that disagrees (the VM's walk waited
+     * for a thread it never had). */
+    c = base_config();
+    c.thread_ref = vm_thread_ref;
+    c.thread_id = vm_thread_id_wrong;
+    c.walk_stacks = vm_walk;
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "GetAllStackTraces: init (no sample)");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_thread_start(THREAD_ID(1), JVMTIRT_JAVA_THREAD);
+    jvmtiEnv *e = NULL;
+    jvmtirt_get_env((void **)&e, JVMTI_VERSION);
+    jvmtiStackInfo *info = NULL;
+    jint n = 0;
+    walked_id = 0;
+    expect((*e)->GetAllStackTraces(e, 4, &info, &n), JVMTI_ERROR_NONE, "GetAllStackTraces");
+    expect(n, 1, "... one thread");
+    expect((long)walked_id, (long)THREAD_ID(1), "... walked by the id it was registered with");
+    expect(n == 1 && info[0].thread == vm_thread_ref(THREAD_ID(1)), 1, "... and its thread object");
+    (*e)->Deallocate(e, (unsigned char *)info);
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+}
+
+/* VMInit posted before the live phase: dropped, and (before) in silence. */
+static int vm_init_calls;
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    (void)env, (void)jni, (void)thread;
+    vm_init_calls++;
+}
+
+static void section_vm_init_phase(void)
+{
+    jvmtirt_config c = base_config();
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "VMInit: init");
+    jvmtiEnv *e = new_env();
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = on_vm_init;
+    (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb);
+    (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    jvmtirt_set_phase(JVMTI_PHASE_START);
+    char text[1024];
+    if (!capture_begin())
+        return;
+    jvmtirt_post_VMInit(NULL, T);
+    jvmtirt_post_VMInit(NULL, T);
+    capture_end(text, sizeof text);
+    expect(vm_init_calls, 0, "VMInit posted in the start phase is not sent");
+    expect(strstr(text, "jvmtirt: error: jvmtirt_post_VMInit in the start phase: VMInit is sent "
+                        "only in the live phase") != NULL,
+           1, "... and the VM is told so on stderr");
+    expect(strchr(text, '\n') == strrchr(text, '\n'), 1, "... once");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_post_VMInit(NULL, T);
+    expect(vm_init_calls, 1, "in the live phase it is sent");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_thread_end();
+    jvmtirt_shutdown();
+}
+
 int main(void)
 {
+    section_order();
     section_unregistered();
     section_registered();
     section_shadowed();
     section_config_versions();
     section_dispose();
     section_resolve_thread();
+    section_suspend_ops();
+    section_identity();
+    section_vm_init_phase();
     return failures ? 1 : 0;
 }

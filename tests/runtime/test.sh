@@ -23,6 +23,9 @@
 #   - metadata.c drives the thread, class and object queries over the VM's
 #     records (thread_ref, thread_info, class_info, object_hash) the same
 #     two ways, and without them;
+#   - groups.c drives the thread-group functions and RunAgentThread over
+#     the VM's operations, static and shared (TSan: agent threads started
+#     while a group is listed);
 #   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
 #     the 1.0 functions) over a known graph and a chain of 10^6 objects,
 #     static and shared, with walks racing SetTag and DisposeEnvironment;
@@ -270,6 +273,17 @@ if build metadata "$d/metadata" tests/runtime/metadata.c "$RT_LIB"; then
 fi
 if build "metadata (shared library)" "$d/metadata-so" tests/runtime/metadata.c -L"$sodir" -ljvmtirt; then
     run_tap metadata-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/metadata-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# groups.c: thread groups and RunAgentThread over the VM's enumeration and
+# its start_agent_thread (agent threads started from two threads at once
+# while a third lists a group); static and shared.
+if build groups "$d/groups" tests/runtime/groups.c "$RT_LIB"; then
+    run_tap groups "$d/groups"
+fi
+if build "groups (shared library)" "$d/groups-so" tests/runtime/groups.c -L"$sodir" -ljvmtirt; then
+    run_tap groups-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/groups-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 

@@ -1,4 +1,5 @@
-/* vm_threads.h: the threads of the test VMs of stacks.c and metadata.c.
+/* vm_threads.h: the threads of the test VMs of stacks.c, metadata.c and
+ * groups.c.
  * Each is started in the core (jvmtirt_thread_start) on an OS thread of its
  * own, one after the other so that their start order is known (GetAllThreads
  * lists them in it), and stays until vm_threads_stop: the core's record of a

@@ -1,0 +1,132 @@
+/* The host's thread groups and agent threads: what the core's
+ * GetTopThreadGroups, GetThreadGroupInfo, GetThreadGroupChildren and
+ * RunAgentThread ask of the VM (config.thread_group_members,
+ * config.thread_group_info, config.start_agent_thread). Two groups, as a
+ * JVM starts with: "system" at the top and its child "main", which holds
+ * the main thread and the workers. An agent thread's object is a
+ * java/lang/Thread the agent made with JNI AllocObject: it is in no group,
+ * a daemon, at the priority RunAgentThread gave. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+static host_object group_system = {HOST_THREAD_GROUP};
+static host_object group_main = {HOST_THREAD_GROUP};
+#define SYSTEM ((jthreadGroup)&group_system)
+#define MAIN ((jthreadGroup)&group_main)
+
+jthreadGroup host_thread_group_of(host_thread *t) { return t->agent_priority ? NULL : MAIN; }
+
+static jvmtiError members(jthreadGroup group, int (*visit_thread)(void *arg, jthread thread),
+                          int (*visit_group)(void *arg, jthreadGroup child), void *arg)
+{
+    if (!group)
+        visit_group(arg, SYSTEM);
+    else if (group == SYSTEM)
+        visit_group(arg, MAIN);
+    else if (group == MAIN)
+        host_threads_each(visit_thread, arg); /* the core keeps the live ones */
+    else
+        return JVMTI_ERROR_INVALID_THREAD_GROUP;
+    return JVMTI_ERROR_NONE;
+}
+
+static jvmtiError group_info(jthreadGroup group, jvmtirt_thread_group_info *out)
+{
+    if (group != SYSTEM && group != MAIN)
+        return JVMTI_ERROR_INVALID_THREAD_GROUP;
+    out->parent = group == MAIN ? SYSTEM : NULL;
+    out->name = group == MAIN ? "main" : "system";
+    out->max_priority = JVMTI_THREAD_MAX_PRIORITY;
+    out->is_daemon = JNI_FALSE;
+    return JVMTI_ERROR_NONE;
+}
+
+/* ---- agent threads ---- */
+
+/* Thread objects made through JNI: kept until the process ends, like every
+ * thread object of the host (agents may hold references). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t started = PTHREAD_COND_INITIALIZER;
+static host_thread **made;
+static size_t n_made, cap_made;
+
+jobject host_thread_new(void)
+{
+    host_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->obj.kind = HOST_THREAD;
+    pthread_mutex_lock(&lock);
+    if (n_made == cap_made) {
+        size_t cap = cap_made ? cap_made * 2 : 8;
+        host_thread **grown = realloc(made, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&lock);
+            free(t);
+            return NULL;
+        }
+        made = grown;
+        cap_made = cap;
+    }
+    made[n_made++] = t;
+    pthread_mutex_unlock(&lock);
+    return (jobject)&t->obj;
+}
+
+typedef struct agent_run {
+    host_thread *t;
+    void (*body)(JNIEnv *jni, void *ctx);
+    void *ctx;
+    int running;
+} agent_run;
+
+static void *agent_main(void *arg)
+{
+    agent_run run = *(agent_run *)arg;
+    host_thread_begin(run.t, "agent", 1); /* registers it, posts ThreadStart */
+    pthread_mutex_lock(&lock);
+    ((agent_run *)arg)->running = 1;
+    pthread_cond_broadcast(&started);
+    pthread_mutex_unlock(&lock);
+    run.body(host_current_jni(), run.ctx);
+    host_thread_finish(run.t, 1);
+    return NULL;
+}
+
+/* On the agent's thread: the thread runs, registered, before this returns
+ * (the spec: started by the time RunAgentThread returns). */
+static jvmtiError start_agent_thread(jthread thread, jint priority,
+                                     void (*body)(JNIEnv *jni, void *ctx), void *ctx)
+{
+    host_thread *t = host_thread_of(thread);
+    /* A thread object that runs, or ran, already: the host runs each once. */
+    if (!t || t->agent_priority || __atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) || t->jni)
+        return JVMTI_ERROR_INVALID_THREAD;
+    t->agent_priority = priority;
+    agent_run run = {t, body, ctx, 0};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED); /* a daemon: nobody joins it */
+    pthread_t os;
+    int rc = pthread_create(&os, &attr, agent_main, &run);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        t->agent_priority = 0;
+        return JVMTI_ERROR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_lock(&lock);
+    while (!run.running)
+        pthread_cond_wait(&started, &lock);
+    pthread_mutex_unlock(&lock);
+    return JVMTI_ERROR_NONE;
+}
+
+void host_groups_configure(jvmtirt_config *c)
+{
+    c->thread_group_members = members;
+    c->thread_group_info = group_info;
+    c->start_agent_thread = start_agent_thread;
+}

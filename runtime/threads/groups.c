@@ -1,0 +1,240 @@
+/* Thread groups (GetTopThreadGroups, GetThreadGroupInfo,
+ * GetThreadGroupChildren) over the VM's thread_group_members and
+ * thread_group_info, and RunAgentThread over its start_agent_thread. The
+ * core makes the spec's checks, lays out what the agent Deallocates, keeps
+ * only live platform threads among a group's members and leaves agent
+ * threads out of every group (the spec: a thread RunAgentThread started is
+ * in no group), so the VM only enumerates and starts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvmtigen_impl.h"
+#include "rt.h"
+#include "threads.h"
+
+static const rt_need needs[] = {
+    {RT_SLOT(GetTopThreadGroups), {RT_OP(thread_group_members)}},
+    {RT_SLOT(GetThreadGroupInfo), {RT_OP(thread_group_info)}},
+    {RT_SLOT(GetThreadGroupChildren), {RT_OP(thread_group_members)}},
+    {RT_SLOT(RunAgentThread), {RT_OP(start_agent_thread)}},
+};
+
+const rt_area rt_area_groups = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};
+
+/* A growable list of references the enumerations hand over. */
+typedef struct refs {
+    jobject *items;
+    size_t n, cap;
+    int oom;
+} refs;
+
+static int add(refs *r, jobject item)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        jobject *grown = realloc(r->items, cap * sizeof *grown);
+        if (!grown) {
+            r->oom = 1;
+            return 1; /* stops the VM's enumeration */
+        }
+        r->items = grown;
+        r->cap = cap;
+    }
+    r->items[r->n++] = item;
+    return 0;
+}
+
+typedef struct members {
+    refs threads, groups;
+} members;
+
+static int add_thread(void *arg, jthread thread)
+{
+    return thread ? add(&((members *)arg)->threads, thread) : 0;
+}
+
+static int add_group(void *arg, jthreadGroup group)
+{
+    return group ? add(&((members *)arg)->groups, group) : 0;
+}
+
+/* Copies the list into memory the agent Deallocates. */
+static jvmtiError hand_over(jvmtiEnv *env, const refs *r, jint *count_ptr, jobject **out)
+{
+    unsigned char *mem = NULL;
+    jvmtiError err = jvmti_impl_Allocate(env, (jlong)(r->n * sizeof(jobject)), &mem);
+    if (err != JVMTI_ERROR_NONE)
+        return err;
+    if (r->n > 0)
+        memcpy(mem, r->items, r->n * sizeof(jobject));
+    *count_ptr = (jint)r->n;
+    *out = (jobject *)(void *)mem;
+    return JVMTI_ERROR_NONE;
+}
+
+jvmtiError jvmti_impl_GetTopThreadGroups(jvmtiEnv *env, jint *group_count_ptr,
+                                         jthreadGroup **groups_ptr)
+{
+    if (!rt.config.thread_group_members)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    members m = {{0}, {0}};
+    jvmtiError err = rt.config.thread_group_members(NULL, add_thread, add_group, &m);
+    if (err == JVMTI_ERROR_NONE && (m.groups.oom || m.threads.oom))
+        err = JVMTI_ERROR_OUT_OF_MEMORY;
+    if (err == JVMTI_ERROR_NONE)
+        err = hand_over(env, &m.groups, group_count_ptr, groups_ptr);
+    free(m.threads.items);
+    free(m.groups.items);
+    return err;
+}
+
+jvmtiError jvmti_impl_GetThreadGroupInfo(jvmtiEnv *env, jthreadGroup group,
+                                         jvmtiThreadGroupInfo *info_ptr)
+{
+    if (!rt.config.thread_group_info)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    if (!group)
+        return JVMTI_ERROR_INVALID_THREAD_GROUP;
+    jvmtirt_thread_group_info in;
+    memset(&in, 0, sizeof in);
+    jvmtiError err = rt.config.thread_group_info(group, &in);
+    if (err != JVMTI_ERROR_NONE)
+        return err;
+    const char *name = in.name ? in.name : "";
+    size_t len = strlen(name) + 1;
+    unsigned char *copy = NULL;
+    err = jvmti_impl_Allocate(env, (jlong)len, &copy);
+    if (err != JVMTI_ERROR_NONE)
+        return err;
+    memcpy(copy, name, len);
+    info_ptr->parent = in.parent;
+    info_ptr->name = (char *)copy;
+    info_ptr->max_priority = in.max_priority;
+    info_ptr->is_daemon = in.is_daemon ? JNI_TRUE : JNI_FALSE;
+    return JVMTI_ERROR_NONE;
+}
+
+/* Whether the thread with that id is one GetThreadGroupChildren lists: a
+ * Java thread started and not ended, not virtual, not an agent thread.
+ * Under rt.lock. */
+static int listed_member(uintptr_t id)
+{
+    rt_thread *t = rt_thread_find(id);
+    return t && t->kind == JVMTIRT_JAVA_THREAD && !t->agent &&
+           !(rt.config.thread_is_virtual && rt.config.thread_is_virtual(id));
+}
+
+jvmtiError jvmti_impl_GetThreadGroupChildren(jvmtiEnv *env, jthreadGroup group,
+                                             jint *thread_count_ptr, jthread **threads_ptr,
+                                             jint *group_count_ptr, jthreadGroup **groups_ptr)
+{
+    if (!rt.config.thread_group_members)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    if (!group)
+        return JVMTI_ERROR_INVALID_THREAD_GROUP;
+    members m = {{0}, {0}};
+    jvmtiError err = rt.config.thread_group_members(group, add_thread, add_group, &m);
+    if (err == JVMTI_ERROR_NONE && (m.groups.oom || m.threads.oom))
+        err = JVMTI_ERROR_OUT_OF_MEMORY;
+    if (err == JVMTI_ERROR_NONE) {
+        /* thread_id is asked with no lock held, the registry under rt.lock. */
+        uintptr_t *ids = malloc((m.threads.n > 0 ? m.threads.n : 1) * sizeof *ids);
+        for (size_t i = 0; ids && i < m.threads.n; i++)
+            ids[i] = rt.config.thread_id ? rt.config.thread_id(m.threads.items[i])
+                                         : (uintptr_t)m.threads.items[i];
+        size_t kept = 0;
+        pthread_mutex_lock(&rt.lock);
+        for (size_t i = 0; ids && i < m.threads.n; i++)
+            if (listed_member(ids[i]))
+                m.threads.items[kept++] = m.threads.items[i];
+        pthread_mutex_unlock(&rt.lock);
+        m.threads.n = kept;
+        if (!ids)
+            err = JVMTI_ERROR_OUT_OF_MEMORY;
+        free(ids);
+    }
+    jint n_threads = 0;
+    jthread *threads = NULL;
+    if (err == JVMTI_ERROR_NONE)
+        err = hand_over(env, &m.threads, &n_threads, &threads);
+    if (err == JVMTI_ERROR_NONE) {
+        err = hand_over(env, &m.groups, group_count_ptr, groups_ptr);
+        if (err != JVMTI_ERROR_NONE) {
+            jvmti_impl_Deallocate(env, (unsigned char *)threads);
+        } else {
+            *thread_count_ptr = n_threads;
+            *threads_ptr = threads;
+        }
+    }
+    free(m.threads.items);
+    free(m.groups.items);
+    return err;
+}
+
+/* ---- RunAgentThread ---- */
+
+typedef struct agent_start {
+    jvmtiEnv *env;
+    jvmtiStartFunction proc;
+    const void *arg;
+} agent_start;
+
+/* On the new thread, which the VM registered (jvmtirt_thread_start marked
+ * it an agent thread) and attached: runs the agent's function. */
+static void agent_body(JNIEnv *jni, void *ctx)
+{
+    agent_start start = *(agent_start *)ctx;
+    free(ctx);
+    start.proc(start.env, jni, (void *)start.arg);
+}
+
+jvmtiError jvmti_impl_RunAgentThread(jvmtiEnv *env, jthread thread, jvmtiStartFunction proc,
+                                     const void *arg, jint priority)
+{
+    if (!rt.config.start_agent_thread)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    /* The thread is unchecked by the trampoline (impl="noconvert"): it must
+     * be a thread object not started yet (the VM's check answers
+     * THREAD_NOT_ALIVE for it); a live one is INVALID_THREAD, as HotSpot 17
+     * answers, before the priority is looked at. */
+    if (!thread)
+        return JVMTI_ERROR_INVALID_THREAD;
+    jvmtiError checked = rt.config.check_thread ? rt.config.check_thread(env, thread)
+                                                : JVMTI_ERROR_THREAD_NOT_ALIVE;
+    if (checked != JVMTI_ERROR_THREAD_NOT_ALIVE)
+        return JVMTI_ERROR_INVALID_THREAD;
+    uintptr_t id = rt.config.thread_id ? rt.config.thread_id(thread) : (uintptr_t)thread;
+    pthread_mutex_lock(&rt.lock);
+    int is_virtual = rt.config.thread_is_virtual && rt.config.thread_is_virtual(id);
+    int started = rt_thread_find(id) != NULL;
+    pthread_mutex_unlock(&rt.lock);
+    if (started)
+        return JVMTI_ERROR_INVALID_THREAD;
+    if (is_virtual)
+        return JVMTI_ERROR_UNSUPPORTED_OPERATION;
+    if (priority < JVMTI_THREAD_MIN_PRIORITY || priority > JVMTI_THREAD_MAX_PRIORITY)
+        return JVMTI_ERROR_INVALID_PRIORITY;
+    agent_start *start = malloc(sizeof *start);
+    if (!start)
+        return JVMTI_ERROR_OUT_OF_MEMORY;
+    *start = (agent_start){env, proc, arg};
+    /* The new thread registers (jvmtirt_thread_start) before the VM's
+     * operation returns: marked there, it is in no group from its first
+     * moment (marked by the thread itself, a query could list it first). */
+    rt_agent_start pending = {id, NULL};
+    pthread_mutex_lock(&rt.lock);
+    pending.next = rt.agent_starts;
+    rt.agent_starts = &pending;
+    pthread_mutex_unlock(&rt.lock);
+    jvmtiError err = rt.config.start_agent_thread(thread, priority, agent_body, start);
+    pthread_mutex_lock(&rt.lock);
+    for (rt_agent_start **a = &rt.agent_starts; *a; a = &(*a)->next)
+        if (*a == &pending) { /* the thread never registered with that id */
+            *a = pending.next;
+            break;
+        }
+    pthread_mutex_unlock(&rt.lock);
+    if (err != JVMTI_ERROR_NONE)
+        free(start); /* the VM started nothing: agent_body never runs */
+    return err;
+}
