@@ -1,6 +1,6 @@
 /* threads.h: the threads and frames area (thread_storage.c, thread_cpu.c,
  * suspend.c, threadinfo.c, stacks.c, monitor.c, breakpoints.c,
- * framepops.c): what the lifecycle calls, and the areas' hooks. Locks:
+ * framepops.c, locals.c): what the lifecycle calls, and the areas' hooks. Locks:
  * base/rt.h. */
 #ifndef JVMTIRT_THREADS_H
 #define JVMTIRT_THREADS_H
@@ -11,6 +11,6 @@
 long rt_monitor_count(void);
 
 extern const rt_area rt_area_thread_storage, rt_area_stacks, rt_area_threadinfo,
-    rt_area_monitor, rt_area_breakpoints, rt_area_framepops;
+    rt_area_monitor, rt_area_breakpoints, rt_area_framepops, rt_area_locals;
 
 #endif
