@@ -1,5 +1,5 @@
 /* The host's side of the core's stacks and classes: each thread's stack of
- * frames, walked for GetStackTrace, GetThreadState and the other stack
+ * frames (and their locals, config.frame_slot), walked for GetStackTrace, GetThreadState and the other stack
  * functions (config.walk_stacks), and the class enumeration
  * (config.each_class). (GetAllThreads is the core's, from its records of
  * the threads the host started.)
@@ -31,14 +31,20 @@ void host_stacks_thread_end(host_thread *t)
     pthread_mutex_unlock(&stacks_lock);
 }
 
-/* The three moves are safe points (suspend.c): a suspended thread stops
+/* The moves (and host_stack_store) are safe points (suspend.c): a suspended thread stops
  * before its next one. */
 void host_stack_push(host_thread *t, host_member *m)
 {
     host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
-    if (t->height < HOST_MAX_FRAMES)
-        t->frames[t->height++] = (host_frame){m, m->is_native ? -1 : 0};
+    if (t->height < HOST_MAX_FRAMES) {
+        host_frame f = {m, m->is_native ? -1 : 0, {{0}}, {0}};
+        if (m->max_locals > 0) { /* this (the host's methods run on the thread), or main's args */
+            f.locals[0].l = m->is_static ? NULL : (jobject)&t->obj;
+            f.tags[0] = 'L';
+        }
+        t->frames[t->height++] = f;
+    }
     pthread_mutex_unlock(&stacks_lock);
     host_move_end();
 }
@@ -59,6 +65,18 @@ void host_stack_pop(host_thread *t)
     pthread_mutex_lock(&stacks_lock);
     if (t->height > 0)
         t->height--;
+    pthread_mutex_unlock(&stacks_lock);
+    host_move_end();
+}
+
+void host_stack_store(host_thread *t, int slot, char tag, jvalue value)
+{
+    host_move_begin(t); /* a safe point too: a suspended thread's locals stay put */
+    pthread_mutex_lock(&stacks_lock);
+    if (t->height > 0 && slot < HOST_MAX_LOCALS) {
+        t->frames[t->height - 1].locals[slot] = value;
+        t->frames[t->height - 1].tags[slot] = tag;
+    }
     pthread_mutex_unlock(&stacks_lock);
     host_move_end();
 }
@@ -101,6 +119,40 @@ static jvmtiError walk_stacks(const uintptr_t *ids, jint n, jint *states,
     return JVMTI_ERROR_NONE;
 }
 
+/* The core's frame_slot (runtime/README.md, "Locals and frames"): the
+ * thread is the caller or suspended, so its frames stay put; stacks_lock
+ * only orders this with the walks. A local holds a reference's value: the
+ * host's objects are their addresses (a plain object stored by
+ * SetLocalObject is not kept alive by the frame: the host's collector
+ * counts JNI references only). */
+static jvmtiError frame_slot(uintptr_t id, int mode, jvmtirt_frame_slot *s)
+{
+    host_thread *t = (host_thread *)id;
+    jvmtiError err = JVMTI_ERROR_NO_MORE_FRAMES;
+    pthread_mutex_lock(&stacks_lock);
+    if (s->depth < t->height) {
+        host_frame *f = &t->frames[t->height - 1 - s->depth];
+        err = JVMTI_ERROR_NONE;
+        if (mode == JVMTIRT_FRAME_DESCRIBE) {
+            s->method = (jmethodID)f->method;
+            s->location = f->at;
+            s->is_native = (jboolean)f->method->is_native;
+            s->is_static = (jboolean)f->method->is_static;
+            s->max_locals = f->method->max_locals;
+            s->tag = s->slot >= 0 && s->slot < HOST_MAX_LOCALS ? f->tags[s->slot] : 0;
+        } else if (mode == JVMTIRT_FRAME_READ) {
+            s->value = f->locals[s->slot];
+        } else if (mode == JVMTIRT_FRAME_WRITE) {
+            f->locals[s->slot] = s->value;
+            f->tags[s->slot] = s->type;
+        } else {
+            err = JVMTI_ERROR_INTERNAL;
+        }
+    }
+    pthread_mutex_unlock(&stacks_lock);
+    return err;
+}
+
 /* Every class of the host is the bootstrap loader's (the host has no class
  * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
  * loader none. The host has no hidden classes and no array classes. */
@@ -139,4 +191,5 @@ void host_stacks_configure(jvmtirt_config *c)
 {
     c->walk_stacks = walk_stacks;
     c->each_class = each_class;
+    c->frame_slot = frame_slot;
 }

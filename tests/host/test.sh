@@ -297,10 +297,17 @@ A: SuspendThread(worker) in its Breakpoint: NONE
 A: the suspended worker, 50 ms after its callback returned: 1 frame, run@2
 A: NotifyFramePop(suspended worker, 0): NONE
 A: NotifyFramePop(suspended worker, 1): NO_MORE_FRAMES
+A: GetLocalInstance(suspended worker, 0): NONE, the worker
+A: GetLocalInt(suspended worker, 0, 1): NONE, 2
+A: GetLocalObject(suspended worker, 0, 1): TYPE_MISMATCH
+A: GetLocalInt(suspended worker, 0, 2): INVALID_SLOT
+A: SetLocalInt(suspended worker, 0, 1): NONE
 A: Breakpoint getName@0: hit
 A: NotifyFramePop(current, 0): NONE
 A: NotifyFramePop(current, 0) again: DUPLICATE
 A: NotifyFramePop(current, 2): NO_MORE_FRAMES
+A: GetLocalInt(current, 1, 1): run's i: NONE, 2
+A: GetLocalInstance(current, 0): getName's this: NONE, the thread
 A: FieldAccess name in getName@1: seen
 A: FramePop getName: returned
 A: ClearBreakpoint(getName, 0): NONE
@@ -315,7 +322,7 @@ A: ResumeThread(worker) after NotifyFramePop: NONE
 B: VMDeath: reached
 EOT
     }
-    check "host: frames: breakpoint hit, field watched, frame pop delivered (also one asked for by another thread while the worker was suspended: it stops before its next move), JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
+    check "host: frames: breakpoint hit, field watched, frame pop delivered (also one asked for by another thread while the worker was suspended: it stops before its next move), the locals of the suspended worker and of the current thread read, JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
         diff <(expected_frames) <(cat <<<"$out")
     # Four threads through the same breakpoints, watches and frame pops at
     # once (what SANITIZE=thread is for).
