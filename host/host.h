@@ -70,6 +70,11 @@ typedef struct host_thread {
     /* its stack, top last (stacks.c): under the stacks' lock */
     host_frame frames[HOST_MAX_FRAMES];
     int height;
+    /* PopFrame and ForceEarlyReturn (stacks.c), under the stacks' lock:
+     * unwindable while the main chain's interpreter is at an instruction
+     * (where its Breakpoint is posted); unwind, what the core asked for
+     * (JVMTIRT_FRAME_POP or _RETURN, 0: nothing), done at the step's end */
+    int unwindable, unwind;
 } host_thread;
 
 extern JavaVM host_vm;

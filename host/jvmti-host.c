@@ -408,6 +408,8 @@ int main(int argc, char **argv)
     config.potential.can_suspend = 1;                      /* host/suspend.c */
     config.potential.can_get_source_file_name = 1;         /* the core's, over class_info */
     config.potential.can_access_local_variables = 1;       /* the core's, over frame_slot (stacks.c) */
+    config.potential.can_pop_frame = 1;                    /* and frame_return: the main chain's */
+    config.potential.can_force_early_return = 1;
     config.suspend_thread = host_suspend_thread;
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;

@@ -1,6 +1,8 @@
 /* The host's side of the core's stacks and classes: each thread's stack of
- * frames (and their locals, config.frame_slot), walked for GetStackTrace, GetThreadState and the other stack
- * functions (config.walk_stacks), and the class enumeration
+ * frames (their locals, config.frame_slot; popping and returning from the
+ * main chain's, config.frame_return), walked for GetStackTrace,
+ * GetThreadState and the other stack functions (config.walk_stacks), and
+ * the class enumeration
  * (config.each_class). (GetAllThreads is the core's, from its records of
  * the threads the host started.)
  *
@@ -176,15 +178,76 @@ static host_member *method(const char *name)
     return NULL;
 }
 
+/* What the core asked of t's top frame at this step (0: nothing). */
+static int take_unwind(host_thread *t)
+{
+    pthread_mutex_lock(&stacks_lock);
+    int u = t->unwind;
+    t->unwind = 0;
+    pthread_mutex_unlock(&stacks_lock);
+    return u;
+}
+
+static void set_unwindable(host_thread *t, int on)
+{
+    pthread_mutex_lock(&stacks_lock);
+    t->unwindable = on;
+    pthread_mutex_unlock(&stacks_lock);
+}
+
+/* The chain's interpreter: each method's one instruction at location 0
+ * calls the next (c's returns). After the instruction's step (where an
+ * agent may have asked, at a breakpoint), a PopFrame removes the top frame
+ * and its caller runs its call again; a ForceEarlyReturn returns from it,
+ * and its callers return in turn, as they would after their call. */
 void host_stacks_run_main(host_thread *t)
 {
     static const char *const chain[] = {"main", "a", "b", "c"};
-    for (int i = 0; i < 4; i++) {
-        host_stack_push(t, method(chain[i]));
-        host_frames_step(t, method(chain[i]), 0); /* the call of the next, or c's return */
+    int n = 0; /* frames of the chain on the stack */
+    while (n < 4) {
+        host_member *m = method(chain[n]);
+        host_stack_push(t, m);
+        n++;
+        set_unwindable(t, 1);
+        host_frames_step(t, m, 0); /* the call of the next, or c's return */
+        set_unwindable(t, 0);
+        int u = take_unwind(t);
+        if (u == JVMTIRT_FRAME_POP) {
+            host_stack_pop(t); /* no FramePop: the frame did not return */
+            n--;               /* the caller calls it again */
+        } else if (u == JVMTIRT_FRAME_RETURN) {
+            break;
+        }
     }
-    for (int i = 0; i < 4; i++)
+    while (n-- > 0)
         host_frames_return(t);
+}
+
+/* The core's frame_return (runtime/README.md, "Locals and frames"): only
+ * the main chain's frames at an instruction can be unwound; any other
+ * frame is OPAQUE_FRAME (the workers' interpreter cannot unwind). */
+static jvmtiError frame_return(uintptr_t id, int mode, jvmtirt_frame_return *r)
+{
+    host_thread *t = (host_thread *)id;
+    jvmtiError err = JVMTI_ERROR_NONE;
+    pthread_mutex_lock(&stacks_lock);
+    if (mode == JVMTIRT_FRAME_DESCRIBE) {
+        r->frames = t->height < 2 ? t->height : 2;
+        if (t->height > 0) {
+            const host_member *top = t->frames[t->height - 1].method;
+            const char *close = strchr(top->signature, ')');
+            r->top_native = (jboolean)top->is_native;
+            r->result = close ? close[1] : 'V';
+            if (!t->unwindable)
+                err = JVMTI_ERROR_OPAQUE_FRAME;
+        }
+        if (t->height > 1)
+            r->caller_native = (jboolean)t->frames[t->height - 2].method->is_native;
+    } else {
+        t->unwind = mode; /* every method of the chain is void: no value to keep */
+    }
+    pthread_mutex_unlock(&stacks_lock);
+    return err;
 }
 
 void host_stacks_configure(jvmtirt_config *c)
@@ -192,4 +255,5 @@ void host_stacks_configure(jvmtirt_config *c)
     c->walk_stacks = walk_stacks;
     c->each_class = each_class;
     c->frame_slot = frame_slot;
+    c->frame_return = frame_return;
 }

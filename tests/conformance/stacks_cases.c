@@ -121,13 +121,45 @@ static void stacks_locals(jvmtiEnv *env)
            (*env)->GetLocalInt(env, (jthread)stacks_chain_class, 0, 0, &i));
 }
 
+/* PopFrame and ForceEarlyReturn at the breakpoint in c (void, called by
+ * b, itself called by a, then main): the errors first; then c is popped,
+ * so b calls it again and the breakpoint is hit a second time, where c
+ * returns early (which changes nothing that follows: c is empty). */
+static void stacks_unwind(jvmtiEnv *env, jthread thread)
+{
+    result("stacks.unwind.force-int", (*env)->ForceEarlyReturnInt(env, NULL, 1));
+    result("stacks.unwind.force-long", (*env)->ForceEarlyReturnLong(env, thread, 1));
+    result("stacks.unwind.force-object-null", (*env)->ForceEarlyReturnObject(env, NULL, NULL));
+    result("stacks.unwind.pop-null", (*env)->PopFrame(env, NULL));
+    result("stacks.unwind.pop-not-thread", (*env)->PopFrame(env, (jthread)stacks_chain_class));
+    result("stacks.unwind.force-not-thread",
+           (*env)->ForceEarlyReturnVoid(env, (jthread)stacks_chain_class));
+    jvmtiError err = (*env)->PopFrame(env, thread);
+    result("stacks.unwind.pop", err);
+    if (err != JVMTI_ERROR_NONE) /* no second hit */
+        (*env)->ClearBreakpoint(env, stacks_c, 0);
+}
+
+/* The second hit of the breakpoint in c: b called it again after the
+ * PopFrame; then c returns early. */
+static void stacks_popped(jvmtiEnv *env)
+{
+    (*env)->ClearBreakpoint(env, stacks_c, 0);
+    stacks_trace("stacks.unwind.popped-trace", 0, 16);
+    result("stacks.unwind.force-void", (*env)->ForceEarlyReturnVoid(env, NULL));
+}
+
 static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method,
                                       jlocation location)
 {
     (void)location;
     if (method != stacks_c)
         return;
-    (*env)->ClearBreakpoint(env, stacks_c, 0); /* once */
+    static int hits;
+    if (++hits == 2) { /* b called c again after PopFrame */
+        stacks_popped(env);
+        return;
+    }
     jint depth = -1;
     jvmtiError err = (*env)->GetFrameCount(env, NULL, &depth);
     say("stacks.chain.frame-count", "%s %d", err_name(err), (int)depth);
@@ -179,6 +211,7 @@ static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread
     err = (*env)->GetClassLoaderClasses(env, NULL, &count, &classes);
     stacks_classes("stacks.classes.bootstrap", jni, err, count, classes);
     stacks_locals(env);
+    stacks_unwind(env, thread);
 }
 
 static void JNICALL stacks_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)

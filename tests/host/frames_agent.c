@@ -118,6 +118,9 @@ static void *control(void *arg)
         err((*jvmti)->GetLocalObject(jvmti, worker, 0, 1, &self)));
     say("GetLocalInt(suspended worker, 0, 2)", err((*jvmti)->GetLocalInt(jvmti, worker, 0, 2, &i)));
     say("SetLocalInt(suspended worker, 0, 1)", err((*jvmti)->SetLocalInt(jvmti, worker, 0, 1, 2)));
+    /* the host unwinds only the main chain's frames */
+    say("PopFrame(suspended worker)", err((*jvmti)->PopFrame(jvmti, worker)));
+    say("ForceEarlyReturnVoid(suspended worker)", err((*jvmti)->ForceEarlyReturnVoid(jvmti, worker)));
     resume_answer = (*jvmti)->ResumeThread(jvmti, worker); /* printed at VMDeath */
     (*jni)->DeleteGlobalRef(jni, worker);
     (*the_vm)->DetachCurrentThread(the_vm);
@@ -293,6 +296,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     caps.can_set_native_method_prefix = 1;
     caps.can_suspend = 1;
     caps.can_access_local_variables = 1;
+    caps.can_pop_frame = 1;
+    caps.can_force_early_return = 1;
     say("AddCapabilities", err((*jvmti)->AddCapabilities(jvmti, &caps)));
     if (!quiet) {
         say("SetNativeMethodPrefix", err((*jvmti)->SetNativeMethodPrefix(jvmti, "$$frames_")));

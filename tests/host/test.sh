@@ -35,7 +35,7 @@ $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
 $1: VMInit: GetStaticFieldID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
-$1: VMInit: can_pop_frame not offered
+$1: VMInit: can_get_owned_monitor_info not offered
 $1: VMDeath in phase live
 $1: DisposeEnvironment: 0
 $1: OnUnload
@@ -49,7 +49,7 @@ for h in gen jdk; do
     check "host: $h agent: VM events in order, in the right phases" \
         diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
     # Threads interleave: three of each, all between VMInit and VMDeath.
-    between=$(sed -n '/VMInit: can_pop_frame/,/VMDeath/p' <<<"$out")
+    between=$(sed -n '/VMInit: can_get_owned_monitor_info/,/VMDeath/p' <<<"$out")
     check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
         test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
     check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
@@ -68,7 +68,7 @@ check "host: both agents get VMDeath, then unload in order" \
 
 out=$(run_host -all-capabilities -agentpath:"$d/gen.so"=all -threads:0 2>/dev/null)
 check "host: -all-capabilities offers every capability" \
-    grep -qx "all: VMInit: can_pop_frame offered" <<<"$out"
+    grep -qx "all: VMInit: can_get_owned_monitor_info offered" <<<"$out"
 
 err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
 status=$?
@@ -302,6 +302,8 @@ A: GetLocalInt(suspended worker, 0, 1): NONE, 2
 A: GetLocalObject(suspended worker, 0, 1): TYPE_MISMATCH
 A: GetLocalInt(suspended worker, 0, 2): INVALID_SLOT
 A: SetLocalInt(suspended worker, 0, 1): NONE
+A: PopFrame(suspended worker): OPAQUE_FRAME
+A: ForceEarlyReturnVoid(suspended worker): OPAQUE_FRAME
 A: Breakpoint getName@0: hit
 A: NotifyFramePop(current, 0): NONE
 A: NotifyFramePop(current, 0) again: DUPLICATE
