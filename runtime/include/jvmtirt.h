@@ -333,7 +333,9 @@ typedef struct jvmtirt_config {
      * while this one is on the stack (its height above the bottom of the
      * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
      * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
-     * frames lock. */
+     * frames lock; also by PopFrame, for the frame it is about to remove
+     * (whose requests go unreported, and which is disarmed), under rt.lock
+     * (see frame_return). */
     jvmtiError (*frame_at)(uintptr_t thread_id, jint depth, uintptr_t *frame);
     /* on = 1: the first environment asked for the frame's pop; on = 0: the
      * last request was cleared (ClearAllFramePops, DisposeEnvironment). When

@@ -152,8 +152,15 @@ static jvmtiError unwind(jvmtiEnv *env, jthread thread, char type, jvalue value)
         else if (type && (type == 'V' ? r.result != 'V' : kind_of(r.result) != type))
             err = JVMTI_ERROR_TYPE_MISMATCH;
     }
+    /* The popped frame's key, to drop its frame-pop requests: FramePop
+     * does not report frames PopFrame removes. */
+    uintptr_t key = 0;
+    int keyed = err == JVMTI_ERROR_NONE && !type && rt.config.frame_at &&
+                rt.config.frame_pop_arm && rt.config.frame_at(id, 0, &key) == JVMTI_ERROR_NONE;
     if (err == JVMTI_ERROR_NONE)
         err = rt.config.frame_return(id, type ? JVMTIRT_FRAME_RETURN : JVMTIRT_FRAME_POP, &r);
+    if (err == JVMTI_ERROR_NONE && keyed)
+        rt_frame_pops_forget(id, key);
     pthread_mutex_unlock(&rt.lock);
     return err;
 }

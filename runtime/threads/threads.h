@@ -10,6 +10,11 @@
 /* Raw monitors alive (jvmtirt_get_stats). */
 long rt_monitor_count(void);
 
+/* PopFrame removed that frame (its key, config.frame_at's) of that
+ * thread: its frame-pop requests are dropped unreported, as the spec asks,
+ * and the VM disarms it (framepops.c). Under rt.lock; takes fp_lock. */
+void rt_frame_pops_forget(uintptr_t thread, uintptr_t frame);
+
 extern const rt_area rt_area_thread_storage, rt_area_stacks, rt_area_threadinfo,
     rt_area_monitor, rt_area_breakpoints, rt_area_framepops, rt_area_locals;
 

@@ -192,6 +192,31 @@ static jvmtiError frame_return(uintptr_t id, int mode, jvmtirt_frame_return *r)
     return JVMTI_ERROR_NONE;
 }
 
+/* Frame pops (NotifyFramePop): a frame's key is its height; what is armed. */
+static jvmtiError frame_at(uintptr_t id, jint depth, uintptr_t *frame)
+{
+    int t = thread_no(id);
+    if (depth >= heights[t])
+        return JVMTI_ERROR_NO_MORE_FRAMES;
+    *frame = (uintptr_t)(heights[t] - depth);
+    return JVMTI_ERROR_NONE;
+}
+
+static int armed; /* frames armed for their pop */
+static void frame_pop_arm(uintptr_t id, uintptr_t frame, int on)
+{
+    (void)id, (void)frame;
+    armed += on ? 1 : -1;
+}
+
+static int frame_pops; /* FramePop events received */
+static void JNICALL on_frame_pop(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method,
+                                 jboolean by_exception)
+{
+    (void)env, (void)jni, (void)thread, (void)method, (void)by_exception;
+    frame_pops++;
+}
+
 static void vm_start(int with_ops, int offer_defaults)
 {
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
@@ -202,6 +227,9 @@ static void vm_start(int with_ops, int offer_defaults)
     c.potential.can_access_local_variables = 1;
     c.potential.can_pop_frame = 1;
     c.potential.can_force_early_return = 1;
+    c.potential.can_generate_frame_pop_events = 1;
+    c.frame_at = frame_at;
+    c.frame_pop_arm = frame_pop_arm;
     c.offer_defaults = offer_defaults;
     if (with_ops) {
         c.frame_slot = frame_slot;
@@ -225,6 +253,7 @@ static jvmtiEnv *env_new(int caps)
     want.can_access_local_variables = caps;
     want.can_pop_frame = caps;
     want.can_force_early_return = caps;
+    want.can_generate_frame_pop_events = caps;
     if ((*e)->AddCapabilities(e, &want) != JVMTI_ERROR_NONE)
         tap_line(0, "AddCapabilities refused");
     return e;
@@ -381,6 +410,19 @@ static void section_frames(void)
     EXPECT((*e)->PopFrame(e, T(MAIN)), JVMTI_ERROR_NONE,
            "PopFrame of the current thread, two Java frames");
     EXPECT(popped, 1, "... the VM popped once");
+    /* a frame asked for its pop, then popped by PopFrame: not reported */
+    jvmtiEventCallbacks cb = {0};
+    cb.FramePop = on_frame_pop;
+    (*e)->SetEventCallbacks(e, &cb, (jint)sizeof cb);
+    (*e)->SetEventNotificationMode(e, JVMTI_ENABLE, JVMTI_EVENT_FRAME_POP, NULL);
+    EXPECT((*e)->NotifyFramePop(e, NULL, 0), JVMTI_ERROR_NONE, "NotifyFramePop(current, 0)");
+    EXPECT(armed, 1, "... the VM armed the top frame");
+    EXPECT((*e)->PopFrame(e, T(MAIN)), JVMTI_ERROR_NONE, "PopFrame of that frame");
+    EXPECT(armed, 0, "... the VM was told to disarm it");
+    jvmtirt_frame_popped(NULL, T(MAIN), M(M_TABLE), JNI_FALSE, (uintptr_t)heights[MAIN]);
+    EXPECT(frame_pops, 0, "... and a frame at the same height popping later gets no FramePop "
+                          "(the spec: frames removed by PopFrame are not reported)");
+    (*e)->SetEventNotificationMode(e, JVMTI_DISABLE, JVMTI_EVENT_FRAME_POP, NULL);
     EXPECT((*e)->PopFrame(e, T(OTHER)), JVMTI_ERROR_THREAD_NOT_SUSPENDED,
            "PopFrame of a running thread: THREAD_NOT_SUSPENDED");
     (*e)->SuspendThread(e, T(OTHER));
@@ -395,7 +437,7 @@ static void section_frames(void)
            "PopFrame of the only frame: NO_MORE_FRAMES");
     EXPECT((*e)->PopFrame(e, T(EMPTY)), JVMTI_ERROR_NO_MORE_FRAMES,
            "PopFrame of an empty stack: NO_MORE_FRAMES");
-    EXPECT(popped, 1, "... none of them reached the VM");
+    EXPECT(popped, 2, "... none of them reached the VM (two pops so far)");
 
     EXPECT((*e)->ForceEarlyReturnVoid(e, T(ONE)), JVMTI_ERROR_NONE,
            "ForceEarlyReturnVoid of a void method, the only frame");
