@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -541,6 +542,34 @@ static void section_not_supplied(void)
            "offered anyway (offer_defaults): GetLocalInt answers NOT_AVAILABLE");
     EXPECT((*e)->PopFrame(e, T(MAIN)), JVMTI_ERROR_NOT_AVAILABLE,
            "... PopFrame answers NOT_AVAILABLE");
+    (*e)->DisposeEnvironment(e);
+    jvmtirt_shutdown();
+
+    /* A VM compiled against the config before these operations: what lies
+     * past its size (here: every operation set, the rest 0xff) is not read. */
+    static jvmtirt_config old;
+    memset(&old, 0xff, sizeof old);
+    jvmtirt_config base = JVMTIRT_CONFIG_INIT;
+    size_t before = offsetof(jvmtirt_config, frame_slot);
+    memcpy(&old, &base, before);
+    old.size = before;
+    old.offer_defaults = 1;
+    old.potential.can_access_local_variables = 1;
+    old.potential.can_pop_frame = 1;
+    if (jvmtirt_init(&old) != JVMTI_ERROR_NONE)
+        tap_line(0, "jvmtirt_init refused the older config");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtirt_thread_start((uintptr_t)T(MAIN), JVMTIRT_JAVA_THREAD);
+    e = NULL;
+    jvmtirt_get_env((void **)&e, JVMTI_VERSION_1_2);
+    jvmtiCapabilities want = {0};
+    want.can_access_local_variables = 1;
+    want.can_pop_frame = 1;
+    (*e)->AddCapabilities(e, &want);
+    EXPECT((*e)->GetLocalInt(e, NULL, 0, 1, &i), JVMTI_ERROR_NOT_AVAILABLE,
+           "a VM built against the config before frame_slot: GetLocalInt answers NOT_AVAILABLE");
+    EXPECT((*e)->PopFrame(e, T(MAIN)), JVMTI_ERROR_NOT_AVAILABLE,
+           "... and PopFrame (frame_return is past its size)");
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 
