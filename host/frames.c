@@ -6,7 +6,8 @@
  * in jvmti-host.c), one instruction per jlocation:
  *
  *   Thread.run()       locations 0..7: at 2 it calls getName(), at 4 it
- *                      writes Thread.priority, at 5 it calls hashCode()
+ *                      writes Thread.priority, at 5 it calls hashCode();
+ *                      its local 1, an int, is the location it is at
  *   Thread.getName()   locations 0..3: at 1 it reads Thread.name
  *   Object.hashCode()  native: resolved once, with the agents' prefixes
  *
@@ -190,6 +191,7 @@ void host_frames_run(host_thread *t)
                 *priority = member("priority");
     host_stack_push(t, run);
     for (jlocation at = 0; at < code_length(run); at++) {
+        host_stack_store(t, 1, 'I', (jvalue){.i = (jint)at}); /* i = at */
         host_frames_step(t, run, at);
         if (at == 2) {
             host_stack_push(t, get_name);

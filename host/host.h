@@ -41,13 +41,18 @@ typedef struct host_member {
     int class_index; /* in host_classes */
     const char *name, *signature;
     int is_native;
+    int max_locals, is_static; /* methods: their locals (an instance method's slot 0 is this) */
 } host_member;
 
+#define HOST_MAX_LOCALS 2
 /* A frame of a thread's stack (stacks.c): the method and the instruction
  * it is at (its call, in a caller's frame; -1 in a native method). */
 typedef struct host_frame {
     host_member *method;
     jlocation at;
+    /* its locals: values and what each holds ('I', 'L'; 0: unset) */
+    jvalue locals[HOST_MAX_LOCALS];
+    char tags[HOST_MAX_LOCALS];
 } host_frame;
 #define HOST_MAX_FRAMES 16
 
@@ -67,6 +72,11 @@ typedef struct host_thread {
     /* its stack, top last (stacks.c): under the stacks' lock */
     host_frame frames[HOST_MAX_FRAMES];
     int height;
+    /* PopFrame and ForceEarlyReturn (stacks.c), under the stacks' lock:
+     * unwindable while the main chain's interpreter is at an instruction
+     * (where its Breakpoint is posted); unwind, what the core asked for
+     * (JVMTIRT_FRAME_POP or _RETURN, 0: nothing), done at the step's end */
+    int unwindable, unwind;
 } host_thread;
 
 extern JavaVM host_vm;
@@ -182,6 +192,8 @@ void host_stacks_thread_end(host_thread *t);
 void host_stack_push(host_thread *t, host_member *m);
 void host_stack_at(host_thread *t, jlocation at);
 void host_stack_pop(host_thread *t);
+/* The top frame's local in slot (the interpreter's store). */
+void host_stack_store(host_thread *t, int slot, char tag, jvalue value);
 /* Frame `depth` of a thread that is the caller or suspended (0: top): the
  * method, and the frame's height as its key; NO_MORE_FRAMES. */
 jvmtiError host_stack_frame(const host_thread *t, jint depth, host_member **method, jint *height);

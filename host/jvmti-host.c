@@ -41,19 +41,20 @@ host_class host_classes[] = {
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 
 /* A few members, so that agents can hold real method and field IDs (there
- * is no bytecode behind them). class_index: in host_classes above. */
+ * is no bytecode behind them). class_index: in host_classes above; a
+ * method's locals (max_locals, is_static: stacks.c). */
 host_member host_members[] = {
-    {{HOST_METHOD}, 0, "toString", "()Ljava/lang/String;", 0},
-    {{HOST_METHOD}, 0, "hashCode", "()I", 1},
-    {{HOST_METHOD}, 3, "getName", "()Ljava/lang/String;", 0},
-    {{HOST_METHOD}, 3, "run", "()V", 0},
-    {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0},
-    {{HOST_FIELD}, 3, "priority", "I", 0},
+    {{HOST_METHOD}, 0, "toString", "()Ljava/lang/String;", 0, 1, 0},
+    {{HOST_METHOD}, 0, "hashCode", "()I", 1, 1, 0},
+    {{HOST_METHOD}, 3, "getName", "()Ljava/lang/String;", 0, 1, 0},
+    {{HOST_METHOD}, 3, "run", "()V", 0, 2, 0}, /* this, and i: the instruction it is at */
+    {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0, 0, 0},
+    {{HOST_FIELD}, 3, "priority", "I", 0, 0, 0},
     /* the call chain the main thread runs (stacks.c), as in tests/conformance/Main.java */
-    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0},
-    {{HOST_METHOD}, 5, "a", "()V", 0},
-    {{HOST_METHOD}, 5, "b", "()V", 0},
-    {{HOST_METHOD}, 5, "c", "()V", 0},
+    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0, 1, 1}, /* args: null */
+    {{HOST_METHOD}, 5, "a", "()V", 0, 0, 1},
+    {{HOST_METHOD}, 5, "b", "()V", 0, 0, 1},
+    {{HOST_METHOD}, 5, "c", "()V", 0, 0, 1},
 };
 const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
@@ -424,6 +425,9 @@ int main(int argc, char **argv)
     config.potential.can_get_thread_cpu_time = 1;
     config.potential.can_suspend = 1;                      /* host/suspend.c */
     config.potential.can_get_source_file_name = 1;         /* the core's, over class_info */
+    config.potential.can_access_local_variables = 1;       /* the core's, over frame_slot (stacks.c) */
+    config.potential.can_pop_frame = 1;                    /* and frame_return: the main chain's */
+    config.potential.can_force_early_return = 1;
     config.suspend_thread = host_suspend_thread;
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;

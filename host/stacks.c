@@ -1,6 +1,8 @@
 /* The host's side of the core's stacks and classes: each thread's stack of
- * frames, walked for GetStackTrace, GetThreadState and the other stack
- * functions (config.walk_stacks), and the class enumeration
+ * frames (their locals, config.frame_slot; popping and returning from the
+ * main chain's, config.frame_return), walked for GetStackTrace,
+ * GetThreadState and the other stack functions (config.walk_stacks), and
+ * the class enumeration
  * (config.each_class). (GetAllThreads is the core's, from its records of
  * the threads the host started.)
  *
@@ -31,14 +33,20 @@ void host_stacks_thread_end(host_thread *t)
     pthread_mutex_unlock(&stacks_lock);
 }
 
-/* The three moves are safe points (suspend.c): a suspended thread stops
+/* The moves (and host_stack_store) are safe points (suspend.c): a suspended thread stops
  * before its next one. */
 void host_stack_push(host_thread *t, host_member *m)
 {
     host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
-    if (t->height < HOST_MAX_FRAMES)
-        t->frames[t->height++] = (host_frame){m, m->is_native ? -1 : 0};
+    if (t->height < HOST_MAX_FRAMES) {
+        host_frame f = {m, m->is_native ? -1 : 0, {{0}}, {0}};
+        if (m->max_locals > 0) { /* this (the host's methods run on the thread), or main's args */
+            f.locals[0].l = m->is_static ? NULL : (jobject)&t->obj;
+            f.tags[0] = 'L';
+        }
+        t->frames[t->height++] = f;
+    }
     pthread_mutex_unlock(&stacks_lock);
     host_move_end();
 }
@@ -59,6 +67,18 @@ void host_stack_pop(host_thread *t)
     pthread_mutex_lock(&stacks_lock);
     if (t->height > 0)
         t->height--;
+    pthread_mutex_unlock(&stacks_lock);
+    host_move_end();
+}
+
+void host_stack_store(host_thread *t, int slot, char tag, jvalue value)
+{
+    host_move_begin(t); /* a safe point too: a suspended thread's locals stay put */
+    pthread_mutex_lock(&stacks_lock);
+    if (t->height > 0 && slot < HOST_MAX_LOCALS) {
+        t->frames[t->height - 1].locals[slot] = value;
+        t->frames[t->height - 1].tags[slot] = tag;
+    }
     pthread_mutex_unlock(&stacks_lock);
     host_move_end();
 }
@@ -101,6 +121,40 @@ static jvmtiError walk_stacks(const uintptr_t *ids, jint n, jint *states,
     return JVMTI_ERROR_NONE;
 }
 
+/* The core's frame_slot (runtime/README.md, "Locals and frames"): the
+ * thread is the caller or suspended, so its frames stay put; stacks_lock
+ * only orders this with the walks. A local holds a reference's value: the
+ * host's objects are their addresses (a plain object stored by
+ * SetLocalObject is not kept alive by the frame: the host's collector
+ * counts JNI references only). */
+static jvmtiError frame_slot(uintptr_t id, int mode, jvmtirt_frame_slot *s)
+{
+    host_thread *t = (host_thread *)id;
+    jvmtiError err = JVMTI_ERROR_NO_MORE_FRAMES;
+    pthread_mutex_lock(&stacks_lock);
+    if (s->depth < t->height) {
+        host_frame *f = &t->frames[t->height - 1 - s->depth];
+        err = JVMTI_ERROR_NONE;
+        if (mode == JVMTIRT_FRAME_DESCRIBE) {
+            s->method = (jmethodID)f->method;
+            s->location = f->at;
+            s->is_native = (jboolean)f->method->is_native;
+            s->is_static = (jboolean)f->method->is_static;
+            s->max_locals = f->method->max_locals;
+            s->tag = s->slot >= 0 && s->slot < HOST_MAX_LOCALS ? f->tags[s->slot] : 0;
+        } else if (mode == JVMTIRT_FRAME_READ) {
+            s->value = f->locals[s->slot];
+        } else if (mode == JVMTIRT_FRAME_WRITE) {
+            f->locals[s->slot] = s->value;
+            f->tags[s->slot] = s->type;
+        } else {
+            err = JVMTI_ERROR_INTERNAL;
+        }
+    }
+    pthread_mutex_unlock(&stacks_lock);
+    return err;
+}
+
 /* Every class of the host is the bootstrap loader's (the host has no class
  * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
  * loader none. The host has no hidden classes and no array classes. */
@@ -124,19 +178,82 @@ static host_member *method(const char *name)
     return NULL;
 }
 
+/* What the core asked of t's top frame at this step (0: nothing). */
+static int take_unwind(host_thread *t)
+{
+    pthread_mutex_lock(&stacks_lock);
+    int u = t->unwind;
+    t->unwind = 0;
+    pthread_mutex_unlock(&stacks_lock);
+    return u;
+}
+
+static void set_unwindable(host_thread *t, int on)
+{
+    pthread_mutex_lock(&stacks_lock);
+    t->unwindable = on;
+    pthread_mutex_unlock(&stacks_lock);
+}
+
+/* The chain's interpreter: each method's one instruction at location 0
+ * calls the next (c's returns). After the instruction's step (where an
+ * agent may have asked, at a breakpoint), a PopFrame removes the top frame
+ * and its caller runs its call again; a ForceEarlyReturn returns from it,
+ * and its callers return in turn, as they would after their call. */
 void host_stacks_run_main(host_thread *t)
 {
     static const char *const chain[] = {"main", "a", "b", "c"};
-    for (int i = 0; i < 4; i++) {
-        host_stack_push(t, method(chain[i]));
-        host_frames_step(t, method(chain[i]), 0); /* the call of the next, or c's return */
+    int n = 0; /* frames of the chain on the stack */
+    while (n < 4) {
+        host_member *m = method(chain[n]);
+        host_stack_push(t, m);
+        n++;
+        set_unwindable(t, 1);
+        host_frames_step(t, m, 0); /* the call of the next, or c's return */
+        set_unwindable(t, 0);
+        int u = take_unwind(t);
+        if (u == JVMTIRT_FRAME_POP) {
+            host_stack_pop(t); /* no FramePop: the frame did not return */
+            n--;               /* the caller calls it again */
+        } else if (u == JVMTIRT_FRAME_RETURN) {
+            break;
+        }
     }
-    for (int i = 0; i < 4; i++)
+    while (n-- > 0)
         host_frames_return(t);
+}
+
+/* The core's frame_return (runtime/README.md, "Locals and frames"): only
+ * the main chain's frames at an instruction can be unwound; any other
+ * frame is OPAQUE_FRAME (the workers' interpreter cannot unwind). */
+static jvmtiError frame_return(uintptr_t id, int mode, jvmtirt_frame_return *r)
+{
+    host_thread *t = (host_thread *)id;
+    jvmtiError err = JVMTI_ERROR_NONE;
+    pthread_mutex_lock(&stacks_lock);
+    if (mode == JVMTIRT_FRAME_DESCRIBE) {
+        r->frames = t->height < 2 ? t->height : 2;
+        if (t->height > 0) {
+            const host_member *top = t->frames[t->height - 1].method;
+            const char *close = strchr(top->signature, ')');
+            r->top_native = (jboolean)top->is_native;
+            r->result = close ? close[1] : 'V';
+            if (!t->unwindable)
+                err = JVMTI_ERROR_OPAQUE_FRAME;
+        }
+        if (t->height > 1)
+            r->caller_native = (jboolean)t->frames[t->height - 2].method->is_native;
+    } else {
+        t->unwind = mode; /* every method of the chain is void: no value to keep */
+    }
+    pthread_mutex_unlock(&stacks_lock);
+    return err;
 }
 
 void host_stacks_configure(jvmtirt_config *c)
 {
     c->walk_stacks = walk_stacks;
     c->each_class = each_class;
+    c->frame_slot = frame_slot;
+    c->frame_return = frame_return;
 }

@@ -147,6 +147,48 @@ typedef struct jvmtirt_thread_group_info {
     jint max_priority;
     jboolean is_daemon;
 } jvmtirt_thread_group_info;
+/* ---- locals and frames (config version 2) ---- */
+
+/* The modes of config.frame_slot and config.frame_return. */
+enum {
+    JVMTIRT_FRAME_DESCRIBE = 0, /* fill in what the core checks */
+    JVMTIRT_FRAME_READ = 1,     /* frame_slot: read the local */
+    JVMTIRT_FRAME_WRITE = 2,    /* frame_slot: write the local */
+    JVMTIRT_FRAME_POP = 3,      /* frame_return: PopFrame */
+    JVMTIRT_FRAME_RETURN = 4    /* frame_return: ForceEarlyReturn */
+};
+
+/* One local of one frame (config.frame_slot). */
+typedef struct jvmtirt_frame_slot {
+    /* set by the core */
+    jint depth;  /* 0: the top frame */
+    jint slot;   /* the local's slot (0 for GetLocalInstance) */
+    char type;   /* the kind asked for: 'I', 'J', 'F', 'D' or 'L' */
+    jvalue value; /* WRITE: the value; READ: the VM stores it */
+    /* set by the VM (DESCRIBE) */
+    jmethodID method;    /* the frame's method */
+    jlocation location;  /* where it is (-1 in a native method) */
+    jboolean is_native;  /* OPAQUE_FRAME, but GetLocalInstance reads slot 0 */
+    jboolean is_static;  /* GetLocalInstance: INVALID_SLOT */
+    jint max_locals;     /* the frame's slots: 0 .. max_locals - 1 */
+    /* What the slot holds now, by the VM's own bookkeeping: 'I' (int and
+     * its narrower kinds), 'J' or 'D' (the first slot of the pair), 'F',
+     * 'L' (a reference or null), or 0: unknown or unset (no check). Read
+     * only when local_type gives no declared type. */
+    char tag;
+} jvmtirt_frame_slot;
+
+/* The top frame of a thread (config.frame_return). */
+typedef struct jvmtirt_frame_return {
+    /* set by the core */
+    char type;    /* RETURN: 'V', 'I', 'J', 'F', 'D' or 'L' */
+    jvalue value; /* RETURN: the value (l: the agent's reference or NULL) */
+    /* set by the VM (DESCRIBE) */
+    jint frames;             /* frames on the stack: 0, 1, or 2 for two or more */
+    jboolean top_native;     /* the top frame is a native method's */
+    jboolean caller_native;  /* the frame under it is (frames == 2) */
+    char result;             /* the top method's return type's first character */
+} jvmtirt_frame_return;
 
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
@@ -158,8 +200,8 @@ typedef struct jvmtirt_thread_group_info {
  * back. Unless said otherwise an operation is called with no lock of the
  * core held and may call any jvmtirt_* function and any JVM TI function. */
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
- * sample_thread, sample_object and the thread group and agent thread
- * operations added. */
+ * sample_thread, sample_object, the thread group and agent thread
+ * operations, and frame_slot, frame_return and local_type added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -331,7 +373,9 @@ typedef struct jvmtirt_config {
      * while this one is on the stack (its height above the bottom of the
      * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
      * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
-     * frames lock. */
+     * frames lock; also by PopFrame, for the frame it is about to remove
+     * (whose requests go unreported, and which is disarmed), under rt.lock
+     * (see frame_return). */
     jvmtiError (*frame_at)(uintptr_t thread_id, jint depth, uintptr_t *frame);
     /* on = 1: the first environment asked for the frame's pop; on = 0: the
      * last request was cleared (ClearAllFramePops, DisposeEnvironment). When
@@ -549,6 +593,58 @@ typedef struct jvmtirt_config {
      * frees ctx). */
     jvmtiError (*start_agent_thread)(jthread thread, jint priority,
                                      void (*body)(JNIEnv *jni, void *ctx), void *ctx);
+    /* ---- locals and frames (config version 2; runtime/README.md, "Locals and
+     * frames") ----
+     * Get/SetLocal{Int,Long,Float,Double,Object} and GetLocalInstance over
+     * frame_slot; PopFrame and ForceEarlyReturn* over frame_return. The
+     * core checks the thread (the caller, or one it holds suspended:
+     * THREAD_NOT_SUSPENDED otherwise), the depth, the slot and the types;
+     * the VM only describes a frame and reads, writes or unwinds it. Both
+     * are called on the agent's thread inside the JVM TI call, UNDER
+     * rt.lock (the core's main lock, which also serializes suspend and
+     * resume: a suspended thread stays suspended from the check to the
+     * end of the operation, even while another thread calls ResumeThread).
+     * So, as suspend_thread: they must not call JVM TI or jvmtirt_
+     * functions, nor take a lock the VM holds while calling them. NULL:
+     * the functions over it answer JVMTI_ERROR_NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists them; their capability is withdrawn). */
+    /* The frame at s->depth (0: the top) of the thread with that id. mode
+     * JVMTIRT_FRAME_DESCRIBE: fill s->method, s->location, s->is_native,
+     * s->is_static, s->max_locals and, for slot s->slot, s->tag; return
+     * NO_MORE_FRAMES when there is no such frame (or OPAQUE_FRAME for a
+     * frame the VM cannot show). JVMTIRT_FRAME_READ: store the value of the
+     * local in s->slot, of kind s->type, in s->value (a long or double
+     * spans s->slot and s->slot + 1; an object as a new local reference
+     * for the calling thread, which the agent owns, or NULL);
+     * JVMTIRT_FRAME_WRITE: store s->value there (s->value.l is the agent's
+     * reference: the VM keeps the object, not the reference). READ and
+     * WRITE come only after a DESCRIBE of the same frame in the same call
+     * whose checks passed; READ of slot 0 of a native method's frame is
+     * GetLocalInstance's. */
+    jvmtiError (*frame_slot)(uintptr_t thread_id, int mode, jvmtirt_frame_slot *s);
+    /* The declared type of slot at location in method, from its local
+     * variable table: JVMTI_ERROR_NONE and the first character of the
+     * variable's type signature in *type ('Z', 'B', 'C', 'S', 'I', 'J',
+     * 'F', 'D', 'L' or '['); JVMTI_ERROR_INVALID_SLOT when the method has
+     * a table and no variable lives in that slot there;
+     * JVMTI_ERROR_ABSENT_INFORMATION when the method has no table (the
+     * core then checks s->tag). Same thread and lock as frame_slot. NULL:
+     * no method has a table (only the tags are checked). */
+    jvmtiError (*local_type)(jmethodID method, jlocation location, jint slot, char *type);
+    /* The top frame of the thread with that id. mode
+     * JVMTIRT_FRAME_DESCRIBE: fill r->frames (how many frames the stack
+     * holds, counting at most 2), r->top_native, r->caller_native and
+     * r->result (the first character of the top method's return type:
+     * 'V', 'Z', 'B', 'C', 'S', 'I', 'J', 'F', 'D', 'L' or '[').
+     * JVMTIRT_FRAME_POP (PopFrame): remove the top frame, so the caller
+     * re-executes its invoke when the thread runs again.
+     * JVMTIRT_FRAME_RETURN (ForceEarlyReturn*): make the top frame return
+     * r->value (kind r->type, 'V' for none) when the thread runs again;
+     * for an object, TYPE_MISMATCH when r->value.l (the agent's reference,
+     * or NULL) cannot be assigned to the method's result type. POP and
+     * RETURN come only after a DESCRIBE in the same call whose checks
+     * passed; no event is posted for either. */
+    jvmtiError (*frame_return)(uintptr_t thread_id, int mode, jvmtirt_frame_return *r);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -11,6 +11,7 @@
 const rt_area *const rt_areas[] = {
     &rt_area_breakpoints,    /* threads/ */
     &rt_area_framepops,      /* threads/ */
+    &rt_area_locals,         /* threads/ */
     &rt_area_prefixes,       /* classes/ */
     &rt_area_jnitable,       /* classes/ */
     &rt_area_loadersearch,   /* classes/ */

@@ -113,6 +113,20 @@ jvmtiError jvmti_impl_ClearAllFramePops(jvmtiEnv *env, jthread thread)
     return JVMTI_ERROR_NONE;
 }
 
+void rt_frame_pops_forget(uintptr_t thread, uintptr_t frame)
+{
+    pthread_mutex_lock(&fp_lock);
+    int had = 0;
+    for (size_t i = n_reqs; i-- > 0;)
+        if (reqs[i].thread == thread && reqs[i].frame == frame) {
+            reqs[i] = reqs[--n_reqs];
+            had = 1;
+        }
+    if (had)
+        rt.config.frame_pop_arm(thread, frame, 0);
+    pthread_mutex_unlock(&fp_lock);
+}
+
 void jvmtirt_frame_popped(JNIEnv *jni, jthread thread, jmethodID method,
                           jboolean was_popped_by_exception, uintptr_t frame)
 {

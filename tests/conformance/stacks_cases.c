@@ -8,8 +8,8 @@
  * environment only). In VMInit it sets a breakpoint at ConfChain.c;
  * Main.main calls ConfChain.a, which calls b, which calls c (Main.java), in
  * HotSpot and in the host alike (host/stacks.c), so the main thread's stack
- * at the breakpoint is c, b, a, main, every frame at location 0. Each case
- * is "stacks.*". */
+ * at the breakpoint is c, b, a, main, every frame at location 0; the
+ * locals of those frames are read there too. Each case is "stacks.*". */
 
 static jvmtiEventVMInit stacks_next_vm_init; /* agent.c's */
 static jclass stacks_chain_class;
@@ -88,13 +88,78 @@ static void stacks_classes(const char *id, JNIEnv *jni, jvmtiError err, jint n, 
     (*full)->Deallocate(full, (unsigned char *)c);
 }
 
+/* The locals of the chain's frames at the breakpoint in c (javac -g:
+ * Main.main has a local variable table, its one slot `args`, a String[];
+ * a, b and c have no locals). Only the errors are compared, and whether
+ * an object read is null: HotSpot's args is an empty array, the host's
+ * null. */
+static void stacks_locals(jvmtiEnv *env)
+{
+    jint depth = 4, i;
+    (*env)->GetFrameCount(env, NULL, &depth); /* 4: stacks.chain.frame-count */
+    jlong j;
+    jobject o = NULL;
+    jint main_depth = depth - 1;
+    result("stacks.locals.main-args", (*env)->GetLocalObject(env, NULL, main_depth, 0, &o));
+    result("stacks.locals.main-args-as-int", (*env)->GetLocalInt(env, NULL, main_depth, 0, &i));
+    result("stacks.locals.main-args-as-long", (*env)->GetLocalLong(env, NULL, main_depth, 0, &j));
+    result("stacks.locals.main-slot-1", (*env)->GetLocalObject(env, NULL, main_depth, 1, &o));
+    result("stacks.locals.main-slot-negative", (*env)->GetLocalObject(env, NULL, main_depth, -1, &o));
+    result("stacks.locals.main-instance", (*env)->GetLocalInstance(env, NULL, main_depth, &o));
+    result("stacks.locals.set-main-args-null",
+           (*env)->SetLocalObject(env, NULL, main_depth, 0, NULL));
+    o = (jobject)env;
+    jvmtiError err = (*env)->GetLocalObject(env, NULL, main_depth, 0, &o);
+    say("stacks.locals.main-args-after-set", "%s %s", err_name(err), o ? "non-null" : "null");
+    result("stacks.locals.set-main-args-int", (*env)->SetLocalInt(env, NULL, main_depth, 0, 1));
+    result("stacks.locals.c-slot-0", (*env)->GetLocalInt(env, NULL, 0, 0, &i));
+    result("stacks.locals.c-instance", (*env)->GetLocalInstance(env, NULL, 0, &o));
+    result("stacks.locals.below-oldest", (*env)->GetLocalInt(env, NULL, depth, 0, &i));
+    result("stacks.locals.instance-below-oldest", (*env)->GetLocalInstance(env, NULL, depth, &o));
+    result("stacks.locals.depth-negative", (*env)->GetLocalInt(env, NULL, -1, 0, &i));
+    result("stacks.locals.not-thread",
+           (*env)->GetLocalInt(env, (jthread)stacks_chain_class, 0, 0, &i));
+}
+
+/* PopFrame and ForceEarlyReturn at the breakpoint in c (void, called by
+ * b, itself called by a, then main): the errors first; then c is popped,
+ * so b calls it again and the breakpoint is hit a second time, where c
+ * returns early (which changes nothing that follows: c is empty). */
+static void stacks_unwind(jvmtiEnv *env, jthread thread)
+{
+    result("stacks.unwind.force-int", (*env)->ForceEarlyReturnInt(env, NULL, 1));
+    result("stacks.unwind.force-long", (*env)->ForceEarlyReturnLong(env, thread, 1));
+    result("stacks.unwind.force-object-null", (*env)->ForceEarlyReturnObject(env, NULL, NULL));
+    result("stacks.unwind.pop-null", (*env)->PopFrame(env, NULL));
+    result("stacks.unwind.pop-not-thread", (*env)->PopFrame(env, (jthread)stacks_chain_class));
+    result("stacks.unwind.force-not-thread",
+           (*env)->ForceEarlyReturnVoid(env, (jthread)stacks_chain_class));
+    jvmtiError err = (*env)->PopFrame(env, thread);
+    result("stacks.unwind.pop", err);
+    if (err != JVMTI_ERROR_NONE) /* no second hit */
+        (*env)->ClearBreakpoint(env, stacks_c, 0);
+}
+
+/* The second hit of the breakpoint in c: b called it again after the
+ * PopFrame; then c returns early. */
+static void stacks_popped(jvmtiEnv *env)
+{
+    (*env)->ClearBreakpoint(env, stacks_c, 0);
+    stacks_trace("stacks.unwind.popped-trace", 0, 16);
+    result("stacks.unwind.force-void", (*env)->ForceEarlyReturnVoid(env, NULL));
+}
+
 static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method,
                                       jlocation location)
 {
     (void)location;
     if (method != stacks_c)
         return;
-    (*env)->ClearBreakpoint(env, stacks_c, 0); /* once */
+    static int hits;
+    if (++hits == 2) { /* b called c again after PopFrame */
+        stacks_popped(env);
+        return;
+    }
     jint depth = -1;
     jvmtiError err = (*env)->GetFrameCount(env, NULL, &depth);
     say("stacks.chain.frame-count", "%s %d", err_name(err), (int)depth);
@@ -145,6 +210,8 @@ static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread
     stacks_classes("stacks.classes.loaded", jni, err, count, classes);
     err = (*env)->GetClassLoaderClasses(env, NULL, &count, &classes);
     stacks_classes("stacks.classes.bootstrap", jni, err, count, classes);
+    stacks_locals(env);
+    stacks_unwind(env, thread);
 }
 
 static void JNICALL stacks_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)

@@ -67,7 +67,8 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     jvmtiCapabilities pot;
     memset(&pot, 0, sizeof pot);
     (*env)->GetPotentialCapabilities(env, &pot);
-    say(pot.can_pop_frame ? "VMInit: can_pop_frame offered" : "VMInit: can_pop_frame not offered");
+    say(pot.can_get_owned_monitor_info ? "VMInit: can_get_owned_monitor_info offered"
+                                       : "VMInit: can_get_owned_monitor_info not offered");
 }
 
 static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)

@@ -43,6 +43,8 @@ static const char *err(jvmtiError e)
     case JVMTI_ERROR_ILLEGAL_ARGUMENT: return "ILLEGAL_ARGUMENT";
     case JVMTI_ERROR_NOT_AVAILABLE: return "NOT_AVAILABLE";
     case JVMTI_ERROR_THREAD_NOT_SUSPENDED: return "THREAD_NOT_SUSPENDED";
+    case JVMTI_ERROR_TYPE_MISMATCH: return "TYPE_MISMATCH";
+    case JVMTI_ERROR_INVALID_SLOT: return "INVALID_SLOT";
     default: snprintf(buf, sizeof buf, "%d", (int)e); return buf;
     }
 }
@@ -102,6 +104,23 @@ static void *control(void *arg)
     say("the suspended worker, 50 ms after its callback returned", answer);
     say("NotifyFramePop(suspended worker, 0)", err((*jvmti)->NotifyFramePop(jvmti, worker, 0)));
     say("NotifyFramePop(suspended worker, 1)", err((*jvmti)->NotifyFramePop(jvmti, worker, 1)));
+    /* its locals (run: this, and i, the location it is at) */
+    jobject self = NULL;
+    jint i = -1;
+    jvmtiError ge = (*jvmti)->GetLocalInstance(jvmti, worker, 0, &self);
+    snprintf(answer, sizeof answer, "%s, %s", err(ge),
+             ge == JVMTI_ERROR_NONE && (*jni)->IsSameObject(jni, self, worker) ? "the worker" : "?");
+    say("GetLocalInstance(suspended worker, 0)", answer);
+    ge = (*jvmti)->GetLocalInt(jvmti, worker, 0, 1, &i);
+    snprintf(answer, sizeof answer, "%s, %d", err(ge), (int)i);
+    say("GetLocalInt(suspended worker, 0, 1)", answer);
+    say("GetLocalObject(suspended worker, 0, 1)",
+        err((*jvmti)->GetLocalObject(jvmti, worker, 0, 1, &self)));
+    say("GetLocalInt(suspended worker, 0, 2)", err((*jvmti)->GetLocalInt(jvmti, worker, 0, 2, &i)));
+    say("SetLocalInt(suspended worker, 0, 1)", err((*jvmti)->SetLocalInt(jvmti, worker, 0, 1, 2)));
+    /* the host unwinds only the main chain's frames */
+    say("PopFrame(suspended worker)", err((*jvmti)->PopFrame(jvmti, worker)));
+    say("ForceEarlyReturnVoid(suspended worker)", err((*jvmti)->ForceEarlyReturnVoid(jvmti, worker)));
     resume_answer = (*jvmti)->ResumeThread(jvmti, worker); /* printed at VMDeath */
     (*jni)->DeleteGlobalRef(jni, worker);
     (*the_vm)->DetachCurrentThread(the_vm);
@@ -133,6 +152,16 @@ static void JNICALL on_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread t, jmethod
         say("NotifyFramePop(current, 0)", err((*env)->NotifyFramePop(env, NULL, 0)));
         say("NotifyFramePop(current, 0) again", err((*env)->NotifyFramePop(env, NULL, 0)));
         say("NotifyFramePop(current, 2)", err((*env)->NotifyFramePop(env, NULL, 2)));
+        jint i = -1;
+        jvmtiError ge = (*env)->GetLocalInt(env, NULL, 1, 1, &i);
+        char answer[32];
+        snprintf(answer, sizeof answer, "%s, %d", err(ge), (int)i);
+        say("GetLocalInt(current, 1, 1): run's i", answer);
+        jobject self = NULL;
+        ge = (*env)->GetLocalInstance(env, NULL, 0, &self);
+        snprintf(answer, sizeof answer, "%s, %s", err(ge),
+                 ge == JVMTI_ERROR_NONE && (*jni)->IsSameObject(jni, self, t) ? "the thread" : "?");
+        say("GetLocalInstance(current, 0): getName's this", answer);
     }
 }
 
@@ -266,6 +295,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     caps.can_generate_frame_pop_events = 1;
     caps.can_set_native_method_prefix = 1;
     caps.can_suspend = 1;
+    caps.can_access_local_variables = 1;
+    caps.can_pop_frame = 1;
+    caps.can_force_early_return = 1;
     say("AddCapabilities", err((*jvmti)->AddCapabilities(jvmti, &caps)));
     if (!quiet) {
         say("SetNativeMethodPrefix", err((*jvmti)->SetNativeMethodPrefix(jvmti, "$$frames_")));

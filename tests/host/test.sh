@@ -36,7 +36,7 @@ $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
 $1: VMInit: GetStaticFieldID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
-$1: VMInit: can_pop_frame not offered
+$1: VMInit: can_get_owned_monitor_info not offered
 $1: VMDeath in phase live
 $1: DisposeEnvironment: 0
 $1: OnUnload
@@ -50,7 +50,7 @@ for h in gen jdk; do
     check "host: $h agent: VM events in order, in the right phases" \
         diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
     # Threads interleave: three of each, all between VMInit and VMDeath.
-    between=$(sed -n '/VMInit: can_pop_frame/,/VMDeath/p' <<<"$out")
+    between=$(sed -n '/VMInit: can_get_owned_monitor_info/,/VMDeath/p' <<<"$out")
     check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
         test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
     check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
@@ -69,7 +69,7 @@ check "host: both agents get VMDeath, then unload in order" \
 
 out=$(run_host -all-capabilities -agentpath:"$d/gen.so"=all -threads:0 2>/dev/null)
 check "host: -all-capabilities offers every capability" \
-    grep -qx "all: VMInit: can_pop_frame offered" <<<"$out"
+    grep -qx "all: VMInit: can_get_owned_monitor_info offered" <<<"$out"
 
 err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
 status=$?
@@ -298,10 +298,19 @@ A: SuspendThread(worker) in its Breakpoint: NONE
 A: the suspended worker, 50 ms after its callback returned: 1 frame, run@2
 A: NotifyFramePop(suspended worker, 0): NONE
 A: NotifyFramePop(suspended worker, 1): NO_MORE_FRAMES
+A: GetLocalInstance(suspended worker, 0): NONE, the worker
+A: GetLocalInt(suspended worker, 0, 1): NONE, 2
+A: GetLocalObject(suspended worker, 0, 1): TYPE_MISMATCH
+A: GetLocalInt(suspended worker, 0, 2): INVALID_SLOT
+A: SetLocalInt(suspended worker, 0, 1): NONE
+A: PopFrame(suspended worker): OPAQUE_FRAME
+A: ForceEarlyReturnVoid(suspended worker): OPAQUE_FRAME
 A: Breakpoint getName@0: hit
 A: NotifyFramePop(current, 0): NONE
 A: NotifyFramePop(current, 0) again: DUPLICATE
 A: NotifyFramePop(current, 2): NO_MORE_FRAMES
+A: GetLocalInt(current, 1, 1): run's i: NONE, 2
+A: GetLocalInstance(current, 0): getName's this: NONE, the thread
 A: FieldAccess name in getName@1: seen
 A: FramePop getName: returned
 A: ClearBreakpoint(getName, 0): NONE
@@ -316,7 +325,7 @@ A: ResumeThread(worker) after NotifyFramePop: NONE
 B: VMDeath: reached
 EOT
     }
-    check "host: frames: breakpoint hit, field watched, frame pop delivered (also one asked for by another thread while the worker was suspended: it stops before its next move), JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
+    check "host: frames: breakpoint hit, field watched, frame pop delivered (also one asked for by another thread while the worker was suspended: it stops before its next move), the locals of the suspended worker and of the current thread read, JNI table interposed, prefix and boot path seen by the VM; nothing reaches the environment that did not ask" \
         diff <(expected_frames) <(cat <<<"$out")
     # Four threads through the same breakpoints, watches and frame pops at
     # once (what SANITIZE=thread is for).

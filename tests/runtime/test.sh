@@ -18,6 +18,9 @@
 #     shards are biased to (runtime/objects/tags.c), in a new environment each round;
 #   - frames.c drives breakpoints, field watches, frame pops, native method
 #     prefixes, the JNI table and class-loader search the same two ways;
+#   - locals.c drives the local variable functions, PopFrame and
+#     ForceEarlyReturn* over the VM's frame operations the same two ways,
+#     and reads a suspended thread's locals while it is resumed;
 #   - stacks.c drives stack traces and class lists over the VM's walks the
 #     same two ways;
 #   - metadata.c drives the thread, class and object queries over the VM's
@@ -253,6 +256,17 @@ if build frames "$d/frames" tests/runtime/frames.c "$RT_LIB"; then
 fi
 if build "frames (shared library)" "$d/frames-so" tests/runtime/frames.c -L"$sodir" -ljvmtirt; then
     run_tap frames-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/frames-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# locals.c: locals, PopFrame and ForceEarlyReturn over the VM's frame
+# operations; static and shared (its last section reads a suspended
+# thread's locals while other threads resume and suspend it).
+if build locals "$d/locals" tests/runtime/locals.c "$RT_LIB"; then
+    run_tap locals "$d/locals" "${STRESS_SECONDS:-0.5}"
+fi
+if build "locals (shared library)" "$d/locals-so" tests/runtime/locals.c -L"$sodir" -ljvmtirt; then
+    run_tap locals-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/locals-so" 0.3 |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
