@@ -60,16 +60,14 @@ static void presence_append(const Spec *s, Buf *o)
                 " * capability and error of the spec, and JVMTIGEN_HAS_<function>_<error> for\n"
                 " * each error a function lists of its own: code built from several specs\n"
                 " * tests them with #ifdef to leave out what one spec lacks. */\n");
-    int max = max_table_num(s);
-    const Function **slot = table_slots(s);
-    for (int n = 1; n <= max; n++) {
-        if (!slot[n])
+    for (size_t f = 0; f < s->n_functions; f++) { /* in the spec's order */
+        const Function *fn = s->functions[f];
+        if (!function_in_table(fn))
             continue;
-        buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", slot[n]->id);
-        for (size_t i = 0; i < slot[n]->n_errors; i++)
-            buf_printf(o, "#define JVMTIGEN_HAS_%s_%s 1\n", slot[n]->id, slot[n]->errors[i]->id);
+        buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", fn->id);
+        for (size_t i = 0; i < fn->n_errors; i++)
+            buf_printf(o, "#define JVMTIGEN_HAS_%s_%s 1\n", fn->id, fn->errors[i]->id);
     }
-    free(slot);
     for (size_t i = 0; i < s->n_events; i++)
         buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", s->events[i]->id);
     if (s->capabilities)
