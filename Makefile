@@ -144,6 +144,11 @@ $(OBJDIR)/docs/datadir.o: ALL_CFLAGS += -DJVMTIGEN_DATADIR=$(call shq,$(call cst
 # always find work). A missing output forces a run. Goals that need no
 # out/ do not generate it.
 GEN_STAMP := $(OUT)/.jvmtigen-stamp
+# The spec and the flags of the last run, written once it succeeded: a make
+# with another SPEC (older than the stamp, or at another path) or other
+# JVMTIGEN_FLAGS generates again instead of keeping the old outputs.
+GEN_ARGS := $(OUT)/.jvmtigen-args
+GEN_ARGS_NOW = $(abspath $(SPEC)) $(strip $(JVMTIGEN_FLAGS))
 GEN_OUTPUTS := $(addprefix $(OUT)/,jvmti.h jvmtigen_entry.c jvmtigen_tables.c jvmtigen_tables.h \
     jvmtigen_post.c jvmtigen_post.h jvmtigen_defaults.c jvmtigen_impl.h jvmticheck_forward.c)
 NO_GENERATE_GOALS := clean distclean uninstall deps objs fuzz fuzz-build fuzz-coverage checker-from
@@ -151,8 +156,11 @@ ifneq ($(wildcard $(SPEC)),)
 generate: $(GEN_STAMP)
 $(GEN_STAMP): $(SPEC) $(JVMTIGEN)
 	$(JVMTIGEN) -q -MD -MT $@ -o $(OUT) $(JVMTIGEN_FLAGS) $(SPEC)
-	@touch $@
+	@printf '%s\n' $(call shq,$(GEN_ARGS_NOW)) >$(GEN_ARGS) && touch $@
 ifneq ($(filter-out $(wildcard $(GEN_OUTPUTS)),$(GEN_OUTPUTS)),)
+$(GEN_STAMP): FORCE
+endif
+ifneq ($(file <$(GEN_ARGS)),$(GEN_ARGS_NOW))
 $(GEN_STAMP): FORCE
 endif
 -include $(OUT)/jvmtigen.d

@@ -49,6 +49,34 @@ static void impls_table_append(const Spec *s, Buf *o)
                 "int jvmtigen_impl_shadowed(int num);\n");
 }
 
+/* What the spec holds, as macros a preprocessor can test: the runtime core
+ * and a VM are written once and built from any JDK's spec, compiling out
+ * what that spec lacks (a function, an event, an error) and keying a rule
+ * on the error that brings it (NotifyFramePop's DUPLICATE is JDK 25's). */
+static void presence_append(const Spec *s, Buf *o)
+{
+    buf_puts(o, "\n/* ---- what this spec holds ----\n"
+                " * JVMTIGEN_HAS_<name> is defined (1) for each function of the table, event,\n"
+                " * capability and error of the spec, and JVMTIGEN_HAS_<function>_<error> for\n"
+                " * each error a function lists of its own: code built from several specs\n"
+                " * tests them with #ifdef to leave out what one spec lacks. */\n");
+    for (size_t f = 0; f < s->n_functions; f++) { /* in the spec's order */
+        const Function *fn = s->functions[f];
+        if (!function_in_table(fn))
+            continue;
+        buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", fn->id);
+        for (size_t i = 0; i < fn->n_errors; i++)
+            buf_printf(o, "#define JVMTIGEN_HAS_%s_%s 1\n", fn->id, fn->errors[i]->id);
+    }
+    for (size_t i = 0; i < s->n_events; i++)
+        buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", s->events[i]->id);
+    if (s->capabilities)
+        for (size_t i = 0; i < s->capabilities->n_fields; i++)
+            buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", s->capabilities->fields[i]->id);
+    for (size_t i = 0; i < s->n_errors; i++)
+        buf_printf(o, "#define JVMTIGEN_HAS_%s 1\n", s->errors[i]->id);
+}
+
 void emit_impl_header(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
@@ -56,6 +84,7 @@ void emit_impl_header(const GenContext *ctx, Buf *o)
     buf_puts(o, "\n#ifndef JVMTIGEN_IMPL_H\n#define JVMTIGEN_IMPL_H\n\n#include "
                 "<stddef.h>\n\n#include \"jvmti.h\"\n\n"
                 "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+    presence_append(s, o);
     for (size_t c = 0; c < s->n_categories; c++) {
         const Category *cat = s->categories[c];
         if (!category_in_table(cat))

@@ -80,9 +80,14 @@ jvmtiError jvmti_impl_NotifyFramePop(jvmtiEnv *env, jthread thread, jint depth)
     rt_env *e = rt_env_of(env);
     pthread_mutex_lock(&fp_lock);
     err = rt.config.frame_at(id, depth, &frame);
-    if (err == JVMTI_ERROR_NONE && find(e, id, frame) >= 0)
+    /* A second request of the same frame: JVM TI 25 answers DUPLICATE, the
+     * earlier specs keep the one request (and post FramePop once). */
+    int again = err == JVMTI_ERROR_NONE && find(e, id, frame) >= 0;
+#ifdef JVMTIGEN_HAS_NotifyFramePop_JVMTI_ERROR_DUPLICATE
+    if (again)
         err = JVMTI_ERROR_DUPLICATE;
-    if (err == JVMTI_ERROR_NONE && n_reqs == cap_reqs) {
+#endif
+    if (err == JVMTI_ERROR_NONE && !again && n_reqs == cap_reqs) {
         size_t cap = cap_reqs ? 2 * cap_reqs : 16;
         fp_req *grown = realloc(reqs, cap * sizeof *grown);
         if (!grown)
@@ -90,7 +95,7 @@ jvmtiError jvmti_impl_NotifyFramePop(jvmtiEnv *env, jthread thread, jint depth)
         else
             reqs = grown, cap_reqs = cap;
     }
-    if (err == JVMTI_ERROR_NONE) {
+    if (err == JVMTI_ERROR_NONE && !again) {
         if (find(NULL, id, frame) < 0)
             rt.config.frame_pop_arm(id, frame, 1);
         reqs[n_reqs++] = (fp_req){e, id, frame};
@@ -99,6 +104,7 @@ jvmtiError jvmti_impl_NotifyFramePop(jvmtiEnv *env, jthread thread, jint depth)
     return err;
 }
 
+#ifdef JVMTIGEN_HAS_ClearAllFramePops /* JVM TI 25 on */
 jvmtiError jvmti_impl_ClearAllFramePops(jvmtiEnv *env, jthread thread)
 {
     uintptr_t id;
@@ -112,6 +118,7 @@ jvmtiError jvmti_impl_ClearAllFramePops(jvmtiEnv *env, jthread thread)
     pthread_mutex_unlock(&fp_lock);
     return JVMTI_ERROR_NONE;
 }
+#endif
 
 void rt_frame_pops_forget(uintptr_t thread, uintptr_t frame)
 {
@@ -198,7 +205,9 @@ static void started(void) { jvmtigen_post_filter_FramePop = filter_FramePop; }
 
 static const rt_need needs[] = {
     {RT_SLOT(NotifyFramePop), {RT_OP(frame_at), RT_OP(frame_pop_arm)}},
+#ifdef JVMTIGEN_HAS_ClearAllFramePops
     {RT_SLOT(ClearAllFramePops), {RT_OP(frame_at), RT_OP(frame_pop_arm)}},
+#endif
 };
 
 const rt_area rt_area_framepops = {.started = started,

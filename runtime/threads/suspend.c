@@ -142,6 +142,7 @@ jvmtiError jvmti_impl_ResumeThreadList(jvmtiEnv *env, jint request_count,
     return on_list(env, request_count, request_list, results, resume);
 }
 
+#ifdef JVMTIGEN_HAS_SuspendAllVirtualThreads /* and ResumeAllVirtualThreads: JVM TI 21 on */
 /* The except list's threads, as ids (*ids: malloc'd, or NULL when empty).
  * Every element must be a thread (alive or not). Under rt.lock. */
 static jvmtiError except_ids(jvmtiEnv *env, jint n, const jthread *list, uintptr_t **ids)
@@ -210,3 +211,4 @@ jvmtiError jvmti_impl_ResumeAllVirtualThreads(jvmtiEnv *env, jint except_count,
 {
     return on_virtual(env, except_count, except_list, resume);
 }
+#endif

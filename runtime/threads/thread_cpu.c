@@ -22,8 +22,10 @@ jvmtiError jvmti_impl_GetThreadCpuTime(jvmtiEnv *env, jthread thread, jlong *nan
     pthread_mutex_lock(&rt.lock);
     rt_thread *t;
     jvmtiError err = rt_thread_of_ref(env, thread, &t);
+#ifdef JVMTIGEN_HAS_GetThreadCpuTime_JVMTI_ERROR_UNSUPPORTED_OPERATION /* JVM TI 21 on */
     if (err == JVMTI_ERROR_NONE && rt.config.thread_is_virtual && rt.config.thread_is_virtual(t->id))
         err = JVMTI_ERROR_UNSUPPORTED_OPERATION;
+#endif
     uintptr_t id = err == JVMTI_ERROR_NONE ? t->id : 0;
     if (err == JVMTI_ERROR_NONE && !rt.config.thread_cpu_time) {
         clockid_t clock;

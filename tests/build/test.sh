@@ -48,5 +48,26 @@ else
     skip "build: bin/ is not built here (a sanitized run)"
 fi
 
+# Another SPEC (older than the last run, at another path) and other
+# JVMTIGEN_FLAGS generate again, with no `rm -rf out` between: the stamp
+# once kept the outputs of the spec before (the release jvmti.h states
+# tells which spec and flags made it).
+own_dirs regen
+gen_in() { # MAKE-ARGS...: generates in the scratch build, prints jvmti.h's release
+    make -s SANITIZE="${SANITIZE:-}" "${dirs[@]}" "$@" generate >>"$own.log" 2>&1 &&
+        sed -n 's|.*JVMTI_VERSION = .*/\* version: \(.*\) \*/|\1|p' "$own/out/jvmti.h"
+}
+check "build: make generates from spec/jvmti.xml (25.0.0)" test "$(gen_in)" = 25.0.0
+if need_refs "build: make SPEC=... generates again" jdk17; then
+    old=$own/old/jvmti.xml
+    mkdir -p "$own/old" && cp "$SHARED_SPECS/jdk17/jvmti.xml" "$old" && touch -d '2001-01-01' "$old"
+    check "build: ... then make SPEC=JDK 17's spec, older than the last run, generates again (17.0.0)" \
+        test "$(gen_in SPEC="$old")" = 17.0.0
+    check "build: ... then make with the spec before generates again (25.0.0)" test "$(gen_in)" = 25.0.0
+fi
+check "build: ... then a changed JVMTIGEN_FLAGS (--jvmti-version=11) generates again (11.0.0)" \
+    test "$(gen_in JVMTIGEN_FLAGS="--templates $PWD/templates --jvmti-version=11")" = 11.0.0
+check "build: ... and the flags before again (25.0.0)" test "$(gen_in)" = 25.0.0
+
 check "build: bin/, lib/ and out/, which the other suites use, are as they were" \
     diff <(echo "$before") <(shared_state)
