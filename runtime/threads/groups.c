@@ -210,8 +210,13 @@ jvmtiError jvmti_impl_RunAgentThread(jvmtiEnv *env, jthread thread, jvmtiStartFu
     pthread_mutex_unlock(&rt.lock);
     if (started)
         return JVMTI_ERROR_INVALID_THREAD;
+#ifdef JVMTIGEN_HAS_RunAgentThread_JVMTI_ERROR_UNSUPPORTED_OPERATION
+    /* A virtual thread (JDK 21 on) cannot be an agent thread. */
     if (is_virtual)
         return JVMTI_ERROR_UNSUPPORTED_OPERATION;
+#else
+    (void)is_virtual;
+#endif
     if (priority < JVMTI_THREAD_MIN_PRIORITY || priority > JVMTI_THREAD_MAX_PRIORITY)
         return JVMTI_ERROR_INVALID_PRIORITY;
     agent_start *start = malloc(sizeof *start);

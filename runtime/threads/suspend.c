@@ -27,8 +27,10 @@ static const rt_need needs[] = {
     {RT_SLOT(SuspendThreadList), SUSPEND_OPS},
     {RT_SLOT(ResumeThread), SUSPEND_OPS},
     {RT_SLOT(ResumeThreadList), SUSPEND_OPS},
+#ifdef JVMTIGEN_HAS_SuspendAllVirtualThreads /* JVM TI 21 on */
     {RT_SLOT(SuspendAllVirtualThreads), SUSPEND_OPS},
     {RT_SLOT(ResumeAllVirtualThreads), SUSPEND_OPS},
+#endif
 };
 
 const rt_area rt_area_suspend = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};

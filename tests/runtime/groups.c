@@ -335,8 +335,10 @@ static void section_run_agent_thread(jvmtiEnv *e)
            "RunAgentThread(NULL thread): INVALID_THREAD");
     EXPECT((*e)->RunAgentThread(e, (jthread)(void *)&not_a_thread, agent_proc, &agent_arg, 5),
            JVMTI_ERROR_INVALID_THREAD, "RunAgentThread(not a thread): INVALID_THREAD");
+#ifdef JVMTIGEN_HAS_RunAgentThread_JVMTI_ERROR_UNSUPPORTED_OPERATION /* virtual threads: 21 on */
     EXPECT((*e)->RunAgentThread(e, T(NEW_VIRTUAL), agent_proc, &agent_arg, 5),
            JVMTI_ERROR_UNSUPPORTED_OPERATION, "RunAgentThread(a virtual thread): UNSUPPORTED_OPERATION");
+#endif
     EXPECT((*e)->RunAgentThread(e, T(MAIN), agent_proc, &agent_arg, 0), JVMTI_ERROR_INVALID_THREAD,
            "RunAgentThread(a live thread, priority 0): INVALID_THREAD first, as HotSpot 17");
     EXPECT((*e)->RunAgentThread(e, T(AGENT), NULL, &agent_arg, 5), JVMTI_ERROR_NULL_POINTER,
