@@ -37,10 +37,14 @@ typedef struct host_class {
  * is its address. */
 typedef struct host_member {
     host_object obj; /* HOST_METHOD or HOST_FIELD */
-    int class_index; /* in host_classes */
+    int class_index; /* in host_classes; -1: a -load'ed class's (owner) */
     const char *name, *signature;
-    int is_native;
+    jint modifiers;  /* as the class file says; handed to the core (classes.c) */
+    const host_class *owner; /* a -load'ed class's member: its class */
 } host_member;
+
+/* The class that declares m. */
+const host_class *host_member_class(const host_member *m);
 
 /* A frame of a thread's stack (stacks.c): the method and the instruction
  * it is at (its call, in a caller's frame; -1 in a native method). */
@@ -110,6 +114,12 @@ void host_classes_free(void);
 jvmtiError host_force_gc(jvmtiEnv *env);
 /* config.class_info: what the core's class functions read of a class. */
 jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out);
+/* Hands the built-in classes (host_classes and their host_members) to the
+ * core's metadata, described (they have no class file); 0 if it refused.
+ * Once, after jvmtirt_init, before the agents can see a class. */
+int host_classes_describe(void);
+/* Hands one member-less class of the host's (the heap model's) over. */
+int host_class_describe_empty(host_class *c);
 /* The heap (objects.c): plain objects made by JNI AllocObject, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones

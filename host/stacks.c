@@ -38,7 +38,7 @@ void host_stack_push(host_thread *t, host_member *m)
     host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
     if (t->height < HOST_MAX_FRAMES)
-        t->frames[t->height++] = (host_frame){m, m->is_native ? -1 : 0};
+        t->frames[t->height++] = (host_frame){m, (m->modifiers & 0x0100) ? -1 : 0 /* native */};
     pthread_mutex_unlock(&stacks_lock);
     host_move_end();
 }

@@ -23,6 +23,10 @@
 #   - metadata.c drives the thread, class and object queries over the VM's
 #     records (thread_ref, thread_info, class_info, object_hash) the same
 #     two ways, and without them;
+#   - members.c drives the metadata of the classes the VM hands over
+#     (jvmtirt_class_define's class-file reader, jvmtirt_class_describe):
+#     methods, fields, code, line and local tables, versions, source
+#     names, the spec's errors, and bad class bytes, the same two ways;
 #   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
 #     the 1.0 functions) over a known graph and a chain of 10^6 objects,
 #     static and shared, with walks racing SetTag and DisposeEnvironment;
@@ -256,6 +260,16 @@ if build metadata "$d/metadata" tests/runtime/metadata.c "$RT_LIB"; then
 fi
 if build "metadata (shared library)" "$d/metadata-so" tests/runtime/metadata.c -L"$sodir" -ljvmtirt; then
     run_tap metadata-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/metadata-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# members.c: the classes the VM hands over (a class file, a description),
+# their methods' and fields' metadata, and bad class bytes; static and shared.
+if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
+    run_tap members "$d/members"
+fi
+if build "members (shared library)" "$d/members-so" tests/runtime/members.c -L"$sodir" -ljvmtirt; then
+    run_tap members-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/members-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
