@@ -40,6 +40,11 @@ struct meta_class {
     jvmtirt_method_desc *methods;
     jvmtirt_field_desc *fields;
     meta_mref *mrefs;
+    /* Some method has a LocalVariableTable: the spec's ABSENT_INFORMATION
+     * ("class information does not include local variable information")
+     * is the class's, so its other methods answer an empty table (as
+     * HotSpot does). */
+    int has_locals;
     rt_classfile own; /* every copy's memory (its blocks) */
     meta_class *next;
 };
@@ -228,6 +233,7 @@ static meta_class *copy_desc(uintptr_t id, const jvmtirt_class_desc *d)
             locals[k].generic_signature = own_str(c, locals[k].generic_signature, &ok);
         }
         m->locals = locals;
+        c->has_locals |= m->n_locals >= 0;
         c->mrefs[i] = (meta_mref){m->id, c, i, NULL};
     }
     for (jint i = 0; ok && i < d->n_fields; i++) {
@@ -455,7 +461,7 @@ jvmtiError jvmti_impl_GetClassFields(jvmtiEnv *env, jclass klass, jint *field_co
 
 /* The method's record, read-locked: NULL (and the lock not held) for an
  * ID the core was not given. */
-static const jvmtirt_method_desc *method(jmethodID id, uintptr_t *klass)
+static const jvmtirt_method_desc *method_of(jmethodID id, const meta_class **owner)
 {
     pthread_rwlock_rdlock(&meta_lock);
     meta_mref *m = find_method(id);
@@ -463,10 +469,12 @@ static const jvmtirt_method_desc *method(jmethodID id, uintptr_t *klass)
         pthread_rwlock_unlock(&meta_lock);
         return NULL;
     }
-    if (klass)
-        *klass = m->klass->id;
+    if (owner)
+        *owner = m->klass;
     return &m->klass->methods[m->index];
 }
+
+static const jvmtirt_method_desc *method(jmethodID id) { return method_of(id, NULL); }
 
 static void done(void) { pthread_rwlock_unlock(&meta_lock); }
 
@@ -475,7 +483,7 @@ static void done(void) { pthread_rwlock_unlock(&meta_lock); }
 static jboolean method_is_native(jvmtiEnv *env, jmethodID id)
 {
     (void)env;
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JNI_FALSE;
     jboolean native = (m->modifiers & ACC_NATIVE) ? JNI_TRUE : JNI_FALSE;
@@ -486,7 +494,7 @@ static jboolean method_is_native(jvmtiEnv *env, jmethodID id)
 jvmtiError jvmti_impl_GetMethodName(jvmtiEnv *env, jmethodID id, char **name_ptr,
                                     char **signature_ptr, char **generic_ptr)
 {
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     jvmtiError err = give_names(env, (const char *const[3]){m->name, m->signature, m->generic},
@@ -504,9 +512,10 @@ jvmtiError jvmti_impl_GetMethodDeclaringClass(jvmtiEnv *env, jmethodID id,
                                               jclass *declaring_class_ptr)
 {
     (void)env;
-    uintptr_t klass;
-    if (!method(id, &klass))
+    const meta_class *owner;
+    if (!method_of(id, &owner))
         return JVMTI_ERROR_INVALID_METHODID;
+    uintptr_t klass = owner->id;
     done();
     *declaring_class_ptr = class_ref(klass);
     return JVMTI_ERROR_NONE;
@@ -540,7 +549,7 @@ static jint arguments_size(const jvmtirt_method_desc *m)
 
 static jvmtiError method_int(jmethodID id, int what, jint *out)
 {
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     switch (what) {
@@ -585,7 +594,7 @@ jvmtiError jvmti_impl_IsMethodSynthetic(jvmtiEnv *env, jmethodID id, jboolean *i
 jvmtiError jvmti_impl_IsMethodObsolete(jvmtiEnv *env, jmethodID id, jboolean *is_obsolete_ptr)
 {
     (void)env;
-    if (!method(id, NULL))
+    if (!method(id))
         return JVMTI_ERROR_INVALID_METHODID;
     done();
     *is_obsolete_ptr = JNI_FALSE;
@@ -609,7 +618,7 @@ jvmtiError jvmti_impl_GetMethodLocation(jvmtiEnv *env, jmethodID id, jlocation *
                                         jlocation *end_location_ptr)
 {
     (void)env;
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     *start_location_ptr = m->code_length > 0 ? 0 : -1;
@@ -621,7 +630,7 @@ jvmtiError jvmti_impl_GetMethodLocation(jvmtiEnv *env, jmethodID id, jlocation *
 jvmtiError jvmti_impl_GetBytecodes(jvmtiEnv *env, jmethodID id, jint *bytecode_count_ptr,
                                    unsigned char **bytecodes_ptr)
 {
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     unsigned char *mem = NULL;
@@ -640,7 +649,7 @@ jvmtiError jvmti_impl_GetBytecodes(jvmtiEnv *env, jmethodID id, jint *bytecode_c
 jvmtiError jvmti_impl_GetLineNumberTable(jvmtiEnv *env, jmethodID id, jint *entry_count_ptr,
                                          jvmtiLineNumberEntry **table_ptr)
 {
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const jvmtirt_method_desc *m = method(id);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     jvmtiError err = JVMTI_ERROR_ABSENT_INFORMATION;
@@ -662,14 +671,16 @@ jvmtiError jvmti_impl_GetLineNumberTable(jvmtiEnv *env, jmethodID id, jint *entr
 jvmtiError jvmti_impl_GetLocalVariableTable(jvmtiEnv *env, jmethodID id, jint *entry_count_ptr,
                                             jvmtiLocalVariableEntry **table_ptr)
 {
-    const jvmtirt_method_desc *m = method(id, NULL);
+    const meta_class *owner;
+    const jvmtirt_method_desc *m = method_of(id, &owner);
     if (!m)
         return JVMTI_ERROR_INVALID_METHODID;
     jint n = m->n_locals;
-    if (n < 0) {
+    if (n < 0 && !owner->has_locals) {
         done();
         return JVMTI_ERROR_ABSENT_INFORMATION;
     }
+    n = n < 0 ? 0 : n;
     jvmtiLocalVariableEntry *table = NULL;
     jvmtiError err =
         jvmti_impl_Allocate(env, (jlong)n * (jlong)sizeof *table, (unsigned char **)&table);

@@ -883,6 +883,7 @@ static void timings(void)
     X(stacks) \
     X(heap) \
     X(metadata) \
+    X(members) \
     /* end of the list */
 
 #define CONF_AREA_DECLARE(name) \
