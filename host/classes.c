@@ -267,7 +267,7 @@ static int describe(host_class *k, int index)
 {
     jvmtirt_method_desc methods[8];
     jvmtirt_field_desc fields[8];
-    jvmtirt_class_desc d = {0, 0, k->source_file, NULL, methods, 0, fields, 0};
+    jvmtirt_class_desc d = {.source_file = k->source_file, .methods = methods, .fields = fields};
     for (int i = 0; index >= 0 && i < host_n_members; i++) {
         const host_member *m = &host_members[i];
         if (m->class_index != index)

@@ -32,6 +32,7 @@ static const char *const core_functions[] = {
     "GetClassSignature",
     "GetClassStatus",
     "GetClassVersionNumbers",
+    "GetConstantPool",
     "GetCurrentThread",
     "GetCurrentThreadCpuTime",
     "GetCurrentThreadCpuTimerInfo",

@@ -400,7 +400,16 @@ jvmtiError rt_classfile_read(const unsigned char *bytes, size_t len, rt_classfil
     }
     cf->desc.minor_version = (jint)u2(&r, "minor_version");
     cf->desc.major_version = (jint)u2(&r, "major_version");
+    size_t pool_at = r.pos + 2;
     read_pool(&r);
+    if (r.err == JVMTI_ERROR_NONE) {
+        cf->desc.constant_pool_count = (jint)r.cp_count;
+        cf->desc.constant_pool_bytes = (jint)(r.pos - pool_at);
+        unsigned char *pool = alloc(&r, r.pos - pool_at, 1);
+        if (pool)
+            memcpy(pool, bytes + pool_at, r.pos - pool_at);
+        cf->desc.constant_pool = pool;
+    }
     u2(&r, "access_flags");
     entry(&r, u2(&r, "this_class"), CP_CLASS, "this_class");
     unsigned super = u2(&r, "super_class");

@@ -210,6 +210,9 @@ static meta_class *copy_desc(uintptr_t id, const jvmtirt_class_desc *d)
     c->d = *d;
     c->d.source_file = own_str(c, d->source_file, &ok);
     c->d.source_debug_extension = own_str(c, d->source_debug_extension, &ok);
+    c->d.constant_pool = d->constant_pool_bytes > 0
+                             ? own(c, d->constant_pool, (size_t)d->constant_pool_bytes, &ok)
+                             : NULL;
     c->methods = own(c, d->methods, (size_t)d->n_methods * sizeof *d->methods, &ok);
     c->fields = own(c, d->fields, (size_t)d->n_fields * sizeof *d->fields, &ok);
     c->mrefs = calloc(d->n_methods ? (size_t)d->n_methods : 1, sizeof *c->mrefs);
@@ -313,7 +316,8 @@ jvmtiError jvmtirt_class_describe(jclass klass, const jvmtirt_class_desc *desc)
     if (!desc)
         return JVMTI_ERROR_NULL_POINTER;
     if (desc->n_methods < 0 || desc->n_fields < 0 || (desc->n_methods && !desc->methods) ||
-        (desc->n_fields && !desc->fields))
+        (desc->n_fields && !desc->fields) || desc->constant_pool_bytes < 0 ||
+        (desc->constant_pool_bytes && !desc->constant_pool))
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     for (jint i = 0; i < desc->n_methods; i++) {
         const jvmtirt_method_desc *m = &desc->methods[i];
@@ -806,6 +810,27 @@ jvmtiError jvmti_impl_GetSourceDebugExtension(jvmtiEnv *env, jclass klass,
     jvmtiError err = c && c->d.source_debug_extension
                          ? give_str(env, c->d.source_debug_extension, source_debug_extension_ptr)
                          : JVMTI_ERROR_ABSENT_INFORMATION;
+    pthread_rwlock_unlock(&meta_lock);
+    return err;
+}
+
+jvmtiError jvmti_impl_GetConstantPool(jvmtiEnv *env, jclass klass, jint *constant_pool_count_ptr,
+                                      jint *constant_pool_byte_count_ptr,
+                                      unsigned char **constant_pool_bytes_ptr)
+{
+    uintptr_t id = class_id(klass);
+    pthread_rwlock_rdlock(&meta_lock);
+    meta_class *c = find_class(id);
+    jvmtiError err = JVMTI_ERROR_ABSENT_INFORMATION; /* arrays, primitives, no pool given */
+    unsigned char *copy = NULL;
+    if (c && c->d.constant_pool) {
+        err = give(env, c->d.constant_pool, (size_t)c->d.constant_pool_bytes, &copy);
+        if (err == JVMTI_ERROR_NONE) {
+            *constant_pool_count_ptr = c->d.constant_pool_count;
+            *constant_pool_byte_count_ptr = c->d.constant_pool_bytes;
+            *constant_pool_bytes_ptr = copy;
+        }
+    }
     pthread_rwlock_unlock(&meta_lock);
     return err;
 }

@@ -161,6 +161,12 @@ typedef struct jvmtirt_class_desc {
     jint n_methods;
     const jvmtirt_field_desc *fields;   /* in the class file's order */
     jint n_fields;
+    /* The constant pool as a class file lays it out (GetConstantPool):
+     * constant_pool_count as the class file says it (entries + 1) and
+     * constant_pool_bytes bytes; NULL: none (ABSENT_INFORMATION). The
+     * indices in the methods' code must refer to it. */
+    const unsigned char *constant_pool;
+    jint constant_pool_count, constant_pool_bytes;
 } jvmtirt_class_desc;
 
 /* The VM's operations and what it can do: one versioned struct, copied by

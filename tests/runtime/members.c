@@ -9,6 +9,7 @@
  * byte changed is refused (INVALID_CLASS_FORMAT) or read, never a crash. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -229,6 +230,7 @@ static void vm_start(void)
     c.potential.can_get_bytecodes = 1;
     c.potential.can_get_source_file_name = 1;
     c.potential.can_get_source_debug_extension = 1;
+    c.potential.can_get_constant_pool = 1;
     if (jvmtirt_init(&c) != JVMTI_ERROR_NONE)
         tap_line(0, "jvmtirt_init refused the config");
 }
@@ -244,8 +246,8 @@ static jvmtiEnv *env_new(int with_caps)
                "the metadata capabilities are offered (the core's functions)");
         EXPECT(caps.can_get_line_numbers && caps.can_access_local_variables &&
                    caps.can_get_bytecodes && caps.can_get_synthetic_attribute &&
-                   caps.can_get_source_debug_extension,
-               1, "... line numbers, locals, bytecodes, synthetic, debug extension");
+                   caps.can_get_source_debug_extension && caps.can_get_constant_pool,
+               1, "... line numbers, locals, bytecodes, synthetic, debug extension, constant pool");
     }
     return e;
 }
@@ -378,6 +380,16 @@ static void section_define(jvmtiEnv *e)
     EXPECT((*e)->GetClassVersionNumbers(e, K(ARRAY), &minor, &major),
            JVMTI_ERROR_ABSENT_INFORMATION,
            "GetClassVersionNumbers of an array class: ABSENT_INFORMATION");
+    jint pool_n = -1, pool_bytes = -1;
+    unsigned char *cp = NULL;
+    EXPECT((*e)->GetConstantPool(e, K(SAMPLE), &pool_n, &pool_bytes, &cp), JVMTI_ERROR_NONE,
+           "GetConstantPool");
+    EXPECT(pool_n == (jint)pool_count && pool_bytes == (jint)pool_len &&
+               memcmp(cp, pool, pool_len) == 0,
+           1, "... the class file's pool: its count (%u) and its %zu bytes", pool_count, pool_len);
+    dealloc(e, cp);
+    EXPECT((*e)->GetConstantPool(e, K(ARRAY), &pool_n, &pool_bytes, &cp),
+           JVMTI_ERROR_ABSENT_INFORMATION, "GetConstantPool of an array class: ABSENT_INFORMATION");
     char *s = NULL;
     EXPECT((*e)->GetSourceFileName(e, K(SAMPLE), &s), JVMTI_ERROR_NONE, "GetSourceFileName");
     STR_IS(s, "Sample.java", "... the class file's SourceFile");
@@ -417,7 +429,7 @@ static void section_describe(jvmtiEnv *e)
         {M(7), "go", "(D)V", NULL, 0x0001, JNI_FALSE, 3, code, 1, lines, 1, NULL, -1},
     };
     jvmtirt_field_desc fs[] = {{F(7), "size", "I", NULL, 0x0004, JNI_FALSE}};
-    jvmtirt_class_desc d = {0, 0, NULL, NULL, ms, 1, fs, 1};
+    jvmtirt_class_desc d = {.methods = ms, .n_methods = 1, .fields = fs, .n_fields = 1};
     ms[0].name = NULL;
     EXPECT(jvmtirt_class_describe(K(DESCRIBED), &d), JVMTI_ERROR_ILLEGAL_ARGUMENT,
            "jvmtirt_class_describe of a method without a name: ILLEGAL_ARGUMENT");
@@ -446,6 +458,10 @@ static void section_describe(jvmtiEnv *e)
            "... no source file given: ABSENT_INFORMATION (the description, not class_info)");
     EXPECT((*e)->GetSourceDebugExtension(e, K(DESCRIBED), &s), JVMTI_ERROR_ABSENT_INFORMATION,
            "... no debug extension: ABSENT_INFORMATION");
+    jint pool_n, pool_bytes;
+    unsigned char *cp;
+    EXPECT((*e)->GetConstantPool(e, K(DESCRIBED), &pool_n, &pool_bytes, &cp),
+           JVMTI_ERROR_ABSENT_INFORMATION, "... no constant pool given: ABSENT_INFORMATION");
     jint n;
     jmethodID *m = NULL;
     EXPECT(jvmtirt_class_describe(K(UNPREPARED), &(jvmtirt_class_desc){0}), JVMTI_ERROR_NONE,
@@ -487,9 +503,90 @@ static void section_rules(void)
     unsigned char *code;
     EXPECT((*e)->GetBytecodes(e, M(11), &n, &code), JVMTI_ERROR_MUST_POSSESS_CAPABILITY,
            "GetBytecodes without can_get_bytecodes: MUST_POSSESS_CAPABILITY");
+    jint bytes;
+    EXPECT((*e)->GetConstantPool(e, K(SAMPLE), &n, &bytes, &code),
+           JVMTI_ERROR_MUST_POSSESS_CAPABILITY,
+           "GetConstantPool without can_get_constant_pool: MUST_POSSESS_CAPABILITY");
     EXPECT((*e)->GetMethodName(e, M(11), NULL, NULL, NULL), JVMTI_ERROR_NONE,
            "GetMethodName with three NULL pointers: nothing to do");
     (*e)->DisposeEnvironment(e);
+}
+
+/* Defining and unloading racing the answers: a reader on a thread of its
+ * own asks while the main thread hands Sample over and takes it back; each
+ * answer is either the class's (checked) or its absence, never another's
+ * nor a crash (and clean under SANITIZE=thread). */
+static jvmtiEnv *race_env;
+static int race_stop, race_bad;
+static long race_found, race_absent;
+
+static void *race_reader(void *arg)
+{
+    (void)arg;
+    jvmtiEnv *e = race_env;
+    jvmtirt_thread_start(2, JVMTIRT_JAVA_THREAD);
+    while (!__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
+        char *name = NULL;
+        jvmtiError err = (*e)->GetMethodName(e, M(11), &name, NULL, NULL);
+        if (err == JVMTI_ERROR_NONE) {
+            __atomic_fetch_add(&race_found, 1, __ATOMIC_RELAXED);
+            race_bad += !same(name, "add");
+            dealloc(e, name);
+        } else {
+            race_absent++;
+            race_bad += err != JVMTI_ERROR_INVALID_METHODID;
+        }
+        jint n = 0;
+        jmethodID *ms = NULL;
+        err = (*e)->GetClassMethods(e, K(SAMPLE), &n, &ms);
+        if (err == JVMTI_ERROR_NONE) {
+            race_bad += n != 5 || ms[1] != M(11);
+            dealloc(e, ms);
+        } else {
+            race_bad += err != JVMTI_ERROR_CLASS_NOT_PREPARED;
+        }
+        jvmtiLocalVariableEntry *locals = NULL;
+        err = (*e)->GetLocalVariableTable(e, M(14), &n, &locals);
+        if (err == JVMTI_ERROR_NONE) {
+            race_bad += n != 2 || !same(locals[0].name, "list");
+            for (jint i = 0; i < n; i++)
+                dealloc(e, locals[i].name), dealloc(e, locals[i].signature),
+                    dealloc(e, locals[i].generic_signature);
+            dealloc(e, locals);
+        } else {
+            race_bad += err != JVMTI_ERROR_INVALID_METHODID;
+        }
+    }
+    jvmtirt_thread_end();
+    return NULL;
+}
+
+static void section_race(void)
+{
+    race_env = env_new(0);
+    jvmtiCapabilities caps = {0};
+    caps.can_access_local_variables = 1;
+    (*race_env)->AddCapabilities(race_env, &caps);
+    assemble();
+    const jmethodID mids[] = {M(10), M(11), M(12), M(13), M(14)};
+    const jfieldID fids[] = {F(10), F(11), F(12)};
+    pthread_t t;
+    pthread_create(&t, NULL, race_reader, NULL);
+    int rounds = 0, refused = 0;
+    while (rounds < 2000 ||
+           (__atomic_load_n(&race_found, __ATOMIC_RELAXED) == 0 && rounds < 200000)) {
+        refused += jvmtirt_class_define(K(SAMPLE), cls, (jint)len, mids, fids) != JVMTI_ERROR_NONE;
+        if (rounds++ % 2)
+            jvmtirt_class_unload(K(SAMPLE));
+    }
+    __atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    EXPECT(refused, 0, "race: %d defines and unloads of Sample", rounds);
+    EXPECT(race_bad, 0,
+           "... a reader meanwhile got Sample's answers or their absence only "
+           "(%ld found, %ld absent)",
+           race_found, race_absent);
+    (*race_env)->DisposeEnvironment(race_env);
 }
 
 /* Bad bytes: every prefix, and every byte set to 0x00 and to 0xFF. */
@@ -581,6 +678,7 @@ int main(int argc, char **argv)
     section_unload(e);
     (*e)->DisposeEnvironment(e);
     section_rules();
+    section_race();
     section_bad_bytes();
     jvmtirt_thread_end();
     jvmtirt_shutdown();
