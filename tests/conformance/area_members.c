@@ -6,8 +6,9 @@
  * at ClassPrepare of ConfMarked (javac -g; the host defines it from the
  * bytes with jvmtirt_class_define), in an environment of its own with the
  * metadata capabilities, every method's facts, code, tables and the
- * class file's version, source file and debug extension. Methods are
- * printed sorted by name: HotSpot's order is its own. */
+ * class file's version, source file, debug extension and constant pool
+ * (as mark()'s ldc sees it). Methods are printed sorted by name: HotSpot's
+ * order is its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,53 @@ static void code_cases(jvmtiEnv *e, jmethodID m, const char *who)
     (*e)->Deallocate(e, (unsigned char *)code);
 }
 
+/* The offset of constant pool entry `want` in pool (count entries + 1, n
+ * bytes), or -1. The entry sizes are the class file's (JVMS 4.4). */
+static long pool_entry(const unsigned char *pool, jint count, jint n, unsigned want)
+{
+    long at = 0;
+    for (unsigned i = 1; i < (unsigned)count && at < n; i++) {
+        if (i == want)
+            return at;
+        unsigned tag = pool[at];
+        long size = tag == 1               ? 3 + (pool[at + 1] << 8 | pool[at + 2])
+                    : tag == 5 || tag == 6 ? 9
+                    : tag == 7 || tag == 8 || tag == 16 || tag == 19 || tag == 20 ? 3
+                    : tag == 15                                                   ? 4
+                                                                                  : 5;
+        at += size;
+        if (tag == 5 || tag == 6)
+            i++;
+    }
+    return -1;
+}
+
+/* GetConstantPool agrees with GetBytecodes (what the spec guarantees,
+ * whatever pool a VM returns): mark()'s ldc operand names a String entry
+ * of the pool, whose text is the marker the class was defined with. */
+static void pool_case(jvmtiEnv *e, jclass k, jmethodID mark)
+{
+    jint count = 0, n = 0, code_n = 0;
+    unsigned char *pool = NULL, *code = NULL;
+    jvmtiError err = (*e)->GetConstantPool(e, k, &count, &n, &pool);
+    if (err == JVMTI_ERROR_NONE)
+        err = (*e)->GetBytecodes(e, mark, &code_n, &code);
+    char text[64] = "-";
+    if (err == JVMTI_ERROR_NONE && code_n >= 2 && code[0] == 0x12 /* ldc */) {
+        long s = pool_entry(pool, count, n, code[1]);
+        long u = s >= 0 && pool[s] == 8 ? pool_entry(pool, count, n, pool[s + 1] << 8 | pool[s + 2])
+                                        : -1;
+        if (u >= 0 && pool[u] == 1) {
+            int len = pool[u + 1] << 8 | pool[u + 2];
+            snprintf(text, sizeof text, "String %.*s", len < 40 ? len : 40,
+                     (const char *)pool + u + 3);
+        }
+    }
+    conf_say("members.ConfMarked.constant-pool.ldc", "%s %s", conf_err_name(err), text);
+    (*e)->Deallocate(e, pool);
+    (*e)->Deallocate(e, code);
+}
+
 static int by_name(const void *x, const void *y)
 {
     return strcmp(*(char *const *)x, *(char *const *)y);
@@ -139,6 +187,8 @@ static void class_cases(jvmtiEnv *e, JNIEnv *jni, jclass k)
         snprintf(who, sizeof who, "ConfMarked.%s", strcmp(name, "<init>") == 0 ? "init" : name);
         method_cases(e, ms[i], who);
         code_cases(e, ms[i], who);
+        if (strcmp(name, "mark") == 0)
+            pool_case(e, k, ms[i]);
         jclass d = NULL;
         jvmtiError derr = (*e)->GetMethodDeclaringClass(e, ms[i], &d);
         char id[96];
@@ -190,6 +240,7 @@ static void onload(JavaVM *vm)
     caps.can_get_synthetic_attribute = 1;
     caps.can_get_source_file_name = 1;
     caps.can_get_source_debug_extension = 1;
+    caps.can_get_constant_pool = 1;
     jvmtiError err = (*own)->AddCapabilities(own, &caps);
     conf_say("members.setup.capabilities", "%s", conf_err_name(err));
     jvmtiEventCallbacks cb;
