@@ -150,6 +150,8 @@ static int insert(meta_class *c)
     }
     for (jint i = 0; i < c->d.n_methods; i++) {
         meta_mref *m = find_method(c->mrefs[i].id);
+        if (m && m->klass == c)
+            continue; /* one ID for two of c's methods: the first keeps it */
         if (m) { /* the VM reused an ID: the newest class has it */
             meta_class *other = m->klass;
             unlink_class(other);

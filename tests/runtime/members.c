@@ -214,7 +214,7 @@ static jvmtiError class_info(jclass k, jvmtirt_class_info *out)
 }
 
 /* Method and field IDs: addresses in these. */
-static char method_objs[16], field_objs[16];
+static char method_objs[32], field_objs[32];
 #define M(i) ((jmethodID)(void *)&method_objs[i])
 #define F(i) ((jfieldID)(void *)&field_objs[i])
 
@@ -470,6 +470,27 @@ static void section_describe(jvmtiEnv *e)
            "... GetClassMethods: CLASS_NOT_PREPARED (class_info's status)");
 }
 
+/* A VM that gives one ID to two methods of a class: the first keeps it
+ * (the core must not mistake the second for a method of another class and
+ * free the class it is building). */
+static void section_same_id(jvmtiEnv *e)
+{
+    jvmtirt_method_desc ms[] = {
+        {.id = M(20), .name = "first", .signature = "()V", .n_lines = -1, .n_locals = -1},
+        {.id = M(20), .name = "second", .signature = "()V", .n_lines = -1, .n_locals = -1},
+    };
+    jvmtirt_class_desc d = {.methods = ms, .n_methods = 2};
+    EXPECT(jvmtirt_class_describe(K(UNPREPARED), &d), JVMTI_ERROR_NONE,
+           "a class whose two methods have one ID: described");
+    char *name = NULL;
+    EXPECT((*e)->GetMethodName(e, M(20), &name, NULL, NULL), JVMTI_ERROR_NONE, "... GetMethodName");
+    STR_IS(name, "first", "... the first method keeps the ID");
+    dealloc(e, name);
+    jvmtirt_class_unload(K(UNPREPARED));
+    EXPECT((*e)->GetMethodName(e, M(20), &name, NULL, NULL), JVMTI_ERROR_INVALID_METHODID,
+           "... unloaded: INVALID_METHODID");
+}
+
 static void section_unload(jvmtiEnv *e)
 {
     char *name = NULL;
@@ -675,6 +696,7 @@ int main(int argc, char **argv)
     e = env_new(1);
     section_define(e);
     section_describe(e);
+    section_same_id(e);
     section_unload(e);
     (*e)->DisposeEnvironment(e);
     section_rules();
