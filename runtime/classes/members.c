@@ -152,7 +152,7 @@ static int insert(meta_class *c)
         meta_mref *m = find_method(c->mrefs[i].id);
         if (m && m->klass == c)
             continue; /* one ID for two of c's methods: the first keeps it */
-        if (m) { /* the VM reused an ID: the newest class has it */
+        if (m) {      /* the VM reused an ID: the newest class has it */
             meta_class *other = m->klass;
             unlink_class(other);
             free_class(other);
