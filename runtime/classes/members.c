@@ -40,10 +40,9 @@ struct meta_class {
     jvmtirt_method_desc *methods;
     jvmtirt_field_desc *fields;
     meta_mref *mrefs;
-    /* Some method has a LocalVariableTable: the spec's ABSENT_INFORMATION
-     * ("class information does not include local variable information")
-     * is the class's, so its other methods answer an empty table (as
-     * HotSpot does). */
+    /* Some method has a LocalVariableTable: the spec words
+     * ABSENT_INFORMATION about the class's information, so the class's
+     * other methods answer an empty table (as HotSpot does). */
     int has_locals;
     rt_classfile own; /* every copy's memory (its blocks) */
     meta_class *next;
