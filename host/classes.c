@@ -293,6 +293,21 @@ int host_classes_describe(void)
 
 int host_class_describe_empty(host_class *c) { return describe(c, -1); }
 
+/* config.class_by_name: every class of the host is the bootstrap loader's,
+ * so `from` does not matter: the built-in ones, the heap model's, the
+ * -load'ed ones. */
+jclass host_class_by_name(jclass from, const char *name)
+{
+    (void)from;
+    for (int i = 0; i < host_n_classes; i++)
+        if (strcmp(host_classes[i].name, name) == 0)
+            return (jclass)&host_classes[i].obj;
+    for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
+        if (strcmp(l->klass.name, name) == 0)
+            return (jclass)&l->klass.obj;
+    return host_heap_find_class(name);
+}
+
 /* The host's classes are loaded, linked and initialized from the start;
  * a -load'ed class is prepared (ClassPrepare was posted) and never
  * initialized: there is no code to run. A loaded class's source file is

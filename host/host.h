@@ -120,6 +120,8 @@ jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out);
 int host_classes_describe(void);
 /* Hands one member-less class of the host's (the heap model's) over. */
 int host_class_describe_empty(host_class *c);
+/* config.class_by_name: a class of the host by its internal name, or NULL. */
+jclass host_class_by_name(jclass from, const char *name);
 /* The heap (objects.c): plain objects made by JNI AllocObject, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones

@@ -387,6 +387,7 @@ int main(int argc, char **argv)
     config.thread_ref = thread_ref;                        /* GetCurrentThread, GetAllThreads */
     config.thread_info = thread_info;
     config.class_info = host_class_info;                   /* host/classes.c */
+    config.class_by_name = host_class_by_name;             /* GetImplementedInterfaces */
     config.check_thread = check_thread;
     config.check_class = check_class;
     config.check_method = check_method;

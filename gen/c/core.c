@@ -45,6 +45,7 @@ static const char *const core_functions[] = {
     "GetFieldName",
     "GetFrameCount",
     "GetFrameLocation",
+    "GetImplementedInterfaces",
     "GetJLocationFormat",
     "GetJNIFunctionTable",
     "GetLineNumberTable",

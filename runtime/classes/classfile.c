@@ -416,8 +416,16 @@ jvmtiError rt_classfile_read(const unsigned char *bytes, size_t len, rt_classfil
     if (super)
         entry(&r, super, CP_CLASS, "super_class");
     unsigned interfaces = u2(&r, "interfaces_count");
-    for (unsigned i = 0; i < interfaces && r.err == JVMTI_ERROR_NONE; i++)
-        entry(&r, u2(&r, "interfaces"), CP_CLASS, "interfaces");
+    const char **names = need(&r, (size_t)interfaces * 2, "interfaces")
+                             ? alloc(&r, interfaces, sizeof *names)
+                             : NULL;
+    for (unsigned i = 0; i < interfaces && r.err == JVMTI_ERROR_NONE; i++) {
+        size_t at = entry(&r, u2(&r, "interfaces"), CP_CLASS, "interfaces");
+        if (at)
+            names[i] = utf8(&r, (unsigned)r.b[at] << 8 | r.b[at + 1], "an interface's name");
+    }
+    cf->desc.interfaces = names;
+    cf->desc.n_interfaces = names ? (jint)interfaces : 0;
     read_members(&r, 0);
     read_members(&r, 1);
     each_attribute(&r, class_attribute, NULL);

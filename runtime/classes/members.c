@@ -211,6 +211,13 @@ static meta_class *copy_desc(uintptr_t id, const jvmtirt_class_desc *d)
     c->d = *d;
     c->d.source_file = own_str(c, d->source_file, &ok);
     c->d.source_debug_extension = own_str(c, d->source_debug_extension, &ok);
+    const char **interfaces =
+        d->n_interfaces > 0 ? own(c, d->interfaces, (size_t)d->n_interfaces * sizeof(char *), &ok)
+                            : NULL;
+    for (jint i = 0; ok && i < d->n_interfaces; i++)
+        interfaces[i] = own_str(c, interfaces[i], &ok);
+    c->d.interfaces = interfaces;
+    c->d.n_interfaces = interfaces ? d->n_interfaces : 0;
     c->d.constant_pool = d->constant_pool_bytes > 0
                              ? own(c, d->constant_pool, (size_t)d->constant_pool_bytes, &ok)
                              : NULL;
@@ -318,8 +325,12 @@ jvmtiError jvmtirt_class_describe(jclass klass, const jvmtirt_class_desc *desc)
         return JVMTI_ERROR_NULL_POINTER;
     if (desc->n_methods < 0 || desc->n_fields < 0 || (desc->n_methods && !desc->methods) ||
         (desc->n_fields && !desc->fields) || desc->constant_pool_bytes < 0 ||
-        (desc->constant_pool_bytes && !desc->constant_pool))
+        (desc->constant_pool_bytes && !desc->constant_pool) || desc->n_interfaces < 0 ||
+        (desc->n_interfaces && !desc->interfaces))
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
+    for (jint i = 0; i < desc->n_interfaces; i++)
+        if (!desc->interfaces[i])
+            return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     for (jint i = 0; i < desc->n_methods; i++) {
         const jvmtirt_method_desc *m = &desc->methods[i];
         if (!m->name || !m->signature || m->code_length < 0 || (m->code_length && !m->code) ||
@@ -815,6 +826,49 @@ jvmtiError jvmti_impl_GetSourceDebugExtension(jvmtiEnv *env, jclass klass,
     return err;
 }
 
+/* The names are copied under the lock, then resolved by the VM outside it. */
+jvmtiError jvmti_impl_GetImplementedInterfaces(jvmtiEnv *env, jclass klass,
+                                               jint *interface_count_ptr, jclass **interfaces_ptr)
+{
+    if (!rt.config.class_by_name)
+        return JVMTI_ERROR_NOT_AVAILABLE;
+    if (!prepared(klass))
+        return JVMTI_ERROR_CLASS_NOT_PREPARED;
+    uintptr_t id = class_id(klass);
+    pthread_rwlock_rdlock(&meta_lock);
+    meta_class *c = find_class(id);
+    jint n = c ? c->d.n_interfaces : 0;
+    char **names = c ? calloc(n ? (size_t)n : 1, sizeof *names) : NULL;
+    int ok = names != NULL;
+    for (jint i = 0; ok && i < n; i++)
+        ok = (names[i] = strdup(c->d.interfaces[i])) != NULL;
+    pthread_rwlock_unlock(&meta_lock);
+    jvmtiError err = JVMTI_ERROR_NONE;
+    if (!c) {
+        int memberless;
+        err = no_record(klass, &memberless); /* arrays, primitives: none */
+        n = 0;
+    } else if (!ok) {
+        err = JVMTI_ERROR_OUT_OF_MEMORY;
+    }
+    jclass *out = NULL;
+    if (err == JVMTI_ERROR_NONE)
+        err = jvmti_impl_Allocate(env, (jlong)n * (jlong)sizeof *out, (unsigned char **)&out);
+    for (jint i = 0; err == JVMTI_ERROR_NONE && i < n; i++)
+        if (!(out[i] = rt.config.class_by_name(klass, names[i])))
+            err = JVMTI_ERROR_INTERNAL; /* the VM lost a superinterface */
+    for (jint i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    if (err != JVMTI_ERROR_NONE) {
+        jvmti_impl_Deallocate(env, (unsigned char *)out);
+        return err;
+    }
+    *interface_count_ptr = n;
+    *interfaces_ptr = out;
+    return JVMTI_ERROR_NONE;
+}
+
 jvmtiError jvmti_impl_GetConstantPool(jvmtiEnv *env, jclass klass, jint *constant_pool_count_ptr,
                                       jint *constant_pool_byte_count_ptr,
                                       unsigned char **constant_pool_bytes_ptr)
@@ -873,4 +927,11 @@ static void shutdown_meta(void)
     pthread_rwlock_unlock(&meta_lock);
 }
 
-const rt_area rt_area_members = {.started = started, .shutdown = shutdown_meta};
+static const rt_need needs[] = {
+    {RT_SLOT(GetImplementedInterfaces), {RT_OP(class_by_name)}},
+};
+
+const rt_area rt_area_members = {.started = started,
+                                 .shutdown = shutdown_meta,
+                                 .needs = needs,
+                                 .n_needs = sizeof needs / sizeof *needs};

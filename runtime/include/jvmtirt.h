@@ -167,6 +167,11 @@ typedef struct jvmtirt_class_desc {
      * indices in the methods' code must refer to it. */
     const unsigned char *constant_pool;
     jint constant_pool_count, constant_pool_bytes;
+    /* The direct superinterfaces, internal names ("java/lang/Runnable")
+     * in the class file's order (GetImplementedInterfaces, through
+     * config.class_by_name). */
+    const char *const *interfaces;
+    jint n_interfaces;
 } jvmtirt_class_desc;
 
 /* The VM's operations and what it can do: one versioned struct, copied by
@@ -490,6 +495,14 @@ typedef struct jvmtirt_config {
      * agent's thread with no lock of the core held; must not call JVM TI.
      * NULL: the identity is the jclass (VMs whose references are stable). */
     jclass (*class_ref)(uintptr_t class_id);
+    /* A local reference, for the calling thread, to the class or interface
+     * with that internal name ("java/lang/Runnable") as the defining loader
+     * of `from` sees it, or NULL if none is loaded: GetImplementedInterfaces,
+     * for each superinterface of a class handed over (loaded before the
+     * class was prepared). Same thread and lock rules as class_ref. NULL:
+     * GetImplementedInterfaces answers NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists it). */
+    jclass (*class_by_name)(jclass from, const char *name);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

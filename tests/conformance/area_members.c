@@ -205,6 +205,10 @@ static void class_cases(jvmtiEnv *e, JNIEnv *jni, jclass k)
     err = (*e)->GetClassFields(e, k, &n, &fs);
     conf_say("members.ConfMarked.fields", "%s %d", conf_err_name(err), (int)n);
     (*e)->Deallocate(e, (unsigned char *)fs);
+    jclass *ifaces = NULL;
+    err = (*e)->GetImplementedInterfaces(e, k, &n, &ifaces);
+    conf_say("members.ConfMarked.interfaces", "%s %d", conf_err_name(err), (int)n);
+    (*e)->Deallocate(e, (unsigned char *)ifaces);
     jint minor = -1, major = -1;
     err = (*e)->GetClassVersionNumbers(e, k, &minor, &major);
     conf_say("members.ConfMarked.version", "%s %d.%d", conf_err_name(err), (int)major, (int)minor);

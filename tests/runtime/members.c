@@ -85,7 +85,9 @@ static const unsigned char add_code[] = {0x1e, 0x1d, 0x85, 0x61, 0xad};
 /* The members' part of the class (after super_class), into cls. */
 static void members(void)
 {
-    U2(0); /* interfaces */
+    U2(2); /* interfaces */
+    U2(class_entry("java/lang/Runnable"));
+    U2(class_entry("java/io/Serializable"));
     U2(3); /* fields */
     U2(0x0002), U2(utf8("count")), U2(utf8("I")), U2(0);
     U2(0x1018), U2(utf8("val$x")), U2(utf8("J")), U2(0); /* synthetic by its flag */
@@ -189,7 +191,7 @@ static void assemble(void)
 
 /* Class objects are these; their identities (class_id) are index + 1, so
  * that the core must map both ways. */
-enum { SAMPLE, DESCRIBED, UNPREPARED, ARRAY, UNKNOWN, N_CLASSES };
+enum { SAMPLE, DESCRIBED, UNPREPARED, ARRAY, UNKNOWN, RUNNABLE, SERIALIZABLE, N_CLASSES };
 static char class_objs[N_CLASSES];
 #define K(i) ((jclass)(void *)&class_objs[i])
 static uintptr_t class_id(jclass k) { return (uintptr_t)((char *)(void *)k - class_objs) + 1; }
@@ -200,10 +202,23 @@ static jclass class_ref(uintptr_t id)
     return K(id - 1);
 }
 
+/* Resolves by name as Sample's loader would; counts its calls. */
+static int by_name_calls;
+static jclass class_by_name(jclass from, const char *name)
+{
+    by_name_calls++;
+    if (from != K(SAMPLE))
+        return NULL;
+    return strcmp(name, "java/lang/Runnable") == 0     ? K(RUNNABLE)
+           : strcmp(name, "java/io/Serializable") == 0 ? K(SERIALIZABLE)
+                                                       : NULL;
+}
+
 static jvmtiError class_info(jclass k, jvmtirt_class_info *out)
 {
-    static const char *const sigs[] = {"LSample;", "LDescribed;", "LUnprepared;", "[I",
-                                       "LUnknown;"};
+    static const char *const sigs[] = {
+        "LSample;",  "LDescribed;",          "LUnprepared;",          "[I",
+        "LUnknown;", "Ljava/lang/Runnable;", "Ljava/io/Serializable;"};
     int i = (int)(class_id(k) - 1);
     out->signature = sigs[i];
     out->modifiers = 0x21;
@@ -224,6 +239,7 @@ static void vm_start(void)
     c.class_id = class_id;
     c.class_ref = class_ref;
     c.class_info = class_info;
+    c.class_by_name = class_by_name;
     c.potential.can_get_synthetic_attribute = 1;
     c.potential.can_get_line_numbers = 1;
     c.potential.can_access_local_variables = 1;
@@ -380,6 +396,19 @@ static void section_define(jvmtiEnv *e)
     EXPECT((*e)->GetClassVersionNumbers(e, K(ARRAY), &minor, &major),
            JVMTI_ERROR_ABSENT_INFORMATION,
            "GetClassVersionNumbers of an array class: ABSENT_INFORMATION");
+    jclass *ifaces = NULL;
+    by_name_calls = 0;
+    EXPECT((*e)->GetImplementedInterfaces(e, K(SAMPLE), &n, &ifaces), JVMTI_ERROR_NONE,
+           "GetImplementedInterfaces");
+    EXPECT(n == 2 && ifaces[0] == K(RUNNABLE) && ifaces[1] == K(SERIALIZABLE) && by_name_calls == 2,
+           1, "... Runnable, Serializable, in order, each resolved by config.class_by_name");
+    dealloc(e, ifaces);
+    EXPECT((*e)->GetImplementedInterfaces(e, K(ARRAY), &n, &ifaces), JVMTI_ERROR_NONE,
+           "GetImplementedInterfaces of an array class");
+    EXPECT(n, 0, "... none");
+    EXPECT((*e)->GetImplementedInterfaces(e, K(UNKNOWN), &n, &ifaces),
+           JVMTI_ERROR_CLASS_NOT_PREPARED,
+           "GetImplementedInterfaces of a class never handed over: CLASS_NOT_PREPARED");
     jint pool_n = -1, pool_bytes = -1;
     unsigned char *cp = NULL;
     EXPECT((*e)->GetConstantPool(e, K(SAMPLE), &pool_n, &pool_bytes, &cp), JVMTI_ERROR_NONE,
@@ -433,6 +462,17 @@ static void section_describe(jvmtiEnv *e)
     ms[0].name = NULL;
     EXPECT(jvmtirt_class_describe(K(DESCRIBED), &d), JVMTI_ERROR_ILLEGAL_ARGUMENT,
            "jvmtirt_class_describe of a method without a name: ILLEGAL_ARGUMENT");
+    static const char *const lost[] = {"java/lang/Lost"};
+    d.interfaces = lost;
+    d.n_interfaces = 1;
+    ms[0].name = "go";
+    EXPECT(jvmtirt_class_describe(K(DESCRIBED), &d), JVMTI_ERROR_NONE,
+           "a described class whose interface the VM cannot resolve");
+    jint k_n;
+    jclass *k_ifaces = NULL;
+    EXPECT((*e)->GetImplementedInterfaces(e, K(DESCRIBED), &k_n, &k_ifaces), JVMTI_ERROR_INTERNAL,
+           "... GetImplementedInterfaces: INTERNAL (the VM broke the port's contract)");
+    d.n_interfaces = 0;
     ms[0].name = "go";
     EXPECT(jvmtirt_class_describe(K(DESCRIBED), &d), JVMTI_ERROR_NONE, "jvmtirt_class_describe");
     ms[0].name = "changed"; /* copied */
