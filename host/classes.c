@@ -20,6 +20,7 @@
 
 typedef struct loaded_class {
     host_class klass; /* first: the jclass points here */
+    host_member *members; /* its methods, then its fields: their IDs */
     struct loaded_class *next;
 } loaded_class;
 
@@ -134,6 +135,47 @@ static void dump(const char *name, const unsigned char *b, size_t n)
         fprintf(stderr, "jvmti-host: cannot write %s: %s\n", path, strerror(errno));
 }
 
+const host_class *host_member_class(const host_member *m)
+{
+    return m->class_index >= 0 ? &host_classes[m->class_index] : m->owner;
+}
+
+/* The core reads the class file itself (jvmtirt_class_define): the host
+ * only makes an ID for each method and field, in the class file's order.
+ * 0 with a message if the core refuses the bytes. */
+static int define(const char *path, loaded_class *c, const unsigned char *b, size_t n)
+{
+    jint n_methods = 0, n_fields = 0;
+    char why[200];
+    jvmtiError err = jvmtirt_class_check(b, (jint)n, &n_methods, &n_fields, why, sizeof why);
+    if (err != JVMTI_ERROR_NONE) {
+        fprintf(stderr, "jvmti-host: %s: cannot read the class file: %s\n", path, why);
+        return 0;
+    }
+    int total = n_methods + n_fields;
+    c->members = calloc(total ? (size_t)total : 1, sizeof *c->members);
+    jmethodID *mids = calloc(n_methods ? (size_t)n_methods : 1, sizeof *mids);
+    jfieldID *fids = calloc(n_fields ? (size_t)n_fields : 1, sizeof *fids);
+    err = JVMTI_ERROR_OUT_OF_MEMORY;
+    if (c->members && mids && fids) {
+        for (int i = 0; i < total; i++) {
+            host_member *m = &c->members[i];
+            *m = (host_member){{i < n_methods ? HOST_METHOD : HOST_FIELD}, -1, NULL, NULL, 0,
+                               &c->klass, 0, 0};
+            if (i < n_methods)
+                mids[i] = (jmethodID)m;
+            else
+                fids[i - n_methods] = (jfieldID)m;
+        }
+        err = jvmtirt_class_define((jclass)&c->klass.obj, b, (jint)n, mids, fids);
+    }
+    free(mids);
+    free(fids);
+    if (err != JVMTI_ERROR_NONE)
+        fprintf(stderr, "jvmti-host: %s: the core refused the class (error %d)\n", path, (int)err);
+    return err == JVMTI_ERROR_NONE;
+}
+
 /* Loads one class; returns 0 with a message if it cannot. */
 static int load_one(JNIEnv *jni, jthread thread, const char *path)
 {
@@ -163,28 +205,28 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
     else if (dump_dir)
         dump(name, defined, defined_len);
     free(new_name);
+    loaded_class *c = ok ? calloc(1, sizeof *c) : NULL;
+    char *signature = ok ? malloc(strlen(name) + 3) : NULL;
+    if (c && signature) {
+        sprintf(signature, "L%s;", name);
+        c->klass.obj.kind = HOST_CLASS;
+        c->klass.name = name;
+        c->klass.signature = signature;
+        /* A top-level class's modifiers are its class file's access_flags. */
+        c->klass.modifiers = (jint)access;
+    }
+    ok = c && signature && define(path, c, defined, defined_len);
     jvmtirt_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
     free(bytes);
     if (!ok) {
         jvmtirt_class_defined(NULL, kept);
-        free(name);
-        return 0;
-    }
-    loaded_class *c = calloc(1, sizeof *c);
-    char *signature = malloc(strlen(name) + 3);
-    if (!c || !signature) {
-        jvmtirt_class_defined(NULL, kept);
+        if (c)
+            free(c->members);
         free(c);
         free(signature);
         free(name);
         return 0;
     }
-    sprintf(signature, "L%s;", name);
-    c->klass.obj.kind = HOST_CLASS;
-    c->klass.name = name;
-    c->klass.signature = signature;
-    /* A top-level class's modifiers are its class file's access_flags. */
-    c->klass.modifiers = (jint)access;
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
@@ -216,6 +258,7 @@ void host_classes_free(void)
         next = c->next;
         free((char *)c->klass.name);
         free((char *)c->klass.signature);
+        free(c->members);
         free(c);
     }
     loaded = NULL;
@@ -226,10 +269,57 @@ void host_classes_free(void)
     n_files = 0;
 }
 
+/* The core's metadata of one built-in class: its host_members, described
+ * (no class file, so no code, tables nor version). */
+static int describe(host_class *k, int index)
+{
+    jvmtirt_method_desc methods[8];
+    jvmtirt_field_desc fields[8];
+    jvmtirt_class_desc d = {.source_file = k->source_file, .methods = methods, .fields = fields};
+    for (int i = 0; index >= 0 && i < host_n_members; i++) {
+        const host_member *m = &host_members[i];
+        if (m->class_index != index)
+            continue;
+        if (m->obj.kind == HOST_METHOD && d.n_methods < 8)
+            methods[d.n_methods++] = (jvmtirt_method_desc){
+                .id = (jmethodID)(uintptr_t)m, .name = m->name, .signature = m->signature,
+                .modifiers = m->modifiers, .n_lines = -1, .n_locals = -1};
+        else if (m->obj.kind == HOST_FIELD && d.n_fields < 8)
+            fields[d.n_fields++] = (jvmtirt_field_desc){(jfieldID)(uintptr_t)m, m->name,
+                                                        m->signature, NULL, m->modifiers, 0};
+    }
+    return jvmtirt_class_describe((jclass)&k->obj, &d) == JVMTI_ERROR_NONE;
+}
+
+int host_classes_describe(void)
+{
+    int ok = 1;
+    for (int i = 0; i < host_n_classes; i++)
+        ok &= describe(&host_classes[i], i);
+    return ok;
+}
+
+int host_class_describe_empty(host_class *c) { return describe(c, -1); }
+
+/* config.class_by_name: every class of the host is the bootstrap loader's,
+ * so `from` does not matter: the built-in ones, the heap model's, the
+ * -load'ed ones. */
+jclass host_class_by_name(jclass from, const char *name)
+{
+    (void)from;
+    for (int i = 0; i < host_n_classes; i++)
+        if (strcmp(host_classes[i].name, name) == 0)
+            return (jclass)&host_classes[i].obj;
+    for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
+        if (strcmp(l->klass.name, name) == 0)
+            return (jclass)&l->klass.obj;
+    return host_heap_find_class(name);
+}
+
 /* The host's classes are loaded, linked and initialized from the start;
  * a -load'ed class is prepared (ClassPrepare was posted) and never
- * initialized: there is no code to run. The host reads no attributes of a
- * class file, so a loaded class has no source file name. */
+ * initialized: there is no code to run. A loaded class's source file is
+ * the core's to answer, from the class file (jvmtirt_class_define). */
 jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out)
 {
     const host_class *c = (const host_class *)(void *)klass;

@@ -83,7 +83,7 @@ static host_member *member(const char *name)
 /* How many instructions a method has (0: native, or no code). */
 static jlocation code_length(const host_member *m)
 {
-    if (m->is_native)
+    if (m->modifiers & 0x0100) /* ACC_NATIVE */
         return 0;
     if (strcmp(m->name, "run") == 0)
         return 8;
@@ -120,7 +120,7 @@ static jvmtiError frame_at(uintptr_t thread, jint depth, uintptr_t *frame)
     jvmtiError err = host_stack_frame((const host_thread *)thread, depth, &m, &height);
     if (err)
         return err;
-    if (m->is_native)
+    if (m->modifiers & 0x0100)
         return JVMTI_ERROR_OPAQUE_FRAME;
     *frame = (uintptr_t)height;
     return JVMTI_ERROR_NONE;

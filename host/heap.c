@@ -74,6 +74,11 @@ static void classes_init(void)
         classes[i] = (model_class){&host_classes[i], i == K_OBJECT ? -1 : K_OBJECT, 0, 0};
     for (int i = 0; i < 4; i++)
         classes[K_ROOT + i] = (model_class){&own_classes[i], K_OBJECT, 0, 0};
+    /* HeapRoot and HeapNode to the core's metadata (no members, as the
+     * model has no IDs for them); the arrays need none. Only memory can
+     * fail, and then they answer CLASS_NOT_PREPARED. */
+    for (int i = 0; i < 2; i++)
+        (void)host_class_describe_empty(&own_classes[i]);
 }
 
 jclass host_heap_find_class(const char *name)

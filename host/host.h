@@ -38,13 +38,20 @@ typedef struct host_class {
  * is its address. */
 typedef struct host_member {
     host_object obj; /* HOST_METHOD or HOST_FIELD */
-    int class_index; /* in host_classes */
+    int class_index; /* in host_classes; -1: a -load'ed class's (owner) */
     const char *name, *signature;
-    int is_native;
+    jint modifiers;  /* as the class file says; handed to the core (classes.c) */
+    const host_class *owner; /* a -load'ed class's member: its class */
     int max_locals, is_static; /* methods: their locals (an instance method's slot 0 is this) */
 } host_member;
 
 #define HOST_MAX_LOCALS 2
+
+/* The class that declares m. */
+const host_class *host_member_class(const host_member *m);
+/* Whether method m is native (ACC_NATIVE among its modifiers). */
+static inline int host_is_native(const host_member *m) { return (m->modifiers & 0x0100) != 0; }
+
 /* A frame of a thread's stack (stacks.c): the method and the instruction
  * it is at (its call, in a caller's frame; -1 in a native method). */
 typedef struct host_frame {
@@ -133,6 +140,14 @@ jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out);
  * config.install_classes): of the -load'ed classes. */
 jvmtiError host_class_modifiable(jclass klass, jvmtirt_class_origin *out);
 jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int retransform);
+/* Hands the built-in classes (host_classes and their host_members) to the
+ * core's metadata, described (they have no class file); 0 if it refused.
+ * Once, after jvmtirt_init, before the agents can see a class. */
+int host_classes_describe(void);
+/* Hands one member-less class of the host's (the heap model's) over. */
+int host_class_describe_empty(host_class *c);
+/* config.class_by_name: a class of the host by its internal name, or NULL. */
+jclass host_class_by_name(jclass from, const char *name);
 /* The heap (objects.c): plain objects made by JNI AllocObject, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones

@@ -44,17 +44,18 @@ const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
  * is no bytecode behind them). class_index: in host_classes above; a
  * method's locals (max_locals, is_static: stacks.c). */
 host_member host_members[] = {
-    {{HOST_METHOD}, 0, "toString", "()Ljava/lang/String;", 0, 1, 0},
-    {{HOST_METHOD}, 0, "hashCode", "()I", 1, 1, 0},
-    {{HOST_METHOD}, 3, "getName", "()Ljava/lang/String;", 0, 1, 0},
-    {{HOST_METHOD}, 3, "run", "()V", 0, 2, 0}, /* this, and i: the instruction it is at */
-    {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0, 0, 0},
-    {{HOST_FIELD}, 3, "priority", "I", 0, 0, 0},
+    /* modifiers as JDK 17's classes declare them */
+    {{HOST_METHOD}, 0, "toString", "()Ljava/lang/String;", 0x0001, NULL, 1, 0}, /* public */
+    {{HOST_METHOD}, 0, "hashCode", "()I", 0x0101, NULL, 1, 0},                   /* public native */
+    {{HOST_METHOD}, 3, "getName", "()Ljava/lang/String;", 0x0011, NULL, 1, 0},  /* public final */
+    {{HOST_METHOD}, 3, "run", "()V", 0x0001, NULL, 2, 0}, /* this, and i: the instruction it is at */
+    {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0x0042, NULL, 0, 0}, /* private volatile */
+    {{HOST_FIELD}, 3, "priority", "I", 0x0002, NULL, 0, 0},              /* private */
     /* the call chain the main thread runs (stacks.c), as in tests/conformance/Main.java */
-    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0, 1, 1}, /* args: null */
-    {{HOST_METHOD}, 5, "a", "()V", 0, 0, 1},
-    {{HOST_METHOD}, 5, "b", "()V", 0, 0, 1},
-    {{HOST_METHOD}, 5, "c", "()V", 0, 0, 1},
+    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0x0009, NULL, 1, 1}, /* public static; args: null */
+    {{HOST_METHOD}, 5, "a", "()V", 0x0008, NULL, 0, 1},                       /* static */
+    {{HOST_METHOD}, 5, "b", "()V", 0x0008, NULL, 0, 1},
+    {{HOST_METHOD}, 5, "c", "()V", 0x0008, NULL, 0, 1},
 };
 const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
@@ -133,18 +134,12 @@ static jvmtiError check_method(jvmtiEnv *env, jmethodID method)
     return member_of(method, HOST_METHOD) ? JVMTI_ERROR_NONE : JVMTI_ERROR_INVALID_METHODID;
 }
 
-static jboolean method_is_native(jvmtiEnv *env, jmethodID method)
-{
-    (void)env;
-    return member_of(method, HOST_METHOD)->is_native ? JNI_TRUE : JNI_FALSE;
-}
-
 /* A field ID is valid with the class that declares it. */
 static jvmtiError check_field(jvmtiEnv *env, jclass klass, jfieldID field)
 {
     (void)env;
     host_member *f = member_of(field, HOST_FIELD);
-    return f && (!klass || (jclass)&host_classes[f->class_index].obj == klass)
+    return f && (!klass || (jclass)&host_member_class(f)->obj == klass)
                ? JVMTI_ERROR_NONE
                : JVMTI_ERROR_INVALID_FIELDID;
 }
@@ -411,10 +406,11 @@ int main(int argc, char **argv)
     config.install_classes = host_install_classes;
     config.potential.can_retransform_classes = 1;
     config.potential.can_redefine_classes = 1;
+    config.class_by_name = host_class_by_name;             /* GetImplementedInterfaces */
     config.check_thread = check_thread;
     config.check_class = check_class;
     config.check_method = check_method;
-    config.method_is_native = method_is_native;
+    /* method_is_native: the core's, from the modifiers handed over (classes.c) */
     config.check_field = check_field;
     config.potential.can_get_current_thread_cpu_time = 1;
     config.potential.can_generate_compiled_method_load_events = 1;
@@ -446,7 +442,7 @@ int main(int argc, char **argv)
             jvmtirt_capability_set(&config.potential, b, 1);
         config.offer_defaults = 1; /* see usage(): reaching the checks */
     }
-    if (jvmtirt_init(&config) != JVMTI_ERROR_NONE)
+    if (jvmtirt_init(&config) != JVMTI_ERROR_NONE || !host_classes_describe())
         return 1;
     host_extensions_setup();
     if (soak_seconds > 0)

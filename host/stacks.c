@@ -40,7 +40,7 @@ void host_stack_push(host_thread *t, host_member *m)
     host_move_begin(t);
     pthread_mutex_lock(&stacks_lock);
     if (t->height < HOST_MAX_FRAMES) {
-        host_frame f = {m, m->is_native ? -1 : 0, {{0}}, {0}};
+        host_frame f = {m, host_is_native(m) ? -1 : 0, {{0}}, {0}};
         if (m->max_locals > 0) { /* this (the host's methods run on the thread), or main's args */
             f.locals[0].l = m->is_static ? NULL : (jobject)&t->obj;
             f.tags[0] = 'L';
@@ -138,7 +138,7 @@ static jvmtiError frame_slot(uintptr_t id, int mode, jvmtirt_frame_slot *s)
         if (mode == JVMTIRT_FRAME_DESCRIBE) {
             s->method = (jmethodID)f->method;
             s->location = f->at;
-            s->is_native = (jboolean)f->method->is_native;
+            s->is_native = (jboolean)host_is_native(f->method);
             s->is_static = (jboolean)f->method->is_static;
             s->max_locals = f->method->max_locals;
             s->tag = s->slot >= 0 && s->slot < HOST_MAX_LOCALS ? f->tags[s->slot] : 0;
@@ -236,13 +236,13 @@ static jvmtiError frame_return(uintptr_t id, int mode, jvmtirt_frame_return *r)
         if (t->height > 0) {
             const host_member *top = t->frames[t->height - 1].method;
             const char *close = strchr(top->signature, ')');
-            r->top_native = (jboolean)top->is_native;
+            r->top_native = (jboolean)host_is_native(top);
             r->result = close ? close[1] : 'V';
             if (!t->unwindable)
                 err = JVMTI_ERROR_OPAQUE_FRAME;
         }
         if (t->height > 1)
-            r->caller_native = (jboolean)t->frames[t->height - 2].method->is_native;
+            r->caller_native = (jboolean)host_is_native(t->frames[t->height - 2].method);
     } else {
         t->unwind = mode; /* every method of the chain is void: no value to keep */
     }

@@ -15,7 +15,9 @@
  *      (threads/breakpoints.c), fp_lock (threads/framepops.c), prefix_lock
  *      (classes/prefixes.c), jni_lock (classes/jnitable.c), kept_lock
  *      (classes/redefine.c: the class files kept for retransformation), table_lock
- *      (threads/monitor.c: the raw monitors' table).
+ *      (threads/monitor.c: the raw monitors' table), meta_lock
+ *      (classes/members.c: the classes handed over; a read-write lock,
+ *      held while answering copies into Allocate'd memory).
  *   3. a raw monitor's own mutex (threads/monitor.c), after table_lock or
  *      rt.lock (jvmtirt_thread_interrupt wakes a waiter), held briefly.
  *   4. a tag map shard's spin lock (objects/tags.c), innermost, with no

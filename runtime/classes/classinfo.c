@@ -117,7 +117,11 @@ jvmtiError jvmti_impl_GetClassModifiers(jvmtiEnv *env, jclass klass, jint *modif
 jvmtiError jvmti_impl_GetSourceFileName(jvmtiEnv *env, jclass klass, char **source_name_ptr)
 {
     jvmtirt_class_info c;
-    jvmtiError err = describe(klass, &c);
+    jvmtiError err;
+    /* A class handed over with its class file (members.c) says it itself. */
+    if (rt_meta_source_file(env, klass, source_name_ptr, &err))
+        return err;
+    err = describe(klass, &c);
     if (err != JVMTI_ERROR_NONE)
         return err;
     /* Array and primitive classes have no class file to name a source. */

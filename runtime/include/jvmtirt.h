@@ -189,6 +189,68 @@ typedef struct jvmtirt_frame_return {
     jboolean caller_native;  /* the frame under it is (frames == 2) */
     char result;             /* the top method's return type's first character */
 } jvmtirt_frame_return;
+/* ---- metadata (config version 2): a class's methods and fields, described once ---- */
+
+/* One method of a class, as jvmtirt_class_describe takes it (what
+ * jvmtirt_class_define reads from a class file). The core copies it all. */
+typedef struct jvmtirt_method_desc {
+    jmethodID id;          /* the VM's ID for this method; unique among methods */
+    const char *name;      /* modified UTF-8: "<init>", "run" */
+    const char *signature; /* "(I[Ljava/lang/String;)V" */
+    const char *generic;   /* the Signature attribute, or NULL */
+    jint modifiers;        /* access_flags (ACC_NATIVE, ACC_STATIC, ...) */
+    jboolean synthetic;    /* a Synthetic attribute (ACC_SYNTHETIC counts too) */
+    jint max_locals;       /* the Code attribute's; 0 without code */
+    /* The bytecodes (code_length bytes), NULL for a method without code
+     * (abstract, native): GetBytecodes answers none, GetMethodLocation
+     * -1 and -1. */
+    const unsigned char *code;
+    jint code_length;
+    /* The LineNumberTable, n_lines entries; n_lines < 0: none
+     * (GetLineNumberTable answers ABSENT_INFORMATION). */
+    const jvmtiLineNumberEntry *lines;
+    jint n_lines;
+    /* The LocalVariableTable (generic_signature from the
+     * LocalVariableTypeTable, or NULL); n_locals < 0: none. */
+    const jvmtiLocalVariableEntry *locals;
+    jint n_locals;
+} jvmtirt_method_desc;
+
+/* One field of a class. */
+typedef struct jvmtirt_field_desc {
+    jfieldID id;           /* the VM's ID; unique among this class's fields */
+    const char *name, *signature, *generic; /* generic: NULL for none */
+    jint modifiers;        /* access_flags */
+    jboolean synthetic;
+} jvmtirt_field_desc;
+
+/* What the core answers a class's metadata functions from: the VM fills
+ * one for a class it has no class-file bytes for (jvmtirt_class_describe);
+ * jvmtirt_class_define builds one from the bytes. */
+typedef struct jvmtirt_class_desc {
+    /* The class file's version; major_version 0: not known
+     * (GetClassVersionNumbers answers ABSENT_INFORMATION). */
+    jint minor_version, major_version;
+    const char *source_file;            /* the SourceFile attribute, or NULL */
+    /* The SourceDebugExtension attribute's bytes (modified UTF-8, NUL
+     * ended), or NULL. */
+    const char *source_debug_extension;
+    const jvmtirt_method_desc *methods; /* in the class file's order */
+    jint n_methods;
+    const jvmtirt_field_desc *fields;   /* in the class file's order */
+    jint n_fields;
+    /* The constant pool as a class file lays it out (GetConstantPool):
+     * constant_pool_count as the class file says it (entries + 1) and
+     * constant_pool_bytes bytes; NULL: none (ABSENT_INFORMATION). The
+     * indices in the methods' code must refer to it. */
+    const unsigned char *constant_pool;
+    jint constant_pool_count, constant_pool_bytes;
+    /* The direct superinterfaces, internal names ("java/lang/Runnable")
+     * in the class file's order (GetImplementedInterfaces, through
+     * config.class_by_name). */
+    const char *const *interfaces;
+    jint n_interfaces;
+} jvmtirt_class_desc;
 
 /* The VM's operations and what it can do: one versioned struct, copied by
  * jvmtirt_init. `size` says how big the struct was when the VM was
@@ -201,7 +263,8 @@ typedef struct jvmtirt_frame_return {
  * core held and may call any jvmtirt_* function and any JVM TI function. */
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
- * operations, and frame_slot, frame_return and local_type added. */
+ * operations, frame_slot, frame_return and local_type, class_ref and
+ * class_by_name added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -645,6 +708,23 @@ typedef struct jvmtirt_config {
      * RETURN come only after a DESCRIBE in the same call whose checks
      * passed; no event is posted for either. */
     jvmtiError (*frame_return)(uintptr_t thread_id, int mode, jvmtirt_frame_return *r);
+    /* ---- metadata (config version 2; runtime/README.md, "Metadata") ----
+     * The class, method and field functions are the core's, over what the
+     * VM handed over with jvmtirt_class_define or jvmtirt_class_describe. */
+    /* A local reference, for the calling thread, to the class with that
+     * identity (class_id's; a class handed over and not unloaded):
+     * GetMethodDeclaringClass and GetFieldDeclaringClass. Called on the
+     * agent's thread with no lock of the core held; must not call JVM TI.
+     * NULL: the identity is the jclass (VMs whose references are stable). */
+    jclass (*class_ref)(uintptr_t class_id);
+    /* A local reference, for the calling thread, to the class or interface
+     * with that internal name ("java/lang/Runnable") as the defining loader
+     * of `from` sees it, or NULL if none is loaded: GetImplementedInterfaces,
+     * for each superinterface of a class handed over (loaded before the
+     * class was prepared). Same thread and lock rules as class_ref. NULL:
+     * GetImplementedInterfaces answers NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists it). */
+    jclass (*class_by_name)(jclass from, const char *name);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
@@ -749,6 +829,38 @@ void jvmtirt_objects_freed(const uintptr_t *ids, size_t n);
  * thread's jthread; frame: the key config.frame_at gave. */
 void jvmtirt_frame_popped(JNIEnv *jni, jthread thread, jmethodID method,
                           jboolean was_popped_by_exception, uintptr_t frame);
+/* ---- metadata (runtime/README.md, "Metadata") ----
+ * The VM hands each class over once, before its ClassPrepare is posted
+ * (and before any of its method or field IDs reaches an agent), on any
+ * thread, holding no lock that a JVM TI call could wait for (the core
+ * takes its metadata lock, a leaf). The class is named by its jclass,
+ * mapped through config.class_id; the core keeps no reference, only the
+ * identity (config.class_ref makes one when an agent asks). Handing a
+ * class over again replaces what the core had. */
+
+/* Checks that bytes[0..len) is a class file the core can read (JVMS 4:
+ * magic, constant pool, members, the attributes the core reads, nothing
+ * after the end) and counts its methods and fields. Returns
+ * JVMTI_ERROR_NONE, or JVMTI_ERROR_INVALID_CLASS_FORMAT with a one-line
+ * reason in why (if why_size > 0: "byte 123: ..."). Keeps nothing. */
+jvmtiError jvmtirt_class_check(const unsigned char *bytes, jint len, jint *n_methods,
+                               jint *n_fields, char *why, size_t why_size);
+/* The class klass was defined from bytes (the bytes the VM defined it
+ * from: the end of the ClassFileLoadHook chain). method_ids[i] is the
+ * VM's jmethodID of the class file's i-th method, field_ids[i] its
+ * jfieldID of the i-th field (the counts jvmtirt_class_check gives).
+ * The core reads and copies what it answers from (the bytes are not
+ * kept). JVMTI_ERROR_INVALID_CLASS_FORMAT (the core keeps nothing; the
+ * reason from jvmtirt_class_check), NULL_POINTER, OUT_OF_MEMORY. */
+jvmtiError jvmtirt_class_define(jclass klass, const unsigned char *bytes, jint len,
+                                const jmethodID *method_ids, const jfieldID *field_ids);
+/* The same for a class without class-file bytes (built in, generated):
+ * desc, copied. ILLEGAL_ARGUMENT for a negative count or a member without
+ * name or signature. */
+jvmtiError jvmtirt_class_describe(jclass klass, const jvmtirt_class_desc *desc);
+/* The class is unloaded (or its IDs are no longer valid): the core forgets
+ * it and its method IDs (they answer INVALID_METHODID). Same rules. */
+void jvmtirt_class_unload(jclass klass);
 /* The native method prefixes, in the order a VM applies them when it
  * resolves a native method (runtime/README.md, "Native method prefixes"):
  * environments that cannot retransform classes first, then those that can,

@@ -884,6 +884,7 @@ static void timings(void)
     X(heap) \
     X(metadata) \
     X(groups) \
+    X(members) \
     /* end of the list */
 
 #define CONF_AREA_DECLARE(name) \

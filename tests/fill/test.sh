@@ -405,8 +405,10 @@ run_gen fill --core "$BASE" "$x"
 check "fill --core: starts the file" test -s "$x"
 check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
-check "fill --core: a stub for what the VM must do (GetOwnedMonitorInfo, GetClassMethods)" \
-    bash -c "grep -q 'jvmti_impl_GetOwnedMonitorInfo(' '$x' && grep -q 'jvmti_impl_GetClassMethods(' '$x'"
+check "fill --core: a stub for what the VM must do (GetOwnedMonitorInfo, GetClassLoader)" \
+    bash -c "grep -q 'jvmti_impl_GetOwnedMonitorInfo(' '$x' && grep -q 'jvmti_impl_GetClassLoader(' '$x'"
+check "fill --core: no stub for the metadata the core answers (GetClassMethods, GetMethodName, GetImplementedInterfaces)" \
+    bash -c "! grep -Eq 'jvmti_impl_(GetClassMethods|GetMethodName|GetImplementedInterfaces)\(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
 # The core's functions (gen/c/core.c) that BASE has get no stub.
 want=0
@@ -436,7 +438,7 @@ check "fill --core: the file with its table compiles (gcc, clang; C99, C11)" com
 # one only re-indented stays a stub), then run again.
 perl -0pi -e 's/(jvmti_impl_GetOwnedMonitorInfo\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *owned_monitor_count_ptr = 0;\n    *owned_monitors_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
               s/(jvmti_impl_GetCurrentContendedMonitor\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *monitor_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
-              s/(jvmti_impl_GetClassMethods\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
+              s/(jvmti_impl_GetClassLoader\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
 cp "$x" "$d/table-before.c"
 run_gen fill --core "$BASE" "$x"
 check "fill --core: the table now registers the two real definitions, in spec order" \
@@ -479,11 +481,11 @@ done
 # The same with a new real definition: the table at the end is rewritten,
 # nothing before it moves.
 x=$d/quoted-string.c
-perl -0pi -e 's/(jvmti_impl_GetClassMethods\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)klass;\n    *method_count_ptr = 0;\n    *methods_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s' "$x"
+perl -0pi -e 's/(jvmti_impl_GetClassLoader\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)klass;\n    *classloader_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s' "$x"
 cp "$x" "$d/quoted-string-before.c"
 run_gen fill --core "$BASE" "$x"
 check "fill --core: the begin marker quoted in a string: the table at the end registers the new definition" \
-    grep -qx '    \.GetClassMethods = jvmti_impl_GetClassMethods,' "$x"
+    grep -qx '    \.GetClassLoader = jvmti_impl_GetClassLoader,' "$x"
 check "fill --core: ... and every other line stays" \
     diff <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$d/quoted-string-before.c") <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$x")
 # Anything of the user's between the markers: rewriting the table would drop

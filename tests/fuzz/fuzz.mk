@@ -16,13 +16,22 @@ FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g $(FUZZ_OPT) $(XML_CF
     -DFUZZ_TEMPLATES='"$(CURDIR)/templates"' -DFUZZ_OWN_SPEC='"$(CURDIR)/spec/jvmti.xml"'
 FUZZ_OBJS := $(patsubst gen/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out gen/main.c,$(GEN_SRCS)))
 FUZZ_TARGETS := $(FUZZ_DIR)/loader_fuzz $(FUZZ_DIR)/generate_fuzz $(FUZZ_DIR)/docs_fuzz \
-    $(FUZZ_DIR)/fill_fuzz $(FUZZ_DIR)/url_fuzz
+    $(FUZZ_DIR)/fill_fuzz $(FUZZ_DIR)/url_fuzz $(FUZZ_DIR)/classfile_fuzz
+# The runtime core's class-file reader: its one file, with the generated
+# jvmti.h and the runtime's headers (no generator objects), warned as
+# the runtime is (jvmti.h declares its reserved slots without prototypes).
+FUZZ_RT_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(filter-out -Wstrict-prototypes,$(WARN)) -g $(FUZZ_OPT) -I$(OUT) -Iruntime/include \
+    -Iruntime/classes -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux
 
 $(FUZZ_DIR)/obj/%.o: gen/%.c | $(FUZZ_DIR)/obj
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 $(FUZZ_DIR)/%_fuzz: tests/fuzz/%_fuzz.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(XML_LIBS)
+$(FUZZ_DIR)/classfile_fuzz: tests/fuzz/classfile_fuzz.c runtime/classes/classfile.c \
+    runtime/classes/classfile.h $(OUT)/jvmti.h | $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_RT_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ tests/fuzz/classfile_fuzz.c \
+	    runtime/classes/classfile.c
 $(FUZZ_DIR)/obj:
 	mkdir -p $@
 .SECONDARY: $(FUZZ_OBJS)

@@ -29,6 +29,10 @@
 #   - groups.c drives the thread-group functions and RunAgentThread over
 #     the VM's operations, static and shared (TSan: agent threads started
 #     while a group is listed);
+#   - members.c drives the metadata of the classes the VM hands over
+#     (jvmtirt_class_define's class-file reader, jvmtirt_class_describe):
+#     methods, fields, code, line and local tables, versions, source
+#     names, the spec's errors, and bad class bytes, the same two ways;
 #   - heap.c drives the heap walks (FollowReferences, IterateThroughHeap,
 #     the 1.0 functions) over a known graph and a chain of 10^6 objects,
 #     static and shared, with walks racing SetTag and DisposeEnvironment;
@@ -311,6 +315,16 @@ if build groups "$d/groups" tests/runtime/groups.c "$RT_LIB"; then
 fi
 if build "groups (shared library)" "$d/groups-so" tests/runtime/groups.c -L"$sodir" -ljvmtirt; then
     run_tap groups-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/groups-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# members.c: the classes the VM hands over (a class file, a description),
+# their methods' and fields' metadata, and bad class bytes; static and shared.
+if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
+    run_tap members "$d/members"
+fi
+if build "members (shared library)" "$d/members-so" tests/runtime/members.c -L"$sodir" -ljvmtirt; then
+    run_tap members-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/members-so" |
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
