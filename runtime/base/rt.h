@@ -104,6 +104,7 @@ struct rt_state {
     long n_envs;
     rt_thread *threads;
     long n_threads;
+    long n_suspended;        /* atomic, changed under lock: records with suspended set */
     rt_env *solo_holder[JVMTIRT_CAPABILITY_COUNT];
     jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;

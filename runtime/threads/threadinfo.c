@@ -99,7 +99,10 @@ jvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint *thread
     jvmtiError err = rt.config.walk_stacks(&id, 1, &state, stop_at_once, NULL);
     if (err != JVMTI_ERROR_NONE)
         return err;
-    if (state & JVMTI_THREAD_STATE_ALIVE) {
+    /* No thread suspended through JVM TI (the usual case): nothing to add,
+     * and no lock taken. A suspend that races with this call may or may
+     * not be seen, as with the lock. */
+    if ((state & JVMTI_THREAD_STATE_ALIVE) && LOAD_SC(&rt.n_suspended) > 0) {
         pthread_mutex_lock(&rt.lock);
         rt_thread *t = rt_thread_find(id);
         if (t && t->suspended)
