@@ -422,6 +422,13 @@ typedef struct jvmtirt_config {
      * overridden. NULL: the core derives a hash from the identity itself
      * (stable for the object's life, as the spec asks). */
     jint (*object_hash)(uintptr_t object);
+    /* GetThreadState's answer for the thread with that id (config.thread_id's;
+     * any thread the VM ever made, alive or not): what walk_stacks would put
+     * in its states[] (0 not started, JVMTI_THREAD_STATE_TERMINATED ended),
+     * without sampling a stack. Called on the agent's thread with no lock
+     * of the core held; must not call JVM TI. NULL: GetThreadState asks
+     * walk_stacks, stopped before the first frame. */
+    jint (*thread_state)(uintptr_t thread_id);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}
