@@ -240,6 +240,20 @@ static void *unattached_current(void *arg)
     return &err;
 }
 
+/* The VM's state (from source) never says SUSPENDED: the core adds it
+ * while it holds the worker suspended, and drops it once resumed. */
+static void expect_suspended_added(jvmtiEnv *e, const char *source)
+{
+    jint state = -1;
+    EXPECT((*e)->SuspendThread(e, T(WORKER)), JVMTI_ERROR_NONE, "SuspendThread(worker)");
+    (*e)->GetThreadState(e, T(WORKER), &state);
+    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, JVMTI_THREAD_STATE_SUSPENDED,
+           "... GetThreadState adds SUSPENDED, which %s does not say", source);
+    (*e)->ResumeThread(e, T(WORKER));
+    (*e)->GetThreadState(e, T(WORKER), &state);
+    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, 0, "... and drops it once resumed (%s)", source);
+}
+
 static void section_threads(void)
 {
     vm_start(1, 0, 0);
@@ -287,13 +301,7 @@ static void section_threads(void)
     EXPECT((*e)->GetThreadState(e, T(INVALID), &state), JVMTI_ERROR_INVALID_THREAD,
            "GetThreadState of what is no thread: INVALID_THREAD");
     EXPECT(state, -7, "... state untouched");
-    EXPECT((*e)->SuspendThread(e, T(WORKER)), JVMTI_ERROR_NONE, "SuspendThread(worker)");
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, JVMTI_THREAD_STATE_SUSPENDED,
-           "... GetThreadState adds SUSPENDED, which the VM's walk does not say");
-    (*e)->ResumeThread(e, T(WORKER));
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, 0, "... and drops it once resumed");
+    expect_suspended_added(e, "the VM's walk");
 
     /* GetThreadInfo: the VM's facts, the name copied. */
     jvmtiThreadInfo info;
@@ -354,13 +362,7 @@ static void section_thread_state(void)
            "with thread_state: what is no thread is INVALID_THREAD");
     EXPECT(state == -7 && __atomic_load_n(&states_read, __ATOMIC_RELAXED) == before, 1,
            "... the VM not asked, the state untouched");
-    EXPECT((*e)->SuspendThread(e, T(WORKER)), JVMTI_ERROR_NONE, "SuspendThread(worker)");
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, JVMTI_THREAD_STATE_SUSPENDED,
-           "... with thread_state too, the core adds SUSPENDED");
-    (*e)->ResumeThread(e, T(WORKER));
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, 0, "... and drops it once resumed");
+    expect_suspended_added(e, "thread_state");
     (*e)->DisposeEnvironment(e);
     threads_stop();
     jvmtirt_shutdown();
