@@ -8,29 +8,18 @@
 #include "jvmticheck.h"
 
 /* Environments are few (one or two per agent) and never freed: an
- * append-only array read without a lock. */
-#define MAX_ENVS 256
-static jvmticheck_env *envs[MAX_ENVS];
-static int n_envs; /* atomic */
+ * append-only array read without a lock (jvmticheck.h reads it inline). */
+#define MAX_ENVS JVMTICHECK_MAX_ENVS
+#define envs jvmticheck_envs
+#define n_envs jvmticheck_n_envs
+jvmticheck_env *envs[MAX_ENVS];
+int n_envs; /* atomic */
 static pthread_mutex_t envs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 JavaVM *jvmticheck_vm;
 jvmtiEnv *jvmticheck_self;
 
-static jvmticheck_env *find(jvmtiEnv *env)
-{
-    int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if ((jvmtiEnv *)(void *)envs[i] == env)
-            return envs[i];
-    return NULL;
-}
-
-int jvmticheck_env_valid(jvmtiEnv *env)
-{
-    jvmticheck_env *e = find(env);
-    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC;
-}
+#define find jvmticheck_env_find
 
 int jvmticheck_env_disposed(jvmtiEnv *env)
 {

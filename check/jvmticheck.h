@@ -54,7 +54,26 @@ typedef struct jvmticheck_env {
 #define JVMTICHECK_CALLBACK(e, name) __atomic_load_n(&(e)->callbacks.name, __ATOMIC_ACQUIRE)
 
 /* ---- the checks' answers (env.c) ---- */
-int jvmticheck_env_valid(jvmtiEnv *env);
+/* Every checking environment made (env.c appends, never removes): a
+ * checked call's validity test is this short walk, inline (a call to it,
+ * twice in every entry, was a third of what the checker added to a
+ * RawMonitorEnter). */
+#define JVMTICHECK_MAX_ENVS 256
+extern jvmticheck_env *jvmticheck_envs[JVMTICHECK_MAX_ENVS];
+extern int jvmticheck_n_envs; /* atomic */
+static inline jvmticheck_env *jvmticheck_env_find(jvmtiEnv *env)
+{
+    int n = __atomic_load_n(&jvmticheck_n_envs, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if ((jvmtiEnv *)(void *)jvmticheck_envs[i] == env)
+            return jvmticheck_envs[i];
+    return NULL;
+}
+static inline int jvmticheck_env_valid(jvmtiEnv *env)
+{
+    jvmticheck_env *e = jvmticheck_env_find(env);
+    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC;
+}
 int jvmticheck_env_disposed(jvmtiEnv *env);
 #define JVMTICHECK_ENV_VALID(env) jvmticheck_env_valid(env)
 /* The phase, as the checker's own environment of the VM sees it. */
