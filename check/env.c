@@ -91,8 +91,10 @@ void jvmticheck_caps_refresh(jvmticheck_env *e)
  * VMDeath on the VM is asked each time (GetPhase costs tens of ns in
  * HotSpot; a load costs nothing). On a thread HotSpot does not know,
  * GetPhase fails, and the last phase known stands. */
-static int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic */
-static int phase_ask;                         /* atomic: 1 from VMDeath on */
+#define phase_cached jvmticheck_phase_cached
+#define phase_ask jvmticheck_phase_asking
+int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic; read inline by jvmticheck.h */
+int phase_ask;                         /* atomic: 1 from VMDeath on */
 
 void jvmticheck_phase_set(jvmtiPhase p)
 {
@@ -127,7 +129,8 @@ jvmtiPhase jvmticheck_phase_now(void)
 /* initial-exec: a plain load from the thread pointer instead of a call to
  * __tls_get_addr on every checked call (one int of the static TLS that
  * glibc keeps spare for libraries loaded later). */
-static __thread int attached_here __attribute__((tls_model("initial-exec")));
+#define attached_here jvmticheck_attached_here
+__thread int attached_here __attribute__((tls_model("initial-exec")));
 
 int jvmticheck_attached(int rule)
 {
