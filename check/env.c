@@ -8,29 +8,18 @@
 #include "jvmticheck.h"
 
 /* Environments are few (one or two per agent) and never freed: an
- * append-only array read without a lock. */
-#define MAX_ENVS 256
-static jvmticheck_env *envs[MAX_ENVS];
-static int n_envs; /* atomic */
+ * append-only array read without a lock (jvmticheck.h reads it inline). */
+#define MAX_ENVS JVMTICHECK_MAX_ENVS
+#define envs jvmticheck_envs
+#define n_envs jvmticheck_n_envs
+jvmticheck_env *envs[MAX_ENVS];
+int n_envs; /* atomic */
 static pthread_mutex_t envs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 JavaVM *jvmticheck_vm;
 jvmtiEnv *jvmticheck_self;
 
-static jvmticheck_env *find(jvmtiEnv *env)
-{
-    int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if ((jvmtiEnv *)(void *)envs[i] == env)
-            return envs[i];
-    return NULL;
-}
-
-int jvmticheck_env_valid(jvmtiEnv *env)
-{
-    jvmticheck_env *e = find(env);
-    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC;
-}
+#define find jvmticheck_env_find
 
 int jvmticheck_env_disposed(jvmtiEnv *env)
 {
@@ -102,8 +91,10 @@ void jvmticheck_caps_refresh(jvmticheck_env *e)
  * VMDeath on the VM is asked each time (GetPhase costs tens of ns in
  * HotSpot; a load costs nothing). On a thread HotSpot does not know,
  * GetPhase fails, and the last phase known stands. */
-static int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic */
-static int phase_ask;                         /* atomic: 1 from VMDeath on */
+#define phase_cached jvmticheck_phase_cached
+#define phase_ask jvmticheck_phase_asking
+int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic; read inline by jvmticheck.h */
+int phase_ask;                         /* atomic: 1 from VMDeath on */
 
 void jvmticheck_phase_set(jvmtiPhase p)
 {
@@ -138,7 +129,8 @@ jvmtiPhase jvmticheck_phase_now(void)
 /* initial-exec: a plain load from the thread pointer instead of a call to
  * __tls_get_addr on every checked call (one int of the static TLS that
  * glibc keeps spare for libraries loaded later). */
-static __thread int attached_here __attribute__((tls_model("initial-exec")));
+#define attached_here jvmticheck_attached_here
+__thread int attached_here __attribute__((tls_model("initial-exec")));
 
 int jvmticheck_attached(int rule)
 {

@@ -54,18 +54,53 @@ typedef struct jvmticheck_env {
 #define JVMTICHECK_CALLBACK(e, name) __atomic_load_n(&(e)->callbacks.name, __ATOMIC_ACQUIRE)
 
 /* ---- the checks' answers (env.c) ---- */
-int jvmticheck_env_valid(jvmtiEnv *env);
+/* Every checking environment made (env.c appends, never removes): a
+ * checked call's validity test is this short walk, inline (a call to it,
+ * twice in every entry, was a third of what the checker added to a
+ * RawMonitorEnter). */
+#define JVMTICHECK_MAX_ENVS 256
+#define JVMTICHECK_HIDDEN __attribute__((visibility("hidden"))) /* no GOT load */
+extern JVMTICHECK_HIDDEN jvmticheck_env *jvmticheck_envs[JVMTICHECK_MAX_ENVS];
+extern JVMTICHECK_HIDDEN int jvmticheck_n_envs; /* atomic */
+static inline jvmticheck_env *jvmticheck_env_find(jvmtiEnv *env)
+{
+    int n = __atomic_load_n(&jvmticheck_n_envs, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if ((jvmtiEnv *)(void *)jvmticheck_envs[i] == env)
+            return jvmticheck_envs[i];
+    return NULL;
+}
+static inline int jvmticheck_env_valid(jvmtiEnv *env)
+{
+    jvmticheck_env *e = jvmticheck_env_find(env);
+    return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC;
+}
 int jvmticheck_env_disposed(jvmtiEnv *env);
 #define JVMTICHECK_ENV_VALID(env) jvmticheck_env_valid(env)
 /* The phase, as the checker's own environment of the VM sees it. */
 jvmtiPhase jvmticheck_phase_now(void);
 void jvmticheck_phase_set(jvmtiPhase p);
 void jvmticheck_phase_ask_vm(void); /* from VMDeath on */
-#define JVMTICHECK_PHASE() jvmticheck_phase_now()
+/* Inline until VMDeath: the phase env.c keeps (both atomic). */
+extern JVMTICHECK_HIDDEN int jvmticheck_phase_cached, jvmticheck_phase_asking;
+static inline jvmtiPhase jvmticheck_phase_fast(void)
+{
+    if (!__atomic_load_n(&jvmticheck_phase_asking, __ATOMIC_RELAXED))
+        return (jvmtiPhase)__atomic_load_n(&jvmticheck_phase_cached, __ATOMIC_RELAXED);
+    return jvmticheck_phase_now();
+}
+#define JVMTICHECK_PHASE() jvmticheck_phase_fast()
 
 enum { JVMTICHECK_JAVA, JVMTICHECK_JAVA_OR_VM, JVMTICHECK_JAVA_IF_THREADS };
 int jvmticheck_attached(int rule);
-#define JVMTICHECK_ATTACHED(rule) jvmticheck_attached(rule)
+/* Set once JNI's GetEnv answered on this thread (env.c). */
+extern JVMTICHECK_HIDDEN __thread int jvmticheck_attached_here
+    __attribute__((tls_model("initial-exec")));
+static inline int jvmticheck_attached_fast(int rule)
+{
+    return rule == JVMTICHECK_JAVA_OR_VM || jvmticheck_attached_here || jvmticheck_attached(rule);
+}
+#define JVMTICHECK_ATTACHED(rule) jvmticheck_attached_fast(rule)
 
 /* Only asked once the environment was found valid. The capability is
  * named by a constant mask (a compound literal with that one bit), so the

@@ -99,20 +99,30 @@ jvmtiError jvmticheck_forward_RelinquishCapabilities(jvmtiEnv *env,
     return err;
 }
 
-/* ---- raw monitors: who holds each one the agent created ---- */
+/* ---- raw monitors: who holds each one the agent created ----
+ * A list of records, read without a lock: a record is never freed (a
+ * destroyed monitor's is emptied, id NULL, and reused by the next
+ * CreateRawMonitor), so a reader never meets freed memory. mon_lock only
+ * orders the writers (create, destroy). A record's owner and count are
+ * written only by the thread that holds the VM's monitor, read by others
+ * for their own checks: atomics, no lock, so an uncontended
+ * RawMonitorEnter and Exit cost two walks of a short list. */
 typedef struct mon {
-    jrawMonitorID id;
-    pthread_t owner;
-    int count; /* entries by owner; 0: free */
-    struct mon *next;
+    jrawMonitorID id;  /* atomic: NULL while the record is free */
+    pthread_t owner;   /* atomic */
+    int count;         /* atomic: entries by owner; 0: free */
+    struct mon *next;  /* atomic: set before the record is published */
 } mon;
 static pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
-static mon *mons;
+static mon *mons; /* atomic head */
 
-static mon *mon_find(jrawMonitorID id) /* under mon_lock */
+#define MON_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define MON_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static mon *mon_find(jrawMonitorID id)
 {
-    for (mon *m = mons; m; m = m->next)
-        if (m->id == id)
+    for (mon *m = MON_LOAD(&mons); m; m = MON_LOAD(&m->next))
+        if (MON_LOAD(&m->id) == id)
             return m;
     return NULL;
 }
@@ -120,29 +130,24 @@ static mon *mon_find(jrawMonitorID id) /* under mon_lock */
 /* A monitor the agent did not get from CreateRawMonitor, or destroyed: the
  * VM would take it for one of its own (HotSpot crashes on a made-up one),
  * so it is a finding and is not forwarded, in either mode. NULL is the
- * generated rule's finding, and the VM's to answer. */
-static int unknown_monitor(jvmtiEnv *env, const char *function, jrawMonitorID monitor)
+ * generated rule's finding, and the VM's to answer. *m: its record. */
+static int unknown_monitor(jvmtiEnv *env, const char *function, jrawMonitorID monitor, mon **m)
 {
-    if (!monitor)
+    *m = monitor ? mon_find(monitor) : NULL;
+    if (!monitor || *m)
         return 0;
-    pthread_mutex_lock(&mon_lock);
-    int known = mon_find(monitor) != NULL;
-    pthread_mutex_unlock(&mon_lock);
-    if (!known)
-        jvmticheck_broke(env, function, "monitor", "must be a raw monitor CreateRawMonitor returned, not destroyed",
-                         JVMTI_ERROR_INVALID_MONITOR);
-    return !known;
+    jvmticheck_broke(env, function, "monitor", "must be a raw monitor CreateRawMonitor returned, not destroyed",
+                     JVMTI_ERROR_INVALID_MONITOR);
+    return 1;
 }
 
-/* Whether the calling thread holds a monitor we know (1), not (0), or the
- * monitor is not one the agent created through us (-1: not judged). */
-static int held_by_me(jrawMonitorID id)
+/* Whether the calling thread holds the monitor of record m (1), not (0),
+ * or the monitor is not one the agent created through us (-1: not judged). */
+static int held_by_me(const mon *m)
 {
-    pthread_mutex_lock(&mon_lock);
-    mon *m = mon_find(id);
-    int r = !m ? -1 : m->count > 0 && pthread_equal(m->owner, pthread_self());
-    pthread_mutex_unlock(&mon_lock);
-    return r;
+    if (!m)
+        return -1;
+    return MON_LOAD(&m->count) > 0 && pthread_equal(MON_LOAD(&m->owner), pthread_self());
 }
 
 jvmtiError jvmticheck_forward_CreateRawMonitor(jvmtiEnv *env, const char *name,
@@ -151,119 +156,109 @@ jvmtiError jvmticheck_forward_CreateRawMonitor(jvmtiEnv *env, const char *name,
                                                jrawMonitorID *monitor_ptr)
 {
     jvmtiError err = (*REAL(env))->CreateRawMonitor(REAL(env), name, monitor_ptr);
-    mon *m = err == JVMTI_ERROR_NONE && monitor_ptr ? calloc(1, sizeof *m) : NULL;
-    if (m) {
-        m->id = *monitor_ptr;
-        pthread_mutex_lock(&mon_lock);
+    if (err != JVMTI_ERROR_NONE || !monitor_ptr)
+        return err;
+    pthread_mutex_lock(&mon_lock);
+    mon *m = mon_find(NULL); /* a free record */
+    if (!m && (m = calloc(1, sizeof *m)) != NULL) {
         m->next = mons;
-        mons = m;
-        pthread_mutex_unlock(&mon_lock);
+        MON_STORE(&mons, m);
     }
+    if (m) {
+        MON_STORE(&m->count, 0);
+        MON_STORE(&m->id, *monitor_ptr);
+    }
+    pthread_mutex_unlock(&mon_lock);
     return err;
 }
 
 jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    if (unknown_monitor(env, "DestroyRawMonitor", monitor))
+    mon *m;
+    if (unknown_monitor(env, "DestroyRawMonitor", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    pthread_mutex_lock(&mon_lock);
-    mon **at = &mons;
-    while (*at && (*at)->id != monitor)
-        at = &(*at)->next;
-    int other = *at && (*at)->count > 0 && !pthread_equal((*at)->owner, pthread_self());
-    pthread_mutex_unlock(&mon_lock);
-    if (other)
+    if (m && MON_LOAD(&m->count) > 0 && !pthread_equal(MON_LOAD(&m->owner), pthread_self()))
         jvmticheck_report(env, "DestroyRawMonitor", "monitor", "must not be destroyed while another thread holds it");
     jvmtiError err = (*REAL(env))->DestroyRawMonitor(REAL(env), monitor);
     if (err == JVMTI_ERROR_NONE) {
         pthread_mutex_lock(&mon_lock);
-        for (at = &mons; *at; at = &(*at)->next)
-            if ((*at)->id == monitor) {
-                mon *gone = *at;
-                *at = gone->next;
-                free(gone);
-                break;
-            }
+        if ((m = mon_find(monitor)) != NULL)
+            MON_STORE(&m->id, NULL);
         pthread_mutex_unlock(&mon_lock);
     }
     return err;
+}
+
+/* m's record after the VM's monitor was entered: still the monitor's
+ * unless a destroy (a finding of its own) came between. */
+static mon *still(mon *m, jrawMonitorID monitor)
+{
+    return m && MON_LOAD(&m->id) == monitor ? m : NULL;
 }
 
 jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    if (unknown_monitor(env, "RawMonitorEnter", monitor))
+    mon *m;
+    if (unknown_monitor(env, "RawMonitorEnter", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = (*REAL(env))->RawMonitorEnter(REAL(env), monitor);
-    if (err == JVMTI_ERROR_NONE) {
-        pthread_mutex_lock(&mon_lock);
-        mon *m = mon_find(monitor);
-        if (m) {
-            m->owner = pthread_self();
-            m->count++;
-        }
-        pthread_mutex_unlock(&mon_lock);
+    if (err == JVMTI_ERROR_NONE && (m = still(m, monitor)) != NULL) {
+        MON_STORE(&m->owner, pthread_self());
+        MON_STORE(&m->count, MON_LOAD(&m->count) + 1);
     }
     return err;
 }
 
-static void must_hold(jvmtiEnv *env, const char *function, jrawMonitorID monitor)
+static void not_held(jvmtiEnv *env, const char *function)
 {
-    if (held_by_me(monitor) == 0)
-        jvmticheck_report(env, function, "monitor", "must be held by the calling thread (RawMonitorEnter)");
+    jvmticheck_report(env, function, "monitor", "must be held by the calling thread (RawMonitorEnter)");
+}
+
+static void must_hold(jvmtiEnv *env, const char *function, const mon *m)
+{
+    if (held_by_me(m) == 0)
+        not_held(env, function);
 }
 
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    if (unknown_monitor(env, "RawMonitorExit", monitor))
+    mon *m;
+    if (unknown_monitor(env, "RawMonitorExit", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    must_hold(env, "RawMonitorExit", monitor);
+    int held = held_by_me(m);
+    if (held == 0)
+        not_held(env, "RawMonitorExit");
     /* The record changes only while its thread holds the VM's monitor:
      * here before the VM's exit (once it is free, a waiter returning from
      * RawMonitorWait writes its own count, which a later decrement would
      * spoil). */
-    pthread_mutex_lock(&mon_lock);
-    mon *m = mon_find(monitor);
-    int dropped = m && m->count > 0 && pthread_equal(m->owner, pthread_self());
-    if (dropped)
-        m->count--;
-    pthread_mutex_unlock(&mon_lock);
+    if (held == 1)
+        MON_STORE(&m->count, MON_LOAD(&m->count) - 1);
     jvmtiError err = (*REAL(env))->RawMonitorExit(REAL(env), monitor);
-    if (err != JVMTI_ERROR_NONE && dropped) {
-        pthread_mutex_lock(&mon_lock);
-        if ((m = mon_find(monitor)) != NULL)
-            m->count++;
-        pthread_mutex_unlock(&mon_lock);
-    }
+    if (err != JVMTI_ERROR_NONE && held == 1 && still(m, monitor))
+        MON_STORE(&m->count, MON_LOAD(&m->count) + 1);
     return err;
 }
 
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis);
 jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis)
 {
-    if (unknown_monitor(env, "RawMonitorWait", monitor))
+    mon *m;
+    if (unknown_monitor(env, "RawMonitorWait", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    must_hold(env, "RawMonitorWait", monitor);
+    must_hold(env, "RawMonitorWait", m);
     /* While waiting the monitor is free for others; it comes back to us,
      * entered as often as before, when the wait ends. */
-    int saved = 0;
-    pthread_mutex_lock(&mon_lock);
-    mon *m = mon_find(monitor);
-    if (m && m->count > 0 && pthread_equal(m->owner, pthread_self())) {
-        saved = m->count;
-        m->count = 0;
-    }
-    pthread_mutex_unlock(&mon_lock);
+    int saved = held_by_me(m) == 1 ? MON_LOAD(&m->count) : 0;
+    if (saved)
+        MON_STORE(&m->count, 0);
     jvmtiError err = (*REAL(env))->RawMonitorWait(REAL(env), monitor, millis);
-    if (saved) {
-        pthread_mutex_lock(&mon_lock);
-        if ((m = mon_find(monitor)) != NULL) {
-            m->owner = pthread_self();
-            m->count = saved;
-        }
-        pthread_mutex_unlock(&mon_lock);
+    if (saved && still(m, monitor)) {
+        MON_STORE(&m->owner, pthread_self());
+        MON_STORE(&m->count, saved);
     }
     return err;
 }
@@ -271,17 +266,19 @@ jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monito
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotify(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    if (unknown_monitor(env, "RawMonitorNotify", monitor))
+    mon *m;
+    if (unknown_monitor(env, "RawMonitorNotify", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    must_hold(env, "RawMonitorNotify", monitor);
+    must_hold(env, "RawMonitorNotify", m);
     return (*REAL(env))->RawMonitorNotify(REAL(env), monitor);
 }
 
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor);
 jvmtiError jvmticheck_forward_RawMonitorNotifyAll(jvmtiEnv *env, jrawMonitorID monitor)
 {
-    if (unknown_monitor(env, "RawMonitorNotifyAll", monitor))
+    mon *m;
+    if (unknown_monitor(env, "RawMonitorNotifyAll", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    must_hold(env, "RawMonitorNotifyAll", monitor);
+    must_hold(env, "RawMonitorNotifyAll", m);
     return (*REAL(env))->RawMonitorNotifyAll(REAL(env), monitor);
 }

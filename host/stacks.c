@@ -155,6 +155,19 @@ static jvmtiError frame_slot(uintptr_t id, int mode, jvmtirt_frame_slot *s)
     return err;
 }
 
+/* GetThreadState without a walk: alive and suspended are atomic, so no
+ * stacks_lock (the state walk_stacks gives, frames aside). */
+static jint thread_state(uintptr_t id)
+{
+    host_thread *t = (host_thread *)id;
+    if (!__atomic_load_n(&t->alive, __ATOMIC_ACQUIRE))
+        return JVMTI_THREAD_STATE_TERMINATED;
+    jint state = JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_RUNNABLE;
+    if (__atomic_load_n(&t->suspended, __ATOMIC_ACQUIRE))
+        state |= JVMTI_THREAD_STATE_SUSPENDED;
+    return state;
+}
+
 /* Every class of the host is the bootstrap loader's (the host has no class
  * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
  * loader none. The host has no hidden classes and no array classes. */
@@ -253,6 +266,7 @@ static jvmtiError frame_return(uintptr_t id, int mode, jvmtirt_frame_return *r)
 void host_stacks_configure(jvmtirt_config *c)
 {
     c->walk_stacks = walk_stacks;
+    c->thread_state = thread_state;
     c->each_class = each_class;
     c->frame_slot = frame_slot;
     c->frame_return = frame_return;

@@ -121,6 +121,7 @@ struct rt_state {
     rt_thread *threads;
     long n_threads;
     rt_agent_start *agent_starts; /* RunAgentThread calls under way */
+    long n_suspended;        /* atomic, changed under lock: records with suspended set */
     rt_env *solo_holder[JVMTIRT_CAPABILITY_COUNT];
     jvmtiCapabilities onload_added; /* OnLoad-only ones some environment added in OnLoad */
     rt_property *properties;

@@ -264,7 +264,7 @@ typedef struct jvmtirt_class_desc {
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
- * class_by_name added. */
+ * class_by_name, and thread_state added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -725,6 +725,15 @@ typedef struct jvmtirt_config {
      * GetImplementedInterfaces answers NOT_AVAILABLE (and
      * jvmtirt_report_defaults lists it). */
     jclass (*class_by_name)(jclass from, const char *name);
+
+    /* ---- a thread's state (config version 2) ---- */
+    /* GetThreadState's answer for the thread with that id (config.thread_id's;
+     * any thread the VM ever made, alive or not): what walk_stacks would put
+     * in its states[] (0 not started, JVMTI_THREAD_STATE_TERMINATED ended),
+     * without sampling a stack. Called on the agent's thread with no lock
+     * of the core held; must not call JVM TI. NULL: GetThreadState asks
+     * walk_stacks, stopped before the first frame. */
+    jint (*thread_state)(uintptr_t thread_id);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

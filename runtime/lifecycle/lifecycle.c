@@ -89,6 +89,7 @@ void jvmtirt_shutdown(void)
     }
     rt.threads = NULL;
     rt.n_threads = 0;
+    STORE_SC(&rt.n_suspended, 0);
     memset(rt.solo_holder, 0, sizeof rt.solo_holder);
     memset(&rt.onload_added, 0, sizeof rt.onload_added);
     STORE(&jvmtigen_events_on, 0);
@@ -140,6 +141,8 @@ static void unlink_thread(rt_thread *t)
         if (*link == t) {
             *link = t->next;
             rt.n_threads--;
+            if (t->suspended)
+                STORE_SC(&rt.n_suspended, rt.n_suspended - 1);
             break;
         }
     }

@@ -90,8 +90,9 @@ static int idset_rebuild(idset *s, unsigned old_shift)
     return ok;
 }
 
-/* 1: added, 0: was there, -1: out of memory. */
-static int idset_add(idset *s, uintptr_t k)
+/* idset_add's general case: the first identity, a less aligned one, a new
+ * block (the table may grow). */
+static int idset_add_slow(idset *s, uintptr_t k)
 {
     unsigned tz = k ? (unsigned)__builtin_ctzll((unsigned long long)k) : 0;
     if (!s->started) {
@@ -129,6 +130,26 @@ static int idset_add(idset *s, uintptr_t k)
     }
     slot->bits |= bit;
     return 1;
+}
+
+/* 1: added, 0: was there, -1: out of memory. Inline, the common case: an
+ * identity as aligned as those before it, in a block the table holds. */
+static inline int idset_add(idset *s, uintptr_t k)
+{
+    if (s->cap && k && !(k & (((uintptr_t)1 << s->shift) - 1))) {
+        uintptr_t v = k >> s->shift, b = (v >> 6) + 1;
+        uint64_t bit = 1ull << (v & 63);
+        size_t mask = s->cap - 1;
+        for (size_t j = idhash(b) & mask; s->slots[j].block; j = (j + 1) & mask) {
+            if (s->slots[j].block == b) {
+                if (s->slots[j].bits & bit)
+                    return 0;
+                s->slots[j].bits |= bit;
+                return 1;
+            }
+        }
+    }
+    return idset_add_slow(s, k);
 }
 
 /* ---- growable buffers ---- */
@@ -245,6 +266,17 @@ static int collect_object(void *ctx, uintptr_t id)
 
 /* ---- the walk ---- */
 
+/* A queued object and its class (known when it was reported: drain need
+ * not ask the VM again). */
+typedef struct work_item {
+    uintptr_t id, klass;
+} work_item;
+
+typedef struct workvec {
+    work_item *v;
+    size_t n, cap;
+} workvec;
+
 typedef struct walk {
     rt_env *e;
     /* FollowReferences / IterateThroughHeap */
@@ -258,7 +290,7 @@ typedef struct walk {
     jvmtiObjectReferenceCallback object_cb;
     void *user_data;
     idset visited;
-    idvec work;
+    workvec work;
     objrefvec refs;
     fieldvec fields;
     jvmtiError err;
@@ -294,12 +326,16 @@ static const rt_need needs[] = {
 
 const rt_area rt_area_heap = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};
 
-/* Marks id visited and queues it, unless it already was. */
-static void visit(walk *w, uintptr_t id)
+/* Marks id (of class klass) visited and queues it, unless it already was. */
+static void visit(walk *w, uintptr_t id, uintptr_t klass)
 {
     int r = idset_add(&w->visited, id);
-    if (r > 0 && !idvec_push(&w->work, id))
-        r = -1;
+    if (r > 0) {
+        if (RESERVE(&w->work))
+            w->work.v[w->work.n++] = (work_item){id, klass};
+        else
+            r = -1;
+    }
     if (r < 0) {
         w->err = JVMTI_ERROR_OUT_OF_MEMORY;
         w->stop = 1;
@@ -309,6 +345,8 @@ static void visit(walk *w, uintptr_t id)
 /* Whether the heap filter and class filter leave the object out. */
 static int filtered(const walk *w, const jvmtirt_heap_object *o, jlong tag, jlong class_tag)
 {
+    if (!w->klass && !w->filter)
+        return 0;
     if (w->klass && o->klass != w->klass)
         return 1;
     jint f = w->filter;
@@ -358,10 +396,10 @@ static int has_index(jvmtiHeapReferenceKind k)
 
 static int is_root(jvmtiHeapReferenceKind k) { return k >= JVMTI_HEAP_REFERENCE_JNI_GLOBAL; }
 
-/* Reports one reference (from a root when referrer is NULL) and queues its
- * referee if the answer says so. ref_tag: the referrer's held tag, the one
- * a self-reference shares. */
-static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object *referrer,
+/* Reports one reference (from a root when referrer_klass, the referrer's
+ * class, is NULL) and queues its referee if the answer says so. ref_tag:
+ * the referrer's held tag, the one a self-reference shares. */
+static void report(walk *w, const jvmtirt_heap_ref *r, const uintptr_t *referrer_klass,
                    held_tag *ref_tag)
 {
     jvmtirt_heap_object o;
@@ -376,7 +414,7 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object
         if (!self)
             hold(w, &own, r->referee);
         if (!cb || filtered(w, &o, t->tag, class_tag)) {
-            visit(w, r->referee); /* filters choose what is reported, not what is visited */
+            visit(w, r->referee, o.klass); /* filters choose what is reported, not what is visited */
             return;
         }
         jvmtiHeapReferenceInfo info = r->info, *ip = NULL;
@@ -386,7 +424,7 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object
         } else if (has_index(r->kind)) {
             ip = &info;
         }
-        jlong referrer_class_tag = referrer ? rt_tag_get(w->e, referrer->klass) : 0;
+        jlong referrer_class_tag = referrer_klass ? rt_tag_get(w->e, *referrer_klass) : 0;
         jint res = cb(r->kind, ip, class_tag, referrer_class_tag, o.size, &t->tag,
                       ref_tag ? &ref_tag->tag : NULL, o.length, w->user_data);
         write_back(w, t);
@@ -401,7 +439,7 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object
         if (!self)
             hold(w, &own, r->referee);
         jvmtiIterationControl res = JVMTI_ITERATION_CONTINUE;
-        if (!referrer) {
+        if (!referrer_klass) {
             jvmtiHeapRootKind rk = (jvmtiHeapRootKind)(r->kind - JVMTI_HEAP_REFERENCE_JNI_GLOBAL +
                                                        JVMTI_HEAP_ROOT_JNI_GLOBAL);
             if (r->kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL ||
@@ -428,7 +466,16 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object
         follow = res == JVMTI_ITERATION_CONTINUE;
     }
     if (follow)
-        visit(w, r->referee);
+        visit(w, r->referee, o.klass);
+}
+
+/* Whether an object's primitive values are asked for (FollowReferences,
+ * IterateThroughHeap): without those callbacks nothing of it is needed. */
+static int wants_primitives(const walk *w)
+{
+    const jvmtiHeapCallbacks *cb = w->cb;
+    return !w->basic && (cb->string_primitive_value_callback ||
+                         cb->array_primitive_value_callback || cb->primitive_field_callback);
 }
 
 /* The string, array and primitive-field callbacks for one object (after
@@ -436,6 +483,8 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const jvmtirt_heap_object
 static void report_primitives(walk *w, uintptr_t id, const jvmtirt_heap_object *o, held_tag *t)
 {
     const jvmtiHeapCallbacks *cb = w->cb;
+    if (!wants_primitives(w))
+        return;
     jlong class_tag = rt_tag_get(w->e, o->klass);
     if (filtered(w, o, t->tag, class_tag))
         return;
@@ -476,10 +525,14 @@ static void report_primitives(walk *w, uintptr_t id, const jvmtirt_heap_object *
 /* Processes the work list until it is empty or the walk stops. */
 static void drain(walk *w)
 {
+    int primitives = wants_primitives(w);
     while (w->work.n > 0 && !w->stop) {
-        uintptr_t id = w->work.v[--w->work.n];
+        work_item item = w->work.v[--w->work.n];
+        uintptr_t id = item.id;
+        /* Queued once the VM answered for it, the heap held still: asked
+         * again only for what the primitive callbacks need. */
         jvmtirt_heap_object o;
-        if (rt.config.heap_object_info(id, &o) != JVMTI_ERROR_NONE)
+        if (primitives && rt.config.heap_object_info(id, &o) != JVMTI_ERROR_NONE)
             continue;
         held_tag t;
         hold(w, &t, id);
@@ -497,9 +550,9 @@ static void drain(walk *w)
             r.kind = (jvmtiHeapReferenceKind)w->refs.v[i].kind;
             r.referee = w->refs.v[i].referee;
             r.info.field.index = w->refs.v[i].index; /* array and constant_pool alias it */
-            report(w, &r, &o, &t);
+            report(w, &r, &item.klass, &t);
         }
-        if (!w->stop && !w->basic)
+        if (!w->stop && primitives)
             report_primitives(w, id, &o, &t);
     }
 }
@@ -561,8 +614,11 @@ static jvmtiError class_arg(jvmtiEnv *env, jclass klass, uintptr_t *id)
 static void follow(walk *w, uintptr_t initial)
 {
     if (initial) {
-        visit(w, initial);
-        drain(w);
+        jvmtirt_heap_object o;
+        if (rt.config.heap_object_info(initial, &o) == JVMTI_ERROR_NONE) {
+            visit(w, initial, o.klass);
+            drain(w);
+        }
         return;
     }
     refvec roots = {0};

@@ -10,6 +10,16 @@
  * table load. A chunk's memory is calloc'd (untouched pages cost nothing)
  * and each slot is initialised when it is first handed out.
  *
+ * Ownership is one atomic word: an uncontended enter is a compare-and-swap
+ * of NULL to the caller's token and its exit a store, with no mutex. The
+ * mutex and condition serve only the threads that block (entrants that
+ * found the monitor owned, RawMonitorWait): an entrant counts itself in
+ * `blocked` under the mutex before it retries the swap, and an exit that
+ * stores NULL then reads `blocked` (both sequentially consistent, so one of
+ * the two sees the other) takes the mutex to wake them only when there are
+ * any. A destroyed monitor's owner is DEAD until its slot is handed out
+ * again, so a swap by a thread still holding the old handle fails.
+ *
  * Timed waits measure CLOCK_MONOTONIC: a step of the wall clock neither
  * stretches nor cuts them. */
 #include <errno.h>
@@ -30,12 +40,14 @@ typedef struct rt_waiter {
 } rt_waiter;
 
 typedef struct rt_monitor {
+    /* What an uncontended enter and exit touch, first. */
+    const void *owner;     /* atomic: thread token, NULL, or DEAD */
+    uint32_t generation;   /* atomic; odd while the slot is in use */
+    unsigned blocked;      /* atomic: threads that may sleep on cond */
+    long recursions;       /* the owner's alone */
     pthread_mutex_t mutex; /* guards the fields below; held briefly */
     pthread_cond_t cond;   /* entry and notification waits */
-    const void *owner;     /* thread token, or NULL */
-    long recursions;
     rt_waiter *waiters;    /* in RawMonitorWait, oldest first */
-    uint32_t generation;   /* atomic; odd while the slot is in use */
     uint32_t slot;
     char *name;
     struct rt_monitor *free_next;
@@ -46,6 +58,8 @@ static uint32_t n_slots;       /* slots made so far */
 static rt_monitor *free_list;
 static long live;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER; /* lock order: base/rt.h */
+static const char dead_token;
+#define DEAD ((const void *)&dead_token) /* the owner of a destroyed monitor */
 
 /* The first slot of chunk c, and the chunk that holds a slot. */
 static uint32_t chunk_base(unsigned c) { return CHUNK * ((1u << c) - 1); }
@@ -65,6 +79,9 @@ static jrawMonitorID encode(const rt_monitor *m)
     uint64_t v = ((uint64_t)m->slot << 32 | m->generation) << 1 | 1;
     return (jrawMonitorID)(uintptr_t)v;
 }
+
+/* The generation a handle names (of a handle decode accepted). */
+static uint32_t live_generation(jrawMonitorID id) { return (uint32_t)((uintptr_t)id >> 1); }
 
 /* The monitor a handle names while it is live, or NULL. */
 static rt_monitor *decode(jrawMonitorID id)
@@ -155,9 +172,9 @@ jvmtiError jvmti_impl_CreateRawMonitor(jvmtiEnv *env, const char *name, jrawMoni
     }
     pthread_mutex_lock(&m->mutex);
     m->name = copy;
-    m->owner = NULL;
     m->recursions = 0;
     m->waiters = NULL;
+    STORE_SC(&m->owner, NULL);
     STORE(&m->generation, m->generation + 1); /* even -> odd: live */
     pthread_mutex_unlock(&m->mutex);
     live++;
@@ -191,13 +208,18 @@ jvmtiError jvmti_impl_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor)
         pthread_mutex_unlock(&table_lock);
         return JVMTI_ERROR_INVALID_MONITOR;
     }
-    /* Entered by this thread: exited first. By another: refused. */
-    if (m->owner && m->owner != me) {
-        pthread_mutex_unlock(&m->mutex);
-        pthread_mutex_unlock(&table_lock);
-        return JVMTI_ERROR_NOT_MONITOR_OWNER;
+    /* Entered by this thread: exited first. By another: refused. The
+     * swap to DEAD races with an uncontended enter's swap: one wins. */
+    const void *was = NULL;
+    if (!__atomic_compare_exchange_n(&m->owner, &was, DEAD, 0, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST)) {
+        if (was != me) {
+            pthread_mutex_unlock(&m->mutex);
+            pthread_mutex_unlock(&table_lock);
+            return JVMTI_ERROR_NOT_MONITOR_OWNER;
+        }
+        STORE_SC(&m->owner, DEAD);
     }
-    m->owner = NULL;
     m->recursions = 0;
     STORE(&m->generation, m->generation + 1); /* odd -> even: dead */
     free(m->name);
@@ -211,28 +233,75 @@ jvmtiError jvmti_impl_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor)
     return JVMTI_ERROR_NONE;
 }
 
-/* Takes ownership; m->mutex is held. Fails if m was destroyed meanwhile. */
+static int try_own(rt_monitor *m, const void *me)
+{
+    const void *none = NULL;
+    return __atomic_compare_exchange_n(&m->owner, &none, me, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+}
+
+/* Lets go of m (owned by the caller), waking blocked threads if there are
+ * any. With m->mutex held when locked is set. */
+static void release(rt_monitor *m, int locked)
+{
+    STORE_SC(&m->owner, NULL);
+    if (LOAD_SC(&m->blocked)) {
+        if (!locked)
+            pthread_mutex_lock(&m->mutex);
+        pthread_cond_broadcast(&m->cond);
+        if (!locked)
+            pthread_mutex_unlock(&m->mutex);
+    }
+}
+
+/* Takes ownership, sleeping while another thread has it; m->mutex is held.
+ * Fails if m was destroyed meanwhile. */
 static int acquire(rt_monitor *m, jrawMonitorID id, const void *me)
 {
-    while (m->owner && m->owner != me) {
+    __atomic_add_fetch(&m->blocked, 1, __ATOMIC_SEQ_CST);
+    int ok;
+    for (;;) {
+        if (encode(m) != id) {
+            ok = 0;
+            break;
+        }
+        if (try_own(m, me)) {
+            ok = 1;
+            break;
+        }
         pthread_cond_wait(&m->cond, &m->mutex);
-        if (encode(m) != id)
-            return 0;
     }
-    m->owner = me;
-    return 1;
+    __atomic_sub_fetch(&m->blocked, 1, __ATOMIC_SEQ_CST);
+    return ok;
 }
 
 jvmtiError jvmti_impl_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor)
 {
     (void)env;
     const void *me = rt_thread_token();
-    rt_monitor *m = lock_live(monitor);
+    rt_monitor *m = decode(monitor);
+    if (!m)
+        return JVMTI_ERROR_INVALID_MONITOR;
+    if (LOAD(&m->owner) == me) { /* only this thread stores its token */
+        m->recursions++;
+        return JVMTI_ERROR_NONE;
+    }
+    if (try_own(m, me)) {
+        /* The handle was checked before the swap: a destroy (and a
+         * create reusing the slot) may have come between. */
+        if (LOAD(&m->generation) == live_generation(monitor)) {
+            m->recursions = 1;
+            return JVMTI_ERROR_NONE;
+        }
+        release(m, 0);
+        return JVMTI_ERROR_INVALID_MONITOR;
+    }
+    m = lock_live(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = JVMTI_ERROR_INVALID_MONITOR;
     if (acquire(m, monitor, me)) {
-        m->recursions++;
+        m->recursions = 1;
         err = JVMTI_ERROR_NONE;
     }
     pthread_mutex_unlock(&m->mutex);
@@ -242,18 +311,14 @@ jvmtiError jvmti_impl_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor)
 jvmtiError jvmti_impl_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
 {
     (void)env;
-    rt_monitor *m = lock_live(monitor);
+    rt_monitor *m = decode(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
-    jvmtiError err = JVMTI_ERROR_NONE;
-    if (m->owner != rt_thread_token()) {
-        err = JVMTI_ERROR_NOT_MONITOR_OWNER;
-    } else if (--m->recursions == 0) {
-        m->owner = NULL;
-        pthread_cond_broadcast(&m->cond);
-    }
-    pthread_mutex_unlock(&m->mutex);
-    return err;
+    if (LOAD(&m->owner) != rt_thread_token())
+        return JVMTI_ERROR_NOT_MONITOR_OWNER;
+    if (--m->recursions == 0)
+        release(m, 0);
+    return JVMTI_ERROR_NONE;
 }
 
 /* Called with rt.lock held by jvmtirt_thread_interrupt. */
@@ -276,7 +341,7 @@ jvmtiError jvmti_impl_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong
     rt_monitor *m = lock_live(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
-    if (m->owner != me) {
+    if (LOAD(&m->owner) != me) {
         pthread_mutex_unlock(&m->mutex);
         return JVMTI_ERROR_NOT_MONITOR_OWNER;
     }
@@ -294,11 +359,10 @@ jvmtiError jvmti_impl_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong
         tail = &(*tail)->next;
     *tail = &self;
     long saved = m->recursions;
-    m->owner = NULL;
     m->recursions = 0;
     if (rt_self)
         STORE_SC(&rt_self->waiting_on, m);
-    pthread_cond_broadcast(&m->cond);
+    release(m, 1); /* a waiter is not blocked: notify, interrupt or destroy wake it */
 
     jvmtiError err = JVMTI_ERROR_NONE;
     int gone = 0;
@@ -347,7 +411,7 @@ static jvmtiError notify(jrawMonitorID monitor, int all)
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = JVMTI_ERROR_NONE;
-    if (m->owner != rt_thread_token()) {
+    if (LOAD(&m->owner) != rt_thread_token()) {
         err = JVMTI_ERROR_NOT_MONITOR_OWNER;
     } else {
         int woke = 0;

@@ -42,8 +42,10 @@ static jvmtiError suspend(rt_thread *t)
     if (t->suspended)
         return JVMTI_ERROR_THREAD_SUSPENDED;
     jvmtiError err = rt.config.suspend_thread(t->id, t == rt_self);
-    if (err == JVMTI_ERROR_NONE)
+    if (err == JVMTI_ERROR_NONE) {
         t->suspended = 1;
+        STORE_SC(&rt.n_suspended, rt.n_suspended + 1);
+    }
     return err;
 }
 
@@ -60,6 +62,7 @@ static jvmtiError resume(rt_thread *t)
     jvmtiError err = rt.config.resume_thread(t->id);
     if (err == JVMTI_ERROR_NONE) {
         t->suspended = 0;
+        STORE_SC(&rt.n_suspended, rt.n_suspended - 1);
         pthread_cond_broadcast(&resumed); /* it may be blocked in block_self */
     }
     return err;

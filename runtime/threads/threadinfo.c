@@ -95,7 +95,7 @@ static int stop_at_once(void *arg, jint index, jmethodID method, jlocation locat
 
 jvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint *thread_state_ptr)
 {
-    if (!rt.config.walk_stacks)
+    if (!rt.config.walk_stacks && !rt.config.thread_state)
         return JVMTI_ERROR_NOT_AVAILABLE;
     uintptr_t id;
     if (thread == NULL) {
@@ -111,10 +111,17 @@ jvmtiError jvmti_impl_GetThreadState(jvmtiEnv *env, jthread thread, jint *thread
         id = rt.config.thread_id ? rt.config.thread_id(thread) : (uintptr_t)thread;
     }
     jint state = 0;
-    jvmtiError err = rt.config.walk_stacks(&id, 1, &state, stop_at_once, NULL);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
-    if (state & JVMTI_THREAD_STATE_ALIVE) {
+    if (rt.config.thread_state) {
+        state = rt.config.thread_state(id); /* the VM's state read, no walk */
+    } else {
+        jvmtiError err = rt.config.walk_stacks(&id, 1, &state, stop_at_once, NULL);
+        if (err != JVMTI_ERROR_NONE)
+            return err;
+    }
+    /* No thread suspended through JVM TI (the usual case): nothing to add,
+     * and no lock taken. A suspend that races with this call may or may
+     * not be seen, as with the lock. */
+    if ((state & JVMTI_THREAD_STATE_ALIVE) && LOAD_SC(&rt.n_suspended) > 0) {
         pthread_mutex_lock(&rt.lock);
         rt_thread *t = rt_thread_find(id);
         if (t && t->suspended)

@@ -808,13 +808,23 @@ static double now_ns(void)
  * calls, nothing subtracted, the same loop in both VMs. */
 #define TIMING_ROUNDS 15
 
-enum { T_GET_PHASE, T_LOCAL_STORAGE, T_NULL_POINTER, T_LOCAL_STORAGE_NULL, T_ALLOCATE, T_COUNT };
+enum {
+    T_GET_PHASE,
+    T_LOCAL_STORAGE,
+    T_NULL_POINTER,
+    T_LOCAL_STORAGE_NULL,
+    T_ALLOCATE,
+    T_MONITOR,
+    T_THREAD_STATE,
+    T_COUNT
+};
 
 static double time_calls(int what, long n)
 {
     jvmtiPhase p;
     void *data;
     unsigned char *mem;
+    jint state;
     double t0 = now_ns();
     switch (what) {
     case T_GET_PHASE:
@@ -838,6 +848,15 @@ static double time_calls(int what, long n)
             if ((*full)->Allocate(full, 64, &mem) == JVMTI_ERROR_NONE)
                 (*full)->Deallocate(full, mem);
         break;
+    case T_MONITOR: /* uncontended: no other thread uses ctx.monitor */
+        for (long i = 0; i < n; i++)
+            if ((*full)->RawMonitorEnter(full, ctx.monitor) == JVMTI_ERROR_NONE)
+                (*full)->RawMonitorExit(full, ctx.monitor);
+        break;
+    case T_THREAD_STATE: /* the calling thread, by its reference */
+        for (long i = 0; i < n; i++)
+            (*full)->GetThreadState(full, ctx.thread, &state);
+        break;
     }
     return (now_ns() - t0) / (double)n;
 }
@@ -859,7 +878,8 @@ static void timings(void)
 {
     static const char *const names[T_COUNT] = {
         "GetPhase", "GetEnvironmentLocalStorage", "GetPhase-NULL",
-        "GetEnvironmentLocalStorage-NULL", "Allocate+Deallocate"};
+        "GetEnvironmentLocalStorage-NULL", "Allocate+Deallocate", "RawMonitorEnter+Exit",
+        "GetThreadState"};
     if (iters <= 0)
         return;
     for (int w = 0; w < T_COUNT; w++)

@@ -59,13 +59,37 @@ static double time_tag(jvmtiEnv *e, jobject o)
     return (now() - t0) / (double)iters;
 }
 
+static double time_monitor(jvmtiEnv *e, jrawMonitorID m)
+{
+    double t0 = now();
+    for (long i = 0; i < iters; i++)
+        if ((*e)->RawMonitorEnter(e, m) == JVMTI_ERROR_NONE)
+            sink = (*e)->RawMonitorExit(e, m);
+    return (now() - t0) / (double)iters;
+}
+
+static double time_signature(jvmtiEnv *e, jclass k)
+{
+    char *sig;
+    double t0 = now();
+    for (long i = 0; i < iters; i++)
+        if ((sink = (*e)->GetClassSignature(e, k, &sig, NULL)) == JVMTI_ERROR_NONE)
+            (*e)->Deallocate(e, (unsigned char *)sig);
+    return (now() - t0) / (double)iters;
+}
+
 static double least(double a, double b) { return a < b ? a : b; }
 
-static void report(const char *what, double direct, double through)
+/* goal: the most the checker may add, in ns (issues 35 and 37); 0: none. */
+static void report(const char *what, double direct, double through, double goal)
 {
-    printf("bench: jvmticheck %-34s HotSpot %7.1f ns, through jvmticheck %7.1f ns (+%.1f ns; thread "
-           "CPU, best of 15 alternating rounds)\n",
-           what, direct, through, through - direct);
+    double added = through - direct;
+    printf("bench: jvmticheck %-34s HotSpot %7.1f ns, through jvmticheck %7.1f ns (%+.1f ns; thread "
+           "CPU, best of 15 alternating rounds",
+           what, direct, through, added);
+    if (goal > 0)
+        printf("; goal at most +%.0f ns: %s", goal, added <= goal ? "met" : "NOT met");
+    printf(")\n");
 }
 
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
@@ -82,9 +106,14 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     (*direct)->AddCapabilities(direct, &tags);
     (*direct)->SetTag(direct, thread, 1);
     (*checked)->SetTag(checked, thread, 2);
+    /* One monitor each, no other thread using it: uncontended. */
+    jrawMonitorID dm = NULL, cm = NULL;
+    (*direct)->CreateRawMonitor(direct, "bench-direct", &dm);
+    (*checked)->CreateRawMonitor(checked, "bench-checked", &cm);
+    jclass k = (*jni)->FindClass(jni, "java/lang/String");
     /* Alternating rounds, the fastest of each kept: on a loaded machine
      * the least disturbed round is the best estimate of the cost. */
-    double d[4] = {1e30, 1e30, 1e30, 1e30}, c[4] = {1e30, 1e30, 1e30, 1e30};
+    double d[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30}, c[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30};
     for (int round = 0; round < 15; round++) {
         d[0] = least(d[0], time_phase(direct));
         c[0] = least(c[0], time_phase(checked));
@@ -94,11 +123,22 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
         c[2] = least(c[2], time_els(checked));
         d[3] = least(d[3], time_tag(direct, thread));
         c[3] = least(c[3], time_tag(checked, thread));
+        d[4] = least(d[4], time_monitor(direct, dm));
+        c[4] = least(c[4], time_monitor(checked, cm));
+        if (k) {
+            d[5] = least(d[5], time_signature(direct, k));
+            c[5] = least(c[5], time_signature(checked, k));
+        }
     }
-    report("GetPhase (any phase)", d[0], c[0]);
-    report("GetThreadState (live, attached)", d[1], c[1]);
-    report("GetEnvironmentLocalStorage", d[2], c[2]);
-    report("GetTag (a tagged thread)", d[3], c[3]);
+    report("GetPhase (any phase)", d[0], c[0], 3);
+    report("GetThreadState (live, attached)", d[1], c[1], 3);
+    report("GetEnvironmentLocalStorage", d[2], c[2], 3);
+    report("GetTag (a tagged thread)", d[3], c[3], 0);
+    report("RawMonitorEnter+Exit (uncontended)", d[4], c[4], 10);
+    if (k)
+        report("GetClassSignature+Deallocate", d[5], c[5], 15);
+    (*direct)->DestroyRawMonitor(direct, dm);
+    (*checked)->DestroyRawMonitor(checked, cm);
     (*direct)->DisposeEnvironment(direct);
     fflush(stdout);
 }

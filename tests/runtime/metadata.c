@@ -2,7 +2,8 @@
  * (runtime/threads/threadinfo.c, classes/classinfo.c, objects/objectinfo.c) through real function
  * tables: GetCurrentThread, GetAllThreads (which threads, their order, one
  * array), GetThreadInfo (the name copied), GetThreadState (threads not
- * started or ended, SUSPENDED added by the core), the six class functions
+ * started or ended, SUSPENDED added by the core; from the VM's thread_state
+ * without a walk where it has one), the six class functions
  * over class_info (array and primitive classes told by their signature),
  * GetObjectSize between heap_pause calls, GetObjectHashCode with and
  * without the VM's hash; and a VM without the operations or built against
@@ -156,6 +157,19 @@ static jvmtiError heap_object_info(uintptr_t id, jvmtirt_heap_object *out)
 }
 static jint object_hash(uintptr_t id) { return (jint)(0x1000 + id); }
 
+/* GetThreadState without a walk: RUNNABLE where the walk says WAITING, so
+ * the answer tells which of the two the core asked. */
+static long states_read; /* atomic */
+static jint thread_state(uintptr_t id)
+{
+    __atomic_fetch_add(&states_read, 1, __ATOMIC_RELAXED);
+    int t = thread_no(id);
+    return t == NEW    ? 0
+           : t == DEAD ? JVMTI_THREAD_STATE_TERMINATED
+                       : JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_RUNNABLE;
+}
+static int with_thread_state; /* vm_start sets config.thread_state */
+
 /* ---- the VM's life ---- */
 
 /* WORKER, VM_OWN (one of the VM's own threads), VIRTUAL and GONE, each
@@ -194,6 +208,8 @@ static void vm_start(int with_ops, size_t size, int with_hash)
     }
     if (with_hash)
         c.object_hash = object_hash;
+    if (with_thread_state)
+        c.thread_state = thread_state;
     if (jvmtirt_init(&c) != JVMTI_ERROR_NONE)
         tap_line(0, "jvmtirt_init refused the config");
     jvmtirt_set_phase(JVMTI_PHASE_PRIMORDIAL);
@@ -222,6 +238,20 @@ static void *unattached_current(void *arg)
     static jvmtiError err;
     err = (*e)->GetCurrentThread(e, &t);
     return &err;
+}
+
+/* The VM's state (from source) never says SUSPENDED: the core adds it
+ * while it holds the worker suspended, and drops it once resumed. */
+static void expect_suspended_added(jvmtiEnv *e, const char *source)
+{
+    jint state = -1;
+    EXPECT((*e)->SuspendThread(e, T(WORKER)), JVMTI_ERROR_NONE, "SuspendThread(worker)");
+    (*e)->GetThreadState(e, T(WORKER), &state);
+    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, JVMTI_THREAD_STATE_SUSPENDED,
+           "... GetThreadState adds SUSPENDED, which %s does not say", source);
+    (*e)->ResumeThread(e, T(WORKER));
+    (*e)->GetThreadState(e, T(WORKER), &state);
+    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, 0, "... and drops it once resumed (%s)", source);
 }
 
 static void section_threads(void)
@@ -271,13 +301,7 @@ static void section_threads(void)
     EXPECT((*e)->GetThreadState(e, T(INVALID), &state), JVMTI_ERROR_INVALID_THREAD,
            "GetThreadState of what is no thread: INVALID_THREAD");
     EXPECT(state, -7, "... state untouched");
-    EXPECT((*e)->SuspendThread(e, T(WORKER)), JVMTI_ERROR_NONE, "SuspendThread(worker)");
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, JVMTI_THREAD_STATE_SUSPENDED,
-           "... GetThreadState adds SUSPENDED, which the VM's walk does not say");
-    (*e)->ResumeThread(e, T(WORKER));
-    (*e)->GetThreadState(e, T(WORKER), &state);
-    EXPECT(state & JVMTI_THREAD_STATE_SUSPENDED, 0, "... and drops it once resumed");
+    expect_suspended_added(e, "the VM's walk");
 
     /* GetThreadInfo: the VM's facts, the name copied. */
     jvmtiThreadInfo info;
@@ -305,6 +329,40 @@ static void section_threads(void)
     EXPECT((*e)->GetThreadInfo(e, T(INVALID), &info), JVMTI_ERROR_INVALID_THREAD,
            "GetThreadInfo of what is no thread: INVALID_THREAD");
 
+    (*e)->DisposeEnvironment(e);
+    threads_stop();
+    jvmtirt_shutdown();
+}
+
+/* GetThreadState from the VM's thread_state: no stack walked, the core's
+ * checks and SUSPENDED as with the walk. */
+static void section_thread_state(void)
+{
+    with_thread_state = 1;
+    vm_start(1, 0, 0);
+    with_thread_state = 0;
+    threads_start();
+    jvmtiEnv *e = env_new();
+    jint state = -1;
+    __atomic_store_n(&frames_walked, 0, __ATOMIC_RELAXED);
+    EXPECT((*e)->GetThreadState(e, T(WORKER), &state), JVMTI_ERROR_NONE,
+           "with thread_state: GetThreadState(worker)");
+    EXPECT(state, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_RUNNABLE,
+           "... the state thread_state gives, not the walk's");
+    EXPECT(__atomic_load_n(&frames_walked, __ATOMIC_RELAXED), 0, "... no stack walked");
+    EXPECT((*e)->GetThreadState(e, T(NEW), &state), JVMTI_ERROR_NONE,
+           "with thread_state: a thread not started");
+    EXPECT(state, 0, "... state 0");
+    EXPECT((*e)->GetThreadState(e, T(DEAD), &state), JVMTI_ERROR_NONE,
+           "with thread_state: a thread that ended");
+    EXPECT(state, JVMTI_THREAD_STATE_TERMINATED, "... TERMINATED");
+    long before = __atomic_load_n(&states_read, __ATOMIC_RELAXED);
+    state = -7;
+    EXPECT((*e)->GetThreadState(e, T(INVALID), &state), JVMTI_ERROR_INVALID_THREAD,
+           "with thread_state: what is no thread is INVALID_THREAD");
+    EXPECT(state == -7 && __atomic_load_n(&states_read, __ATOMIC_RELAXED) == before, 1,
+           "... the VM not asked, the state untouched");
+    expect_suspended_added(e, "thread_state");
     (*e)->DisposeEnvironment(e);
     threads_stop();
     jvmtirt_shutdown();
@@ -524,6 +582,7 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     section_threads();
+    section_thread_state();
     section_classes();
     section_objects();
     section_missing();
