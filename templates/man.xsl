@@ -430,7 +430,8 @@
     <xsl:text>&#10;</xsl:text>
     <xsl:for-each select="/specification/errorsection/errorcategory">
       <xsl:variable name="universal" select="@id = 'universal-error'"/>
-      <xsl:text>.SH "</xsl:text><xsl:value-of select="translate(jg:roff-text(normalize-space(@label)), '&quot;abcdefghijklmnopqrstuvwxyz', &quot;'ABCDEFGHIJKLMNOPQRSTUVWXYZ&quot;)"/><xsl:text>"&#10;</xsl:text>
+      <!-- Upper-cased before escaping: \e upper-cased would be \E. -->
+      <xsl:text>.SH "</xsl:text><xsl:value-of select="jg:roff-arg(translate(normalize-space(@label), 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'))"/><xsl:text>"&#10;</xsl:text>
       <xsl:apply-templates select="intro/node()"/>
       <xsl:text>&#10;</xsl:text>
       <xsl:for-each select="errorid">

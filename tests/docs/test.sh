@@ -207,6 +207,24 @@ if need_tool "docs: man -l" man; then
         bash -c "MANWIDTH=80 man -l '$d/Tick.3' 2>&1 | grep -q 'void JNICALL'"
 fi
 
+# A double quote in a label reaches macro lines (.SS in jvmti(3), .SH in
+# jvmtiError(3)): escaped (\(dq) it shows as written; raw, groff took it
+# for the argument's quotes and dropped it. A backslash in the .SH one
+# stays one (an upper-cased \e would be \E).
+if need_tool "docs: double quotes and backslashes in labels on macro lines" man; then
+    quoted="$root/quoted"
+    sed -e 's|<category id="widgets" label="Widgets">|<category id="widgets" label="Widgets \&quot;and\&quot; gadgets">|' \
+        -e 's|label="Function errors"|label="Function \&quot;specific\&quot; \\errors"|' \
+        -e "s|\.\./\.\./\.\./spec/jvmti.dtd|$PWD/spec/jvmti.dtd|" "$FIXTURE" >"$quoted.xml"
+    if "$JVMTIGEN" -q -o "$quoted" "$quoted.xml" 2>"$quoted.err"; then
+        text=$(MANWIDTH=200 man -l "$quoted/man/man3/jvmti.3" "$quoted/man/man3/jvmtiError.3" 2>&1)
+        check "docs: a label's double quotes and backslash shown as written on .SS and .SH lines" \
+            bash -c 'grep -q "^   Widgets \"and\" gadgets\$" <<<"$1" && grep -q "^FUNCTION \"SPECIFIC\" \\\\ERRORS\$" <<<"$1"' _ "$text"
+    else
+        not_ok "docs: a spec with quotes in labels renders"; head -5 "$quoted.err"
+    fi
+fi
+
 # Man pages as man shows them at 80 columns split no identifier of the spec
 # with a hyphen (man.xsl turns hyphenation off; tests/docs/hyphens.py).
 if need_tool "docs: no identifier hyphenated at a line end" groff python3; then
