@@ -168,25 +168,22 @@ for name in "${specs[@]}"; do
     cbs=$(ids_of_kind '//category/callback/@id') consts=$(ids_of_kind '//constants/@id')
     for f in "$dir"/*.3; do
         base=$(basename "$f" .3)
-        sections="NAME SYNOPSIS DESCRIPTION"
+        sections="NAME|SYNOPSIS|DESCRIPTION"
         if grep -qx "$base" <<<"$fns"; then
-            sections+=" PARAMETERS CAPABILITIES ERRORS"
+            sections+="|PARAMETERS|CAPABILITIES|RETURN VALUE|ERRORS"
         elif grep -qx "$base" <<<"$evs"; then
-            sections+=" PARAMETERS CAPABILITIES"
+            sections+="|PARAMETERS|CAPABILITIES"
         elif grep -qx "$base" <<<"$cbs"; then
-            sections+=" PARAMETERS"
+            sections+="|PARAMETERS"
         elif grep -qx "$base" <<<"$consts"; then
-            sections+=" CONSTANTS"
+            sections+="|CONSTANTS"
         elif [ "$base" = jvmtiCapabilities ]; then
-            sections+=" CAPABILITIES"
+            sections+="|CAPABILITIES"
         elif [ "$base" != jvmti ] && [ "$base" != jvmtiError ]; then
-            sections+=" FIELDS"
+            sections+="|FIELDS"
         fi
-        sections+=" \"SEE ALSO\""
-        for s in $sections; do
-            s=${s//\"/}
-            [ "$s" = SEE ] && s="SEE ALSO"
-            [ "$s" = ALSO ] && continue
+        IFS='|' read -ra wanted <<<"$sections|SEE ALSO"
+        for s in "${wanted[@]}"; do
             grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$f" || lacking+="$f lacks $s"$'\n'
         done
     done
@@ -205,6 +202,29 @@ if need_tool "docs: man -l" man; then
                  && grep -q '^       JVMTI_ERROR_ILLEGAL_ARGUMENT' <<<\"\$1\" && ! grep -q '\\\\f' <<<\"\$1\"" _ "$page"
     check "docs: an event's page shows its callback prototype" \
         bash -c "MANWIDTH=80 man -l '$d/Tick.3' 2>&1 | grep -q 'void JNICALL'"
+fi
+
+# The man pages installed on a MANPATH of their own and indexed by mandb:
+# whatis knows every page, by the summary of its NAME line (a function's and
+# an event's is the first sentence of its description: facts.py), and
+# apropos finds a function by the words of that summary.
+if [ -d "$root/own/man/man3" ] && need_tool "docs: whatis and apropos on the man pages" mandb whatis apropos; then
+    mp=$(scratch manpath)
+    mkdir -p "$mp/man" && cp -r "$root/own/man/man3" "$mp/man/"
+    if mandb -q "$mp/man" >"$mp/mandb.log" 2>&1; then
+        n=$(ls "$mp/man/man3" | wc -l)
+        known=$(cd "$mp/man/man3" && for f in *.3; do echo "${f%.3}"; done |
+                MANPATH="$mp/man" xargs whatis -s 3 2>/dev/null | grep -c ' (3) *- ')
+        check "docs: whatis knows each of the $n man pages by its NAME line" test "$known" -eq "$n"
+        check "docs: whatis GetThreadState gives its summary" \
+            bash -c "MANPATH='$mp/man' whatis GetThreadState | grep -qx 'GetThreadState (3) *- Reports the state of a thread as a set of bit flags'"
+        check "docs: apropos finds GetThreadState by its summary's words" \
+            bash -c "MANPATH='$mp/man' apropos -s 3 -a 'state' 'thread' 'flags' | grep -q '^GetThreadState (3)'"
+        check "docs: apropos finds FollowReferences by what it does" \
+            bash -c "MANPATH='$mp/man' apropos -s 3 'graph of objects' | grep -q '^FollowReferences (3)'"
+    else
+        not_ok "docs: mandb indexes the man pages"; head -5 "$mp/mandb.log"
+    fi
 fi
 
 # A double quote in a label reaches macro lines (.SS in jvmti(3), .SH in
