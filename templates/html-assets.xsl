@@ -142,6 +142,38 @@ ul.square { list-style-type: square; }
   var sheet = document.querySelector("head > style").sheet;
   sheet.insertRule(".toc, .part > section:not(.item) { content-visibility: auto; contain-intrinsic-size: auto 60rem; }", 0);
   sheet.insertRule(".item { content-visibility: auto; contain-intrinsic-size: auto 80rem; }", 0);
+  // A jump (a link, Back, a page opened at #id) lands its target below the
+  // sticky bar: the browser scrolls once, to where the estimates above put
+  // it, and the items that then come on screen take their real height and
+  // push it away (by up to 22,000 px going Back). So the target is put in
+  // place again each frame until it stays there three frames running, for
+  // at most a second, and not once the reader scrolls or types.
+  var landing = 0;
+  function land() {
+    var id = decodeURIComponent(location.hash.slice(1)), el = id && document.getElementById(id);
+    if (!el) return;
+    var run = ++landing, last = NaN, same = 0, frames = 0;
+    var pad = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    (function step() {
+      if (run !== landing) return;
+      var top = el.getBoundingClientRect().top;
+      if (Math.abs(top - pad) > 0.5) el.scrollIntoView();
+      same = Math.abs(top - last) < 0.5 ? same + 1 : 0;
+      last = top;
+      if (same < 3 && ++frames < 60) requestAnimationFrame(step);
+    })();
+  }
+  var stop = function () { landing++; };
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (type) {
+    window.addEventListener(type, stop, { passive: true, capture: true });
+  });
+  window.addEventListener("hashchange", land);
+  // A link to the hash already shown moves nothing else.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    if (a && a.getAttribute("href") === location.hash) requestAnimationFrame(land);
+  });
+  if (location.hash) land();
   var box = document.getElementById("search");
   var input = document.getElementById("search-box");
   var store = document.getElementById("search-index");

@@ -344,6 +344,9 @@ else
     mkdir -p "$SHOTS"
     "$JVMTIGEN" model spec/jvmti.xml >"$root/own.json"
     timeout 240 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" "$root/own.json" 2>&1
+    # Jumps and Back: 8 fixed items and 50 picked with a fixed seed.
+    timeout 300 node tests/docs/jumps.mjs "$root/own/jvmti.html" 50 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: jumps: the browser run ended"
 fi
 
 # ---- options and discipline ----
