@@ -109,8 +109,22 @@ ul.square { list-style-type: square; }
   html { scroll-padding-top: 7rem; }
   .top { flex-wrap: wrap; gap: 0.3rem 1rem; padding: 0.4rem 0.8rem; }
   .search { flex-basis: 100%; max-width: none; }
-  main code, main a { overflow-wrap: anywhere; }
+  /* Break an identifier only where the script put a <wbr> (after "_" and
+     ".", at a capital after a small letter): "anywhere" let a table's
+     columns shrink to a letter each. A segment wider than the line still
+     breaks rather than sticking out. */
+  main code, main a { overflow-wrap: break-word; }
   h1 { font-size: 1.6rem; }
+  /* A summary table (one row of labels over one of values) as label and
+     value side by side, a row each: column-major in a grid with as many
+     rows as the table has columns. */
+  table.facts { display: grid; grid-template-columns: fit-content(7rem) minmax(0, 1fr);
+    grid-auto-flow: column; grid-template-rows: repeat(4, auto); }
+  table.facts th, table.facts td { padding: 0.3rem 0.45rem; }
+  table.facts:has(tr > :nth-child(5)) { grid-template-rows: repeat(5, auto); }
+  table.facts:has(tr > :nth-child(6)) { grid-template-rows: repeat(6, auto); }
+  table.facts:has(tr > :nth-child(7)) { grid-template-rows: repeat(7, auto); }
+  table.facts > tbody, table.facts tr { display: contents; }
 }
 @media print {
   .top, .toc, .skip, .self { display: none !important; }
@@ -174,6 +188,38 @@ ul.square { list-style-type: square; }
     if (a && a.getAttribute("href") === location.hash) requestAnimationFrame(land);
   });
   if (location.hash) land();
+  // On a narrow screen the identifiers in code may break after "_" and
+  // ".", and at a capital that follows a small letter or digit, and
+  // nowhere else: a <wbr> at each such place (copied text is unchanged).
+  // Done once, for code outside examples with a long enough word.
+  var narrow = window.matchMedia("(max-width: 600px)"), broken = false;
+  function breakable() {
+    if (broken || !narrow.matches) return;
+    broken = true;
+    var at = /[_.](?=[A-Za-z0-9])|[a-z0-9](?=[A-Z])/g;
+    Array.prototype.forEach.call(document.querySelectorAll("main code"), function (code) {
+      if (code.closest("pre")) return;
+      var texts = [], walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (var n = walk.nextNode(); n; n = walk.nextNode()) if (n.length >= 14) texts.push(n);
+      texts.forEach(function (t) {
+        var s = t.data, frag = null, from = 0, m;
+        at.lastIndex = 0;
+        while ((m = at.exec(s))) {
+          var cut = m.index + 1;
+          if (cut - from < 3 && from) continue;
+          frag = frag || document.createDocumentFragment();
+          frag.appendChild(document.createTextNode(s.slice(from, cut)));
+          frag.appendChild(document.createElement("wbr"));
+          from = cut;
+        }
+        if (!frag) return;
+        frag.appendChild(document.createTextNode(s.slice(from)));
+        t.parentNode.replaceChild(frag, t);
+      });
+    });
+  }
+  breakable();
+  narrow.addEventListener("change", breakable);
   var box = document.getElementById("search");
   var input = document.getElementById("search-box");
   var store = document.getElementById("search-index");

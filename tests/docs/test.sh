@@ -347,6 +347,10 @@ else
     # Jumps and Back: 8 fixed items and 50 picked with a fixed seed.
     timeout 300 node tests/docs/jumps.mjs "$root/own/jvmti.html" 50 2>&1 ||
         [ $? -eq 1 ] || not_ok "docs: jumps: the browser run ended"
+    # A 375 px phone: the summary tables as label and value rows, the
+    # identifiers broken only between words.
+    timeout 240 node tests/docs/phone.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: phone: the browser run ended"
 fi
 
 # ---- options and discipline ----
