@@ -126,16 +126,29 @@ ul.square { list-style-type: square; }
   table.facts:has(tr > :nth-child(7)) { grid-template-rows: repeat(7, auto); }
   table.facts > tbody, table.facts tr { display: contents; }
 }
+/* Print: the reference on paper, dense (a page of JDK 17's spec was 352
+   A4 pages, the JDK's own 144): small type, tight margins and cells, no
+   page break before each category and none kept out of a long table or
+   example (each left most of a page blank), no permalink marks. */
 @media print {
   .top, .toc, .skip, .self { display: none !important; }
   .layout { display: block; }
-  body { font-size: 10.5pt; color: #000; background: #fff; }
+  body { font-size: 8.5pt; line-height: 1.4; color: #000; background: #fff; }
+  pre { line-height: 1.3; }
+  .para { height: 0.4em; }
+  table { margin: 0.3rem 0; }
+  h4 { margin: 0.6rem 0 0.2rem; }
   main { padding: 0; max-width: none; }
   a { color: #000; }
   .item, .toc, .part > section:not(.item) { content-visibility: visible; }
-  pre, table, .item h3 { break-inside: avoid; }
-  h2, h3 { break-after: avoid; }
-  .category-title { break-before: page; }
+  h1, h2, h3, h4 { line-height: 1.15; }
+  h2 { margin-top: 1.2rem; }
+  h3 { margin-top: 1rem; }
+  .item { margin-top: 0.8rem; }
+  th, td { padding: 0.15rem 0.35rem; }
+  pre { padding: 0.3rem 0.5rem; }
+  .item h3, tr { break-inside: avoid; }
+  h2, h3, h4, caption { break-after: avoid; }
   :target { background: none; }
 }
 ]]></xsl:template>

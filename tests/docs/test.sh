@@ -351,6 +351,16 @@ else
     # identifiers broken only between words.
     timeout 240 node tests/docs/phone.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1 ||
         [ $? -eq 1 ] || not_ok "docs: phone: the browser run ended"
+    # Printed to A4: the JDK 17 spec's page against the JDK's own page where
+    # both are here, else our own page alone.
+    if [ -f "$root/jdk17/jvmti.html" ] && [ -n "$JDK17_HTML" ]; then
+        timeout 300 node tests/docs/print.mjs "$root/jdk17/jvmti.html" "$JDK17_HTML" 2>&1
+    else
+        # (need_refs said so for the JDK 17 spec, and the ids' check for the page.)
+        [ -n "$JDK17_HTML" ] || lack "docs: print: pages against the JDK's own page" jvmti.html
+        [ -f "$root/jdk17/jvmti.html" ] || skip "docs: print: pages against the JDK's own page (needs $SHARED_SPECS/jdk17/jvmti.xml)"
+        timeout 300 node tests/docs/print.mjs "$root/own/jvmti.html" 2>&1
+    fi || [ $? -eq 1 ] || not_ok "docs: print: the browser run ended"
 fi
 
 # ---- options and discipline ----
