@@ -109,19 +109,46 @@ ul.square { list-style-type: square; }
   html { scroll-padding-top: 7rem; }
   .top { flex-wrap: wrap; gap: 0.3rem 1rem; padding: 0.4rem 0.8rem; }
   .search { flex-basis: 100%; max-width: none; }
-  main code, main a { overflow-wrap: anywhere; }
+  /* Break an identifier only where the script put a <wbr> (after "_" and
+     ".", at a capital after a small letter): "anywhere" let a table's
+     columns shrink to a letter each. A segment wider than the line still
+     breaks rather than sticking out. */
+  main code, main a { overflow-wrap: break-word; }
   h1 { font-size: 1.6rem; }
+  /* A summary table (one row of labels over one of values) as label and
+     value side by side, a row each: column-major in a grid with as many
+     rows as the table has columns. */
+  table.facts { display: grid; grid-template-columns: fit-content(7rem) minmax(0, 1fr);
+    grid-auto-flow: column; grid-template-rows: repeat(4, auto); }
+  table.facts th, table.facts td { padding: 0.3rem 0.45rem; }
+  table.facts:has(tr > :nth-child(5)) { grid-template-rows: repeat(5, auto); }
+  table.facts:has(tr > :nth-child(6)) { grid-template-rows: repeat(6, auto); }
+  table.facts:has(tr > :nth-child(7)) { grid-template-rows: repeat(7, auto); }
+  table.facts > tbody, table.facts tr { display: contents; }
 }
+/* Print: the reference on paper, dense (a page of JDK 17's spec was 352
+   A4 pages, the JDK's own 144): small type, tight margins and cells, no
+   page break before each category and none kept out of a long table or
+   example (each left most of a page blank), no permalink marks. */
 @media print {
   .top, .toc, .skip, .self { display: none !important; }
   .layout { display: block; }
-  body { font-size: 10.5pt; color: #000; background: #fff; }
+  body { font-size: 8.5pt; line-height: 1.4; color: #000; background: #fff; }
+  pre { line-height: 1.3; }
+  .para { height: 0.4em; }
+  table { margin: 0.3rem 0; }
+  h4 { margin: 0.6rem 0 0.2rem; }
   main { padding: 0; max-width: none; }
   a { color: #000; }
   .item, .toc, .part > section:not(.item) { content-visibility: visible; }
-  pre, table, .item h3 { break-inside: avoid; }
-  h2, h3 { break-after: avoid; }
-  .category-title { break-before: page; }
+  h1, h2, h3, h4 { line-height: 1.15; }
+  h2 { margin-top: 1.2rem; }
+  h3 { margin-top: 1rem; }
+  .item { margin-top: 0.8rem; }
+  th, td { padding: 0.15rem 0.35rem; }
+  pre { padding: 0.3rem 0.5rem; }
+  .item h3, tr { break-inside: avoid; }
+  h2, h3, h4, caption { break-after: avoid; }
   :target { background: none; }
 }
 ]]></xsl:template>
@@ -142,6 +169,70 @@ ul.square { list-style-type: square; }
   var sheet = document.querySelector("head > style").sheet;
   sheet.insertRule(".toc, .part > section:not(.item) { content-visibility: auto; contain-intrinsic-size: auto 60rem; }", 0);
   sheet.insertRule(".item { content-visibility: auto; contain-intrinsic-size: auto 80rem; }", 0);
+  // A jump (a link, Back, a page opened at #id) lands its target below the
+  // sticky bar: the browser scrolls once, to where the estimates above put
+  // it, and the items that then come on screen take their real height and
+  // push it away (by up to 22,000 px going Back). So the target is put in
+  // place again each frame until it stays there three frames running, for
+  // at most a second, and not once the reader scrolls or types.
+  var landing = 0;
+  function land() {
+    var id = decodeURIComponent(location.hash.slice(1)), el = id && document.getElementById(id);
+    if (!el) return;
+    var run = ++landing, last = NaN, same = 0, frames = 0;
+    var pad = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    (function step() {
+      if (run !== landing) return;
+      var top = el.getBoundingClientRect().top;
+      if (Math.abs(top - pad) > 0.5) el.scrollIntoView();
+      same = Math.abs(top - last) < 0.5 ? same + 1 : 0;
+      last = top;
+      if (same < 3 && ++frames < 60) requestAnimationFrame(step);
+    })();
+  }
+  var stop = function () { landing++; };
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (type) {
+    window.addEventListener(type, stop, { passive: true, capture: true });
+  });
+  window.addEventListener("hashchange", land);
+  // A link to the hash already shown moves nothing else.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    if (a && a.getAttribute("href") === location.hash) requestAnimationFrame(land);
+  });
+  if (location.hash) land();
+  // On a narrow screen the identifiers in code may break after "_" and
+  // ".", and at a capital that follows a small letter or digit, and
+  // nowhere else: a <wbr> at each such place (copied text is unchanged).
+  // Done once, for code outside examples with a long enough word.
+  var narrow = window.matchMedia("(max-width: 600px)"), broken = false;
+  function breakable() {
+    if (broken || !narrow.matches) return;
+    broken = true;
+    var at = /[_.](?=[A-Za-z0-9])|[a-z0-9](?=[A-Z])/g;
+    Array.prototype.forEach.call(document.querySelectorAll("main code"), function (code) {
+      if (code.closest("pre")) return;
+      var texts = [], walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (var n = walk.nextNode(); n; n = walk.nextNode()) if (n.length >= 14) texts.push(n);
+      texts.forEach(function (t) {
+        var s = t.data, frag = null, from = 0, m;
+        at.lastIndex = 0;
+        while ((m = at.exec(s))) {
+          var cut = m.index + 1;
+          if (cut - from < 3 && from) continue;
+          frag = frag || document.createDocumentFragment();
+          frag.appendChild(document.createTextNode(s.slice(from, cut)));
+          frag.appendChild(document.createElement("wbr"));
+          from = cut;
+        }
+        if (!frag) return;
+        frag.appendChild(document.createTextNode(s.slice(from)));
+        t.parentNode.replaceChild(frag, t);
+      });
+    });
+  }
+  breakable();
+  narrow.addEventListener("change", breakable);
   var box = document.getElementById("search");
   var input = document.getElementById("search-box");
   var store = document.getElementById("search-index");

@@ -38,6 +38,16 @@ xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs)
     return xmlXPathPopString(pc);
 }
 
+bool one_node_set(xmlXPathParserContextPtr pc, int nargs, xmlNodeSetPtr *set)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(pc);
+        return false;
+    }
+    *set = xmlXPathPopNodeSet(pc);
+    return !xmlXPathCheckError(pc);
+}
+
 void string_function(xmlXPathParserContextPtr pc, int nargs,
                      void (*render)(Buf *b, const char *arg, const DocsState *st))
 {
@@ -305,12 +315,8 @@ static const StrMap *link_targets(const DocsState *st, const xmlChar *name)
  * instructions on JDK 25. */
 static void fn_see_also(xmlXPathParserContextPtr pc, int nargs)
 {
-    if (nargs != 1) {
-        xmlXPathSetArityError(pc);
-        return;
-    }
-    xmlNodeSetPtr arg = xmlXPathPopNodeSet(pc);
-    if (xmlXPathCheckError(pc))
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
         return;
     const DocsState *st = state_of(pc);
     xmlNodeSetPtr out = xmlXPathNodeSetCreate(NULL);
@@ -352,4 +358,5 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
     xsltRegisterExtFunction(t, BAD_CAST "see-also", BAD_CAST DOCS_NS, fn_see_also);
+    register_summary_functions(t);
 }

@@ -10,12 +10,17 @@
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
 
-/* Appends s[0..n) with each backslash as \e. */
-static void roff_escape(Buf *b, const char *s, size_t n)
+/* Appends s[0..n) with each backslash as \e and, with quotes, each double
+ * quote as \(dq: in a macro's argument a quote would end it (.IR "a"b")
+ * or be taken away (.SS a "b" c shows a b c); in running text \(dq shows as
+ * the same quote. Verbatim lines (.nf) are no macro's and keep theirs. */
+static void roff_escape(Buf *b, const char *s, size_t n, bool quotes)
 {
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '\\')
             buf_put(b, "\\e", 2);
+        else if (s[i] == '"' && quotes)
+            buf_put(b, "\\(dq", 4);
         else
             buf_putc(b, s[i]);
     }
@@ -50,7 +55,7 @@ static void roff_collapse(Buf *b, const char *s, bool guard)
                 buf_putc(b, ' ');
             else if (guard)
                 roff_guard(b, s + i, j - i);
-            roff_escape(b, s + i, j - i);
+            roff_escape(b, s + i, j - i, true);
             words = true;
         }
         i = j;
@@ -74,11 +79,12 @@ static void roff_arg(Buf *b, const char *s, const DocsState *st)
     roff_collapse(b, s, false);
 }
 
-/* jg:roff-escape(S): S with each backslash as \e, nothing else changed. */
+/* jg:roff-escape(S): S with each backslash as \e and each double quote as
+ * \(dq, nothing else changed. */
 static void roff_escape_all(Buf *b, const char *s, const DocsState *st)
 {
     (void)st;
-    roff_escape(b, s, strlen(s));
+    roff_escape(b, s, strlen(s), true);
 }
 
 /* jg:roff-lines(S): verbatim text for inside .nf/.fi: each line escaped
@@ -90,7 +96,7 @@ static void roff_lines(Buf *b, const char *s, const DocsState *st)
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         roff_guard(b, p, n);
-        roff_escape(b, p, n);
+        roff_escape(b, p, n, false);
         if (!nl)
             break;
         buf_putc(b, '\n');

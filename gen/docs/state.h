@@ -51,9 +51,14 @@ void flush_messages(DocsState *st, const char *fallback_file);
 /* functions.c and roff.c: the extension functions (namespace DOCS_NS). */
 void register_functions(xsltTransformContextPtr t);
 void register_roff_functions(xsltTransformContextPtr t);
+/* summary.c: jg:summary and jg:call-form (registered by register_functions). */
+void register_summary_functions(xsltTransformContextPtr t);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);
+/* Pops one node-set argument into *set; false (with the error set) on a
+ * wrong arity or another type. */
+bool one_node_set(xmlXPathParserContextPtr pc, int nargs, xmlNodeSetPtr *set);
 /* A function of one string argument whose result is a string: render
  * appends the result to b (st is NULL outside a transformation). The part
  * they share: the argument (an arity error without one), the result, the

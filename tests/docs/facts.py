@@ -355,21 +355,39 @@ def main():
         # function, eventlink to an event, typelink to a struct, union,
         # callback or constants group, none of them elided), once each, in
         # the order the text first links it, the item itself left out; then
-        # the capabilities page where the item names capabilities, the
-        # errors page for a function, the overview. A type's page starts
-        # with the function or event it is defined in.
-        types = {t.get('id') for tag in ('typedef', 'uniontypedef', 'callback', 'constants')
-                 for t in visible(root, './/' + tag)}
+        # the types (pages) its parameters or fields name in a <struct> or
+        # <enum> at any depth, in the spec's order; for a function the other
+        # functions of its category; then the capabilities page where the
+        # item names capabilities, the errors page for a function, the
+        # overview. A type's page starts with the function or event it is
+        # defined in and, after its types, lists its users: the functions,
+        # events, callbacks and structs whose parameters or fields name it,
+        # in the spec's order. No page twice.
+        typed = [t for tag in ('typedef', 'uniontypedef', 'constants') for t in visible(root, './/' + tag)]
+        parent = {c: p for p in root.iter() for c in p}
+        typed += [c for c in visible(root, './/callback') if parent.get(c) is not None and parent[c].tag == 'category']
+        order = {e: i for i, e in enumerate(root.iter())}
+        typed.sort(key=order.get)
+        types = {t.get('id') for t in typed}
         targets = {'functionlink': {f.get('id') for f in funcs},
                    'eventlink': {e.get('id') for e in events}, 'typelink': types}
-        parent = {c: p for p in root.iter() for c in p}
         caps = visible(root, './/capabilitiestypedef')
         caps_id = caps[0].get('id') if caps else 'jvmtiCapabilities'
+
+        def named(members):
+            return {n.text.strip() for m in members for n in m.iter() if n.tag in ('struct', 'enum') and n.text}
+
+        pages = set(funcs) | set(events) | set(typed)
+        users = {}
+        for m in visible(root, './/param') + visible(root, './/field'):
+            owner = parent[parent[m]] if m.tag == 'param' else parent[m]
+            if owner in pages and (owner.tag != 'callback' or owner in typed):
+                for t in named([m]):
+                    users.setdefault(t, set()).add(owner)
         probs, listed = [], 0
-        typed = [t for tag in ('typedef', 'uniontypedef', 'constants') for t in visible(root, './/' + tag)]
-        typed += [c for c in visible(root, './/callback') if parent.get(c) is not None and parent[c].tag == 'category']
         for item in funcs + events + typed:
-            want, links = [], []
+            ident = item.get('id')
+            want = []
             if item in typed:
                 p = parent.get(item)
                 while p is not None and p.tag not in ('function', 'event'):
@@ -377,11 +395,16 @@ def main():
                 if p is not None:
                     want.append(p.get('id'))
             for link in item.iter():
-                ident = link.get('id')
-                if link.tag in targets and ident in targets[link.tag] and ident != item.get('id') \
-                        and ident not in links:
-                    links.append(ident)
-            want += links
+                lid = link.get('id')
+                if link.tag in targets and lid in targets[link.tag] and lid != ident and lid not in want:
+                    want.append(lid)
+            members = item.findall('parameters/param') + item.findall('field')
+            want += [t.get('id') for t in typed if t.get('id') in named(members) and t.get('id') not in want + [ident]]
+            if item.tag == 'function':
+                want += [f.get('id') for f in parent[item].findall('function') if f is not item and f.get('id') not in want]
+            if item in typed:
+                want += [u.get('id') for u in sorted(users.get(ident, ()), key=order.get)
+                         if u.get('id') not in want + [ident]]
             if item not in typed and (item.find('capabilities/required') is not None or
                                       item.find('capabilities/capability') is not None or
                                       item.find('eventcapabilities') is not None):
@@ -389,12 +412,66 @@ def main():
             if item.tag == 'function':
                 want.append('jvmtiError')
             want.append('jvmti')
-            got = man_see_also(sys.argv[5], item.get('id'))
+            got = man_see_also(sys.argv[5], ident)
             listed += len(want)
             if got != want:
-                probs.append('%s.3: SEE ALSO %s, the text links %s' % (item.get('id'), got, want))
-        r.fact('%s: each man page\'s SEE ALSO lists what its text links to, once each, in order (%d entries)'
+                probs.append('%s.3: SEE ALSO %s, want %s' % (ident, got, want))
+        r.fact('%s: each man page\'s SEE ALSO lists what its text links to, the types it names, its category, its users, once each, in order (%d entries)'
                % (label, listed), probs)
+
+    # NAME: a function's and an event's man page says what it does in the
+    # first sentence of its description (what apropos and whatis show), not
+    # its synopsis, which is mostly its name in words ("Get Stack Trace");
+    # the synopsis (the event's label) only where the description has no
+    # text before its first block.
+    if len(sys.argv) > 5:
+        blocks = {'p', 'ul', 'ol', 'dl', 'pre', 'example', 'table', 'blockquote', 'constants'}
+        skipped = {'issue', 'todo', 'elide', 'rationale', 'typedef', 'uniontypedef', 'capabilitiestypedef'}
+
+        def lead(e, out):
+            """The text of e up to its first block; False at that block."""
+            out.append(e.text or '')
+            for c in e:
+                if c.tag in blocks:
+                    return False
+                if c.tag not in skipped:
+                    if c.tag == 'jvmti':
+                        out.append('JVM TI')
+                    elif c.tag == 'vmspec':
+                        out.append('The Java Virtual Machine Specification' +
+                                   (', chapter ' + c.get('chapter') if c.get('chapter') else ''))
+                    elif len(c) == 0 and not (c.text or '').strip():
+                        out.append(c.get('id') or '')
+                    elif not lead(c, out):
+                        return False
+                out.append(c.tail or '')
+            return True
+
+        probs, named = [], 0
+        for item in funcs + events:
+            text = []
+            d = item.find('description')
+            if d is not None:
+                lead(d, text)
+            text = ' '.join(''.join(text).split())
+            m = re.match(r'(.*?)[.:](?: |$)', text + ' ')
+            while m and re.search(r'(?:^|[ (])(?:e\.g|i\.e|etc|vs|cf)$', m.group(1)):
+                m = re.match(r'(%s\. .*?)[.:](?: |$)' % re.escape(m.group(1)), text + ' ')
+            want = m.group(1) if m else text
+            if not want:
+                want = ' '.join((item.findtext('synopsis') or '').split()) if item.tag == 'function' \
+                    else item.get('label') + ' event'
+            try:
+                roff = open('%s/%s.3' % (sys.argv[5], item.get('id')), encoding='utf-8').read()
+            except OSError:
+                roff = ''
+            got = re.search(r'^\.SH NAME\n(.*)$', roff, re.M)
+            got = got and re.sub(r'\\&|\\f[BIRP]', '', got.group(1)).replace('\\(dq', '"').replace('\\e', '\\')
+            named += 1
+            if got != '%s \\- %s' % (item.get('id'), want):
+                probs.append('%s.3: NAME %r, want %r' % (item.get('id'), got, want))
+        r.fact('%s: each function\'s and event\'s man page NAME is the first sentence of its description (%d pages)'
+               % (label, named), probs)
 
     # New JNI local references: a function's parameter that returns a
     # jobject, jclass, jthread or jthreadGroup (outptr, or an array the

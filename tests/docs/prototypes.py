@@ -51,6 +51,20 @@ def compare(shown, want, what):
     problems = []
     for where, proto in shown:
         p = norm(proto)
+        call = re.match(r'jvmtiError err = \(\*env\)->(\w+)\((.*)\);$', p)
+        if call:
+            # A man page's call form: the prototype's parameter names, in
+            # its order, the environment first (no extra arguments for a
+            # "...").
+            name, args = call.groups()
+            decl = re.match(r'[\w ]*?\w+\((.*)\)$', want.get(name, ''))
+            names = [re.findall(r'\w+', a)[-1] for a in decl.group(1).split(',')
+                     if a.strip() != '...'] if decl else None
+            if names is None:
+                problems.append('%s: the call form calls %s, which jvmti.h does not declare' % (where, name))
+            elif [a.strip() for a in args.split(',')] != names:
+                problems.append('%s: the call form passes (%s), jvmti.h names (%s)' % (where, args, ', '.join(names)))
+            continue
         name = shown_name(p)
         if name not in want:
             problems.append('%s: %s is not declared in jvmti.h' % (where, name))
@@ -78,7 +92,8 @@ def page_prototypes(path):
 
 
 def man_prototypes(mandir):
-    """The C in each page's SYNOPSIS (.nf to .fi), split at .PP."""
+    """The C in each page's SYNOPSIS (.nf to .fi), split at .PP: the
+    prototypes and a function's call form."""
     out = []
     for f in sorted(os.listdir(mandir)):
         text = open(os.path.join(mandir, f), encoding='utf-8').read()

@@ -168,25 +168,22 @@ for name in "${specs[@]}"; do
     cbs=$(ids_of_kind '//category/callback/@id') consts=$(ids_of_kind '//constants/@id')
     for f in "$dir"/*.3; do
         base=$(basename "$f" .3)
-        sections="NAME SYNOPSIS DESCRIPTION"
+        sections="NAME|SYNOPSIS|DESCRIPTION"
         if grep -qx "$base" <<<"$fns"; then
-            sections+=" PARAMETERS CAPABILITIES ERRORS"
+            sections+="|PARAMETERS|CAPABILITIES|RETURN VALUE|ERRORS"
         elif grep -qx "$base" <<<"$evs"; then
-            sections+=" PARAMETERS CAPABILITIES"
+            sections+="|PARAMETERS|CAPABILITIES"
         elif grep -qx "$base" <<<"$cbs"; then
-            sections+=" PARAMETERS"
+            sections+="|PARAMETERS"
         elif grep -qx "$base" <<<"$consts"; then
-            sections+=" CONSTANTS"
+            sections+="|CONSTANTS"
         elif [ "$base" = jvmtiCapabilities ]; then
-            sections+=" CAPABILITIES"
+            sections+="|CAPABILITIES"
         elif [ "$base" != jvmti ] && [ "$base" != jvmtiError ]; then
-            sections+=" FIELDS"
+            sections+="|FIELDS"
         fi
-        sections+=" \"SEE ALSO\""
-        for s in $sections; do
-            s=${s//\"/}
-            [ "$s" = SEE ] && s="SEE ALSO"
-            [ "$s" = ALSO ] && continue
+        IFS='|' read -ra wanted <<<"$sections|SEE ALSO"
+        for s in "${wanted[@]}"; do
             grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$f" || lacking+="$f lacks $s"$'\n'
         done
     done
@@ -205,6 +202,47 @@ if need_tool "docs: man -l" man; then
                  && grep -q '^       JVMTI_ERROR_ILLEGAL_ARGUMENT' <<<\"\$1\" && ! grep -q '\\\\f' <<<\"\$1\"" _ "$page"
     check "docs: an event's page shows its callback prototype" \
         bash -c "MANWIDTH=80 man -l '$d/Tick.3' 2>&1 | grep -q 'void JNICALL'"
+fi
+
+# The man pages installed on a MANPATH of their own and indexed by mandb:
+# whatis knows every page, by the summary of its NAME line (a function's and
+# an event's is the first sentence of its description: facts.py), and
+# apropos finds a function by the words of that summary.
+if [ -d "$root/own/man/man3" ] && need_tool "docs: whatis and apropos on the man pages" mandb whatis apropos; then
+    mp=$(scratch manpath)
+    mkdir -p "$mp/man" && cp -r "$root/own/man/man3" "$mp/man/"
+    if mandb -q "$mp/man" >"$mp/mandb.log" 2>&1; then
+        n=$(ls "$mp/man/man3" | wc -l)
+        known=$(cd "$mp/man/man3" && for f in *.3; do echo "${f%.3}"; done |
+                MANPATH="$mp/man" xargs whatis -s 3 2>/dev/null | grep -c ' (3) *- ')
+        check "docs: whatis knows each of the $n man pages by its NAME line" test "$known" -eq "$n"
+        check "docs: whatis GetThreadState gives its summary" \
+            bash -c "MANPATH='$mp/man' whatis GetThreadState | grep -qx 'GetThreadState (3) *- Reports the state of a thread as a set of bit flags'"
+        check "docs: apropos finds GetThreadState by its summary's words" \
+            bash -c "MANPATH='$mp/man' apropos -s 3 -a 'state' 'thread' 'flags' | grep -q '^GetThreadState (3)'"
+        check "docs: apropos finds FollowReferences by what it does" \
+            bash -c "MANPATH='$mp/man' apropos -s 3 'graph of objects' | grep -q '^FollowReferences (3)'"
+    else
+        not_ok "docs: mandb indexes the man pages"; head -5 "$mp/mandb.log"
+    fi
+fi
+
+# A double quote in a label reaches macro lines (.SS in jvmti(3), .SH in
+# jvmtiError(3)): escaped (\(dq) it shows as written; raw, groff took it
+# for the argument's quotes and dropped it. A backslash in the .SH one
+# stays one (an upper-cased \e would be \E).
+if need_tool "docs: double quotes and backslashes in labels on macro lines" man; then
+    quoted="$root/quoted"
+    sed -e 's|<category id="widgets" label="Widgets">|<category id="widgets" label="Widgets \&quot;and\&quot; gadgets">|' \
+        -e 's|label="Function errors"|label="Function \&quot;specific\&quot; \\errors"|' \
+        -e "s|\.\./\.\./\.\./spec/jvmti.dtd|$PWD/spec/jvmti.dtd|" "$FIXTURE" >"$quoted.xml"
+    if "$JVMTIGEN" -q -o "$quoted" "$quoted.xml" 2>"$quoted.err"; then
+        text=$(MANWIDTH=200 man -l "$quoted/man/man3/jvmti.3" "$quoted/man/man3/jvmtiError.3" 2>&1)
+        check "docs: a label's double quotes and backslash shown as written on .SS and .SH lines" \
+            bash -c 'grep -q "^   Widgets \"and\" gadgets\$" <<<"$1" && grep -q "^FUNCTION \"SPECIFIC\" \\\\ERRORS\$" <<<"$1"' _ "$text"
+    else
+        not_ok "docs: a spec with quotes in labels renders"; head -5 "$quoted.err"
+    fi
 fi
 
 # Man pages as man shows them at 80 columns split no identifier of the spec
@@ -306,6 +344,23 @@ else
     mkdir -p "$SHOTS"
     "$JVMTIGEN" model spec/jvmti.xml >"$root/own.json"
     timeout 240 node tests/docs/browser.mjs "$root/own/jvmti.html" "$SHOTS" "$root/own.json" 2>&1
+    # Jumps and Back: 8 fixed items and 50 picked with a fixed seed.
+    timeout 300 node tests/docs/jumps.mjs "$root/own/jvmti.html" 50 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: jumps: the browser run ended"
+    # A 375 px phone: the summary tables as label and value rows, the
+    # identifiers broken only between words.
+    timeout 240 node tests/docs/phone.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: phone: the browser run ended"
+    # Printed to A4: the JDK 17 spec's page against the JDK's own page where
+    # both are here, else our own page alone.
+    if [ -f "$root/jdk17/jvmti.html" ] && [ -n "$JDK17_HTML" ]; then
+        timeout 300 node tests/docs/print.mjs "$root/jdk17/jvmti.html" "$JDK17_HTML" 2>&1
+    else
+        # (need_refs said so for the JDK 17 spec, and the ids' check for the page.)
+        [ -n "$JDK17_HTML" ] || lack "docs: print: pages against the JDK's own page" jvmti.html
+        [ -f "$root/jdk17/jvmti.html" ] || skip "docs: print: pages against the JDK's own page (needs $SHARED_SPECS/jdk17/jvmti.xml)"
+        timeout 300 node tests/docs/print.mjs "$root/own/jvmti.html" 2>&1
+    fi || [ $? -eq 1 ] || not_ok "docs: print: the browser run ended"
 fi
 
 # ---- options and discipline ----
