@@ -94,10 +94,10 @@ static const char *const core_functions[] = {
     "IsArrayClass",
     "IsFieldSynthetic",
     "IsInterface",
-    "IsModifiableClass",
     "IsMethodNative",
     "IsMethodObsolete",
     "IsMethodSynthetic",
+    "IsModifiableClass",
     "IterateOverHeap",
     "IterateOverInstancesOfClass",
     "IterateOverObjectsReachableFromObject",
@@ -150,4 +150,10 @@ bool core_implements(const char *function_id)
 {
     return bsearch(function_id, core_functions, sizeof core_functions / sizeof *core_functions,
                    sizeof *core_functions, cmp) != NULL;
+}
+
+const char *const *core_function_list(size_t *n)
+{
+    *n = sizeof core_functions / sizeof *core_functions;
+    return core_functions;
 }

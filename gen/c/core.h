@@ -6,7 +6,10 @@
 #define JVMTIGEN_CORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 bool core_implements(const char *function_id);
+/* The list itself, sorted by strcmp (core_implements searches it). */
+const char *const *core_function_list(size_t *n);
 
 #endif

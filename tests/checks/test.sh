@@ -141,20 +141,21 @@ for spec in "$FIXTURES"/warn_*.xml; do
 done
 
 # What the warned specs generate. A blank synopsis leaves no link, index
-# entry or man page NAME empty: the item's id stands in.
+# entry or man page NAME empty: the item's id stands in (a function's NAME
+# is its description's first sentence, when it has one).
 name_line() { grep -A1 -x '.SH NAME' "$1" | tail -1; }
 blank_synopsis_html() {
     ! grep -Eq '<a href="#(GetStrokes|jvmtiVisitCallback)"></a>|<td></td>' "$1/jvmti.html" &&
         grep -q '<li><a href="#GetStrokes">GetStrokes</a></li>' "$1/jvmti.html"
 }
 blank_synopsis_man() {
-    [ "$(name_line "$1/man/man3/GetStrokes.3")" = 'GetStrokes \- GetStrokes' ] &&
+    [ "$(name_line "$1/man/man3/GetStrokes.3")" = 'GetStrokes \- Returns the strokes, each a jvmtiPoint' ] &&
         [ "$(name_line "$1/man/man3/jvmtiVisitCallback.3")" = 'jvmtiVisitCallback \- jvmtiVisitCallback' ]
 }
 d=$(scratch synopsis)
 "$JVMTIGEN" -o "$d" "$FIXTURES/warn_empty_synopsis.xml" 2>/dev/null
 check "checks: a blank synopsis gives no empty link in jvmti.html" blank_synopsis_html "$d"
-check "checks: a blank synopsis gives a man page NAME with the id" blank_synopsis_man "$d"
+check "checks: a blank synopsis gives a man page NAME with the description's first sentence (a function) or the id (a callback)" blank_synopsis_man "$d"
 # <specification majorversion= minorversion=> is the version (2.0.0), not
 # the change history's 1.1.0.
 stated_version() {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cscan.h"
+#include "c/core.h"
 #include "c/ctype.h"
 #include "spec/errors.h"
 #include "spec/facts.h"
@@ -634,6 +635,27 @@ static void test_fn_errors(void)
     fn_errors_free(&fe);
 }
 
+/* The core's list is searched with bsearch: out of order, a function the
+ * core implements would get a weak default too (two merges once put
+ * GetLocal* before GetLocalVariableTable's neighbours unsorted). */
+static void test_core_list(void)
+{
+    size_t n;
+    const char *const *list = core_function_list(&n);
+    size_t unsorted = 0, missed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(list[i - 1], list[i]) >= 0)
+            unsorted++;
+        if (!core_implements(list[i]))
+            missed++;
+    }
+    EXPECT(n > 0 && unsorted == 0, "core: the core's %zu functions are in strcmp order (%zu out)", n,
+           unsorted);
+    EXPECT(missed == 0, "core: core_implements finds each of them (%zu missed)", missed);
+    EXPECT(!core_implements("GetClassLoader") && !core_implements(""),
+           "core: and no other (GetClassLoader is the VM's)");
+}
+
 int main(void)
 {
     test_collation();
@@ -647,5 +669,6 @@ int main(void)
     test_udiff_by_hand();
     test_udiff_random();
     test_fn_errors();
+    test_core_list();
     return failures != 0;
 }
