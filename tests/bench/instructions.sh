@@ -144,7 +144,7 @@ jdk_goal() {
     declare -f five >"$j/five.sh"
     echo five >>"$j/five.sh"
     local runs="${BENCH_JDK_RUNS:-5}" best_jdk="" best_huge="" best_same="" best_all="" c w
-    keep() { read -r c w <"$j/clock"; if [ -z "${!1}" ] || (( c < ${!1} )); then printf -v "$1" %s "$c"; fi; }
+    keep() { read -r c w _ <"$j/clock"; if [ -z "${!1}" ] || (( c < ${!1} )); then printf -v "$1" %s "$c"; fi; }
     for _ in $(seq "$runs"); do
         rm -rf "$j/same" "$j/ours"
         j=$j xsl=$xsl spec17=$spec17 "$clock" "$j/clock" bash "$j/five.sh" ||
