@@ -481,7 +481,6 @@ static int generate(const Options *o, int write_outputs)
 int main(int argc, char **argv)
 {
     heap_setup();
-    memory_limit_setup(); /* before libxml2's first allocation */
     LIBXML_TEST_VERSION
     /* Past a file size limit (ulimit -f) a write fails with EFBIG, which is
      * reported and leaves the outputs as they were, instead of a signal

@@ -47,11 +47,6 @@ typedef struct DocsResult {
  * JVMTIGEN_DATADIR "/templates". Malloc'd. */
 char *docs_default_templates(const char *argv0);
 
-/* Watches libxml2's and libxslt's allocations, so that the templates'
- * memory can be limited (memlimit.c): call before any other call of the
- * libraries. */
-void memory_limit_setup(void);
-
 /* The spec to use when none is given, found the same way: the installed
  * share/jvmtigen/jvmti.xml, the source tree's spec/jvmti.xml, else
  * JVMTIGEN_DATADIR "/jvmti.xml". Malloc'd. */

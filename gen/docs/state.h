@@ -79,7 +79,8 @@ void collect_helper(pid_t pid, int fd, DocsResult *res, Buf *page, Vec *deps, in
 int wait_for(pid_t pid);
 
 /* memlimit.c: the templates' memory: the resident size may grow by at most
- * DOCS_MAX_MEMORY while they run (docs.h: memory_limit_setup). */
+ * DOCS_MAX_MEMORY while they run (between start_memory_limit, which
+ * installs the allocation hooks, and stop_memory_limit, which removes them). */
 #define DOCS_MAX_MEMORY ((long long)2048 << 20)
 void start_memory_limit(const char *templates);
 void stop_memory_limit(void);

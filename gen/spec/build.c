@@ -12,6 +12,7 @@ typedef struct Builder {
     const char *file;
     Vec intros, categories, functions, callbacks, typedefs, events, error_categories, errors,
         constant_groups, basetype_groups, basetypes, links, changes, elided, copyright;
+    Vec table_nums;       /* TableNum: the function and event numbers, checked after the walk */
     StrMap defaulted;     /* elements the DTD gives an attribute default */
     const xmlChar *asked; /* the element name attr looked up last, and the answer */
     bool asked_defaulted;
@@ -136,6 +137,62 @@ static int num_attr(Builder *b, xmlNodePtr n, const char *what, const char *id, 
         return 0;
     }
     return (int)v;
+}
+
+/* A function's or event's number, kept until the walk has counted the
+ * items its range is derived from (facts.h). */
+typedef struct TableNum {
+    Loc loc;
+    const char *what, *id;
+    long long value;
+    int *num;
+} TableNum;
+
+static void table_num_attr(Builder *b, xmlNodePtr n, const char *what, const char *id, int *num)
+{
+    const char *s = req_attr(b, n, "num");
+    long long v;
+    *num = 0;
+    if (is_missing(s))
+        return;
+    if (!parse_c_integer(trimmed(b, s), &v)) {
+        Loc l = loc_of(b, n);
+        error_at(&l, "%s '%s': num '%s' is not an integer%s", what, id, s,
+                 integer_hint(trimmed(b, s)));
+        return;
+    }
+    TableNum *t = arena_alloc(b->a, sizeof *t);
+    *t = (TableNum){loc_of(b, n), what, id, v, num};
+    vec_push(&b->table_nums, t);
+}
+
+/* The last slot a table of n items may have (facts.h). */
+static long long table_num_max(size_t n)
+{
+    long long most = INT_MAX / TABLE_SLOTS_PER_ITEM;
+    return n > (size_t)TABLE_NUM_FLOOR / TABLE_SLOTS_PER_ITEM
+               ? (n < (size_t)most ? (long long)n : most) * TABLE_SLOTS_PER_ITEM
+               : TABLE_NUM_FLOOR;
+}
+
+static void check_table_nums(Builder *b)
+{
+    for (size_t i = 0; i < b->table_nums.n; i++) {
+        const TableNum *t = b->table_nums.items[i];
+        bool fn = strcmp(t->what, "function") == 0;
+        long long lo = fn ? FUNCTION_NUM_MIN : EVENT_NUM_MIN;
+        size_t items = fn ? b->functions.n : b->events.n;
+        long long hi = table_num_max(items);
+        if (t->value >= lo && t->value <= hi)
+            *t->num = (int)t->value;
+        else
+            error_at(&t->loc,
+                     "%s '%s': num %lld is out of range %lld..%lld (the larger of %d and %d "
+                     "times the spec's %zu %s%s)",
+                     t->what, t->id, t->value, lo, hi, TABLE_NUM_FLOOR, TABLE_SLOTS_PER_ITEM, items,
+                     t->what, items == 1 ? "" : "s");
+    }
+    vec_free(&b->table_nums);
 }
 
 static const char *since_attr(Builder *b, xmlNodePtr n)
@@ -352,7 +409,7 @@ static void build_function(Builder *b, xmlNodePtr n, const Ctx *ctx)
     Function *f = arena_alloc(b->a, sizeof *f);
     f->id = req_attr(b, n, "id");
     f->loc = loc_of(b, n);
-    f->num = num_attr(b, n, "function", f->id, FUNCTION_NUM_MIN, FUNCTION_NUM_MAX);
+    table_num_attr(b, n, "function", f->id, &f->num);
     f->phase = parse_phase(b, n, true);
     const char *cbs = attr(b, n, "callbacksafe");
     if (cbs && strcmp(cbs, "safe") != 0 && strcmp(cbs, "unsafe") != 0)
@@ -425,7 +482,7 @@ static void build_event(Builder *b, xmlNodePtr n, const Ctx *ctx)
     e->loc = loc_of(b, n);
     e->label = req_attr(b, n, "label");
     e->const_name = req_attr(b, n, "const");
-    e->num = num_attr(b, n, "event", e->id, EVENT_NUM_MIN, EVENT_NUM_MAX);
+    table_num_attr(b, n, "event", e->id, &e->num);
     e->phase = parse_phase(b, n, false);
     e->since = since_attr(b, n);
     const char *filt = attr(b, n, "filtered");
@@ -796,6 +853,7 @@ Spec *build_spec(xmlDocPtr doc, const char *file)
         Ctx ctx = {0};
         walk_children(&b, root, &ctx);
     }
+    check_table_nums(&b);
 
 #define FREEZE(field, type) spec->field = (type **)vec_freeze(&b.field, a, &spec->n_##field)
     FREEZE(intros, Intro);

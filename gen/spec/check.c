@@ -38,9 +38,18 @@ static const char *num_key(Index *ix, const char *kind, long long n)
     return index_key(ix, "%s#%lld", kind, n);
 }
 
+/* "owner.member", made for every parameter and field: put together here,
+ * without a format and a buffer of its own. */
 static const char *member_key(Index *ix, const char *owner, const char *member)
 {
-    return index_key(ix, "%s.%s", owner, member);
+    owner = owner ? owner : "(null)"; /* as "%s" wrote a missing name */
+    member = member ? member : "(null)";
+    size_t o = strlen(owner), m = strlen(member);
+    char *s = arena_alloc(ix->a, o + m + 2);
+    memcpy(s, owner, o);
+    s[o] = '.';
+    memcpy(s + o + 1, member, m + 1);
+    return s;
 }
 
 /* Registers a unique name; a second definition is an error naming the first. */

@@ -8,12 +8,17 @@
 
 /* Ranges of numbers (checked when the model is built). Function numbers are
  * 1-based slots of jvmtiInterface_1 and event numbers index the callback
- * table, so an absurd number would make an absurd table; the real specs use
- * 1..156 and 50..88. Error numbers are jvmtiError values (0..116 today). */
+ * table, so an absurd number would make an absurd table (one line and one
+ * pointer per slot, empty ones too). The largest number is derived from the
+ * spec: TABLE_SLOTS_PER_ITEM for each function (event) it defines, and at
+ * least TABLE_NUM_FLOOR, so a table is at most 8 times as long as it is
+ * full; the real specs use 1..1000 for 160 functions and 50..88 for 39
+ * events, a spec repeated 16 times 1..16000 and 50..1442. Error numbers are
+ * jvmtiError values (0..116 today). */
 #define FUNCTION_NUM_MIN 1
-#define FUNCTION_NUM_MAX 1024
 #define EVENT_NUM_MIN 1
-#define EVENT_NUM_MAX 1024
+#define TABLE_NUM_FLOOR 1024
+#define TABLE_SLOTS_PER_ITEM 8
 #define ERROR_NUM_MIN 0
 #define ERROR_NUM_MAX 4095
 

@@ -1,9 +1,12 @@
 #include "spec/reserved.h"
 
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
-/* Each list sorted (a binary search finds a name). tests/checks/reserved.sh
+#include "base/util.h"
+
+/* Each list sorted (for its reader). tests/checks/reserved.sh
  * collects what jni.h, the C library's headers, the generated outputs and
  * the runtime headers they include declare, and checks that every name is
  * refused. */
@@ -15,7 +18,7 @@ static const char *const jni_names[] = {
     "jarray", "jboolean", "jbooleanArray", "jbyte", "jbyteArray", "jchar", "jcharArray", "jclass",
     "jdouble", "jdoubleArray", "jfieldID", "jfloat", "jfloatArray", "jint", "jintArray", "jlong",
     "jlongArray", "jmethodID", "jobject", "jobjectArray", "jobjectRefType", "jshort", "jshortArray",
-    "jsize", "jstring", "jthrowable", "jvalue", "jweak", NULL,
+    "jsize", "jstring", "jthrowable", "jvalue", "jweak",
 };
 
 /* What the C library's headers declare under -std=c11
@@ -53,7 +56,7 @@ static const char *const libc_names[] = {
     "uint_fast32_t", "uint_fast64_t", "uint_fast8_t", "uint_least16_t", "uint_least32_t",
     "uint_least64_t", "uint_least8_t", "uintmax_t", "uintptr_t", "ungetc", "va_arg", "va_copy",
     "va_end", "va_list", "va_start", "vdprintf", "vfprintf", "vfscanf", "vprintf", "vscanf",
-    "vsnprintf", "vsprintf", "vsscanf", "wchar_t", NULL,
+    "vsnprintf", "vsprintf", "vsscanf", "wchar_t",
 };
 
 /* What jvmti.h declares beside the spec's items (its version macros
@@ -61,22 +64,49 @@ static const char *const libc_names[] = {
 static const char *const header_names[] = {
     "Agent_OnAttach", "Agent_OnLoad", "Agent_OnUnload", "JVMTI_ERROR_MAX",
     "JVMTI_MAX_EVENT_TYPE_VAL", "JVMTI_MIN_EVENT_TYPE_VAL", "jvmtiEnv", "jvmtiError", "jvmtiEvent",
-    "jvmtiEventCallbacks", "jvmtiEventReserved", "jvmtiInterface_1", "jvmtiInterface_1_", NULL,
+    "jvmtiEventCallbacks", "jvmtiEventReserved", "jvmtiInterface_1", "jvmtiInterface_1_",
 };
 
 /* clang-format on */
 
-static int compare(const void *key, const void *item)
+/* The three lists in one hash table, filled at the first look-up: every
+ * name of the spec is looked up (1,164 in JDK 25's), and a search of each
+ * list cost a --no-docs run 2.5% of its instructions (issue 37). */
+#define SLOTS 1024 /* a power of two, over twice the names */
+static struct {
+    const char *name, *why;
+} slots[SLOTS];
+
+static size_t slot_of(const char *name)
 {
-    return strcmp((const char *)key, *(const char *const *)item);
+    size_t i = hash_str(name) & (SLOTS - 1);
+    while (slots[i].name && strcmp(slots[i].name, name) != 0)
+        i = (i + 1) & (SLOTS - 1);
+    return i;
 }
 
-static bool listed(const char *const *list, const char *name)
+static void add_list(const char *const *list, size_t n, const char *why)
 {
-    size_t n = 0;
-    while (list[n])
-        n++;
-    return bsearch(name, list, n, sizeof *list, compare) != NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = slot_of(list[i]);
+        if (!slots[k].name) { /* a name in two lists keeps the first's reason */
+            slots[k].name = list[i];
+            slots[k].why = why;
+        }
+    }
+}
+#define ADD_LIST(list, why) add_list(list, sizeof list / sizeof *list, why)
+
+static const char *listed(const char *name)
+{
+    static bool filled;
+    if (!filled) {
+        ADD_LIST(jni_names, "jni.h declares it");
+        ADD_LIST(libc_names, "the C library's headers declare it");
+        ADD_LIST(header_names, "jvmti.h declares it");
+        filled = true;
+    }
+    return slots[slot_of(name)].why;
 }
 
 /* The prefixes of the names jvmtigen's outputs and runtime declare
@@ -84,36 +114,38 @@ static bool listed(const char *const *list, const char *name)
  * constants_jvmtiPhase, ...), and jni.h's JNI_OK, JNIEnv, ..., each with
  * why. */
 /* clang-format off */
+#define PREFIX(p, why) {p, sizeof p - 1, why}
 static const struct {
-    const char *prefix, *why;
+    const char *prefix;
+    size_t len;
+    const char *why;
 } prefixes[] = {
-    {"jvmtigen_", "the generated C's own names begin with 'jvmtigen_'"},
-    {"jvmtirt_", "the runtime's names begin with 'jvmtirt_'"},
-    {"jvmticheck_", "the checking agent's names begin with 'jvmticheck_'"},
-    {"jvmti_impl_", "the implementation functions' names begin with 'jvmti_impl_'"},
-    {"JVMTIGEN_", "the generated C's macros begin with 'JVMTIGEN_'"},
-    {"JVMTIRT_", "the runtime's macros begin with 'JVMTIRT_'"},
-    {"JVMTICHECK_", "the checking agent's macros begin with 'JVMTICHECK_'"},
-    {"default_", "the generated defaults' names begin with 'default_'"},
-    {"required_", "the generated tables' names begin with 'required_'"},
-    {"constants_", "the generated tables' names begin with 'constants_'"},
-    {"JNI", "jni.h's names begin with 'JNI'"},
+    PREFIX("jvmtigen_", "the generated C's own names begin with 'jvmtigen_'"),
+    PREFIX("jvmtirt_", "the runtime's names begin with 'jvmtirt_'"),
+    PREFIX("jvmticheck_", "the checking agent's names begin with 'jvmticheck_'"),
+    PREFIX("jvmti_impl_", "the implementation functions' names begin with 'jvmti_impl_'"),
+    PREFIX("JVMTIGEN_", "the generated C's macros begin with 'JVMTIGEN_'"),
+    PREFIX("JVMTIRT_", "the runtime's macros begin with 'JVMTIRT_'"),
+    PREFIX("JVMTICHECK_", "the checking agent's macros begin with 'JVMTICHECK_'"),
+    PREFIX("default_", "the generated defaults' names begin with 'default_'"),
+    PREFIX("required_", "the generated tables' names begin with 'required_'"),
+    PREFIX("constants_", "the generated tables' names begin with 'constants_'"),
+    PREFIX("JNI", "jni.h's names begin with 'JNI'"),
 };
 /* clang-format on */
+#undef PREFIX
 
 const char *reserved_name_reason(const char *name)
 {
     if (name[0] == '_')
         return "names beginning with '_' are the C implementation's and jvmti.h's struct tags";
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (strncmp(name, prefixes[i].prefix, strlen(prefixes[i].prefix)) == 0)
+        if (name[0] == prefixes[i].prefix[0] &&
+            strncmp(name, prefixes[i].prefix, prefixes[i].len) == 0)
             return prefixes[i].why;
-    if (listed(jni_names, name))
-        return "jni.h declares it";
-    if (listed(libc_names, name))
-        return "the C library's headers declare it";
-    if (listed(header_names, name))
-        return "jvmti.h declares it";
+    const char *why = listed(name);
+    if (why)
+        return why;
     if (strcmp(name, "registered") == 0)
         return "the generated C declares it (jvmtigen_defaults.c)";
     if (strncmp(name, "JVMTI_VERSION", 13) == 0 &&

@@ -1,6 +1,8 @@
 /* make bench's clock for a whole process: runs COMMAND and writes to FILE
  * its CPU time (user + system, from wait4's rusage: the process and the
- * children it waited for) and its wall time, in ns, "CPU WALL". The exit
+ * children it waited for) and its wall time, in ns, and its peak resident
+ * size in KiB (ru_maxrss: the largest of the process's and its children's),
+ * "CPU WALL RSS". The exit
  * status is the command's (128 + N when signal N ended it).
  *   usage: cputime FILE COMMAND [ARG...]
  * On a loaded machine the wall time counts whatever else ran on the core;
@@ -41,8 +43,9 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     FILE *f = fopen(argv[1], "w");
-    if (!f || fprintf(f, "%lld %lld\n", ns_of(ru.ru_utime) + ns_of(ru.ru_stime),
-                      (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) < 0 ||
+    if (!f ||
+        fprintf(f, "%lld %lld %ld\n", ns_of(ru.ru_utime) + ns_of(ru.ru_stime),
+                (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec), ru.ru_maxrss) < 0 ||
         fclose(f) != 0) {
         perror(argv[1]);
         return 2;

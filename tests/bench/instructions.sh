@@ -33,6 +33,13 @@ ratio_line() { # label, numerator, denominator, goal text
         printf "bench: %s %.2fx (%.0fM / %.0fM instructions) (%s)\n", l, a / b, a / 1e6, b / 1e6, g }'
 }
 
+# label, numerator, denominator, the most the ratio may be, what was
+# measured: the ratio line, saying whether the goal is met.
+goal_line() {
+    awk -v l="$1" -v a="$2" -v b="$3" -v m="$4" -v w="$5" 'BEGIN {
+        printf "bench: %s %.2fx (%.0fM / %.0fM instructions) (%sgoal: at most %sx: %s)\n", l, a / b, a / 1e6, b / 1e6, w == "" ? "" : w "; ", m, a / b <= m ? "met" : "NOT met" }'
+}
+
 instruction_goals() {
     local spec="$1" d="$2/ir" gen="${JVMTIGEN:-bin/jvmtigen}"
     mkdir -p "$d"
@@ -53,8 +60,9 @@ instruction_goals() {
     fi
     html=$((page - c)) man=$((all - page))
     awk -v p="$parse" -v a="$all" 'BEGIN { printf "bench: instructions: validated parse %.0fM, all outputs (default: one process) %.0fM\n", p / 1e6, a / 1e6 }'
-    ratio_line "C outputs / validated parse" "$c" "$parse" "goal: at most 1.3x"
-    ratio_line "HTML page / validated parse" "$html" "$parse" "the page: C outputs and jvmti.html minus C outputs only, whole processes; goal: at most 3x"
+    goal_line "C outputs / validated parse" "$c" "$parse" 1.3 ""
+    goal_line "all outputs / validated parse" "$all" "$parse" 7 "a default run: headers, C, jvmti.html and the man pages, issue 37"
+    goal_line "HTML page / validated parse" "$html" "$parse" 3 "the page: C outputs and jvmti.html minus C outputs only, whole processes"
     # What libxslt costs at least: copying a tree through templates into
     # HTML, the spec's (tests/bench/copy.xsl; its parse, unvalidated,
     # included), and one the size of the page (jvmti.html read back as
@@ -80,7 +88,7 @@ instruction_goals() {
     else
         echo "bench: floor for the page not counted: xsltproc's or the page's functions not found in callgrind's output"
     fi
-    ratio_line "man pages / HTML page" "$man" "$html" "the man pages: all outputs minus C outputs and jvmti.html; goal: at most 0.5x"
+    goal_line "man pages / HTML page" "$man" "$html" 0.5 "the man pages: all outputs minus C outputs and jvmti.html"
     jdk_goal "$d"
 }
 
@@ -144,7 +152,7 @@ jdk_goal() {
     declare -f five >"$j/five.sh"
     echo five >>"$j/five.sh"
     local runs="${BENCH_JDK_RUNS:-5}" best_jdk="" best_huge="" best_same="" best_all="" c w
-    keep() { read -r c w <"$j/clock"; if [ -z "${!1}" ] || (( c < ${!1} )); then printf -v "$1" %s "$c"; fi; }
+    keep() { read -r c w _ <"$j/clock"; if [ -z "${!1}" ] || (( c < ${!1} )); then printf -v "$1" %s "$c"; fi; }
     for _ in $(seq "$runs"); do
         rm -rf "$j/same" "$j/ours"
         j=$j xsl=$xsl spec17=$spec17 "$clock" "$j/clock" bash "$j/five.sh" ||

@@ -202,6 +202,43 @@ C
     esac
 }
 check_const_values
+
+# The function table's last slot is derived from the spec (gen/spec/facts.h):
+# at least 1024, else 8 for each function. valid.xml with its Paint written
+# over and over up to 129 functions (1032 slots): the last at 1032 is
+# accepted, at 1033 refused, naming the range and why.
+check_derived_range() {
+    local d last others
+    d=$(scratch derived-range)
+    # the functions beside Paint that the table holds (an elided one is not)
+    others=$(($(grep -c '<function ' "$FIXTURES/valid.xml") - $(grep -c '<elide ' "$FIXTURES/valid.xml") - 1))
+    for last in 1032 1033; do
+        awk -v last="$last" -v copies=$((129 - others)) -v dtd="$PWD/spec/jvmti.dtd" '
+            /<function id="Paint"/ { infn = 1 }
+            infn { body = body $0 "\n" }
+            !infn { sub(/SYSTEM "[^"]*"/, "SYSTEM \"" dtd "\""); print }
+            infn && /<\/function>/ {
+                infn = 0
+                for (i = 1; i <= copies; i++) {
+                    b = body
+                    sub(/id="Paint" num="1"/, "id=\"Paint" i "\" num=\"" (i == copies ? last : 100 + i) "\"", b)
+                    printf "%s", b
+                }
+            }' "$FIXTURES/valid.xml" >"$d/fns-$last.xml"
+    done
+    local err status line want
+    err=$("$JVMTIGEN" check "$d/fns-1032.xml" 2>&1)
+    status=$?
+    if [ "$status" -eq 0 ] && [ -z "$err" ]; then ok "checks: 129 functions may number up to 1032 (8 each)"
+    else not_ok "checks: 129 functions may number up to 1032 (8 each)"; printf '%s\n' "$err" | sed 's/^/# /'; fi
+    err=$("$JVMTIGEN" check "$d/fns-1033.xml" 2>&1)
+    status=$?
+    line=$(grep -n "num=\"1033\"" "$d/fns-1033.xml" | cut -d: -f1)
+    want="$d/fns-1033.xml:$line: error: function 'Paint$((129 - others))': num 1033 is out of range 1..1032 (the larger of 1024 and 8 times the spec's 129 functions)"
+    if [ "$status" -eq 1 ] && [ "$err" = "$want" ]; then ok "checks: 129 functions may not number 1033"
+    else not_ok "checks: 129 functions may not number 1033"; printf '# status %s\n# got:  %s\n# want: %s\n' "$status" "$err" "$want"; fi
+}
+check_derived_range
 . tests/checks/reserved.sh
 
 found=0

@@ -214,6 +214,9 @@ static void test_containers(void)
     SAME_AS_LIBC("%3d|%-5s|%04x|%08X|%p", 7, "ab", 255u, 48879u, (void *)0);
     SAME_AS_LIBC("%s and %5s", "simple", "width");
     SAME_AS_LIBC("%lx %hd %.2s", 255UL, (short)-3, "xyz");
+    /* widths on %d and %u, written by buf_printf itself */
+    SAME_AS_LIBC("/* %3d */ %3d|%1d|%2d|%10d|%3u|%12d", 1, -12, 123, -5, INT_MIN, UINT_MAX, 4567);
+    SAME_AS_LIBC("%3d%%%20u%3s", 1000, 0u, "s");
 #undef SAME_AS_LIBC
     EXPECT(same, "buf: printf's own conversions and vsnprintf's write what snprintf writes");
     const char *keywords[] = {"int", "_Bool", "co_await", "xor_eq", "reinterpret_cast", "alignas",
