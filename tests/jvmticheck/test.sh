@@ -592,9 +592,12 @@ elif need_tool "jvmticheck: the jdb session" python3; then
     check "jvmticheck: jdb through jvmticheck: the same transcript" \
         bash -c 'test "$1" -eq 0 && diff "$2" "$3"' _ $? "$d/jdb-plain.txt" "$d/jdb-checked.txt"
     # With leaks=results and check/jdwp.supp: what JDWP keeps (the line
-    # table of the breakpoint's method too) suppressed, nothing else found.
+    # table of the breakpoint's method too) suppressed, nothing else found;
+    # 4 suppressed, or up to 6 when jdb's disconnect raced the VM's death
+    # and JDWP cleared a breakpoint and destroyed a raw monitor in the dead
+    # phase (seen once in a loaded make check; jdwp.supp names both).
     check "jvmticheck: jdb through jvmticheck: the program's output, no finding (leaks=results, JDWP's kept buffers suppressed)" \
-        bash -c 'grep -qx "total 46" "$1" && diff <(echo "jvmticheck: 0 findings, 0 distinct, 4 suppressed") "$2"' \
+        bash -c 'grep -qx "total 46" "$1" && test "$(wc -l <"$2")" -eq 1 && grep -Eqx "jvmticheck: 0 findings, 0 distinct, [4-6] suppressed" "$2"' \
         _ "$d/jdb-checked/vm.out" "$d/jdb-checked/vm.err"
 fi
 
