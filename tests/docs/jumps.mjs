@@ -4,10 +4,8 @@
 // however many items above it were never laid out (content-visibility).
 // usage: node jumps.mjs PAGE.html [N]   (N random ids besides the fixed ones)
 // Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { openChromium } from "./chromium.mjs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [page_path, count] = process.argv.slice(2);
@@ -47,15 +45,10 @@ function settle() {
 }
 const landed = (r) => r && !r.missing && (Math.abs(r.off) <= 8 || (r.bottom && r.off > 0));
 
-const profile = mkdtempSync(join(tmpdir(), "jvmtigen-chromium-"));
-let context;
+let browser;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await openChromium({ viewport: { width: 1280, height: 900 } });
+  const context = browser.context;
   const page = await context.newPage();
   await page.goto(url, { waitUntil: "load" });
   // The ids: fixed ones the issue measured, then N of the page's sections,
@@ -101,7 +94,6 @@ try {
 } catch (e) {
   report(false, "browser run", e.stack || e);
 } finally {
-  if (context) await context.close().catch(() => {});
-  rmSync(profile, { recursive: true, force: true });
+  if (browser) await browser.close();
 }
 process.exit(failed ? 1 : 0);

@@ -6,9 +6,7 @@
 // and copying one gives it whole; a screenshot.
 // usage: node phone.mjs PAGE.html SCREENSHOT_DIR
 // Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { openChromium } from "./chromium.mjs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -64,15 +62,10 @@ function breaks() {
   return { bad, wrapped, seen };
 }
 
-const profile = mkdtempSync(join(tmpdir(), "jvmtigen-chromium-"));
-let context;
+let browser;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await openChromium({ viewport: { width: 1280, height: 900 } });
+  const context = browser.context;
   const page = await context.newPage();
   await page.goto(url, { waitUntil: "load" });
   await page.addStyleTag({ content: ALL });
@@ -112,7 +105,6 @@ try {
 } catch (e) {
   report(false, "browser run", e.stack || e);
 } finally {
-  if (context) await context.close().catch(() => {});
-  rmSync(profile, { recursive: true, force: true });
+  if (browser) await browser.close();
 }
 process.exit(failed ? 1 : 0);

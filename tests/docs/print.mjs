@@ -3,10 +3,8 @@
 // spec, in at most 25% more pages than that page.
 // usage: node print.mjs PAGE.html [JDK_PAGE.html]
 // Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { openChromium } from "./chromium.mjs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [page_path, jdk_path] = process.argv.slice(2);
@@ -22,14 +20,10 @@ function report(ok, what, detail) {
 // A PDF's pages: its page objects (Chromium writes each as /Type /Page).
 const pages = (pdf) => (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) || []).length;
 
-const profile = mkdtempSync(join(tmpdir(), "jvmtigen-chromium-"));
-let context;
+let browser;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await openChromium();
+  const context = browser.context;
   const page = await context.newPage();
   const print = async (path) => {
     await page.goto(pathToFileURL(resolve(path)).href, { waitUntil: "load" });
@@ -49,7 +43,6 @@ try {
 } catch (e) {
   report(false, "browser run", e.stack || e);
 } finally {
-  if (context) await context.close().catch(() => {});
-  rmSync(profile, { recursive: true, force: true });
+  if (browser) await browser.close();
 }
 process.exit(failed ? 1 : 0);
