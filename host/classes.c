@@ -21,6 +21,8 @@
 typedef struct loaded_class {
     host_class klass; /* first: the jclass points here */
     host_member *members; /* its methods, then its fields: their IDs */
+    unsigned char *bytes; /* what it was defined from (the interpreter runs them) */
+    size_t len;
     struct loaded_class *next;
 } loaded_class;
 
@@ -176,8 +178,10 @@ static int define(const char *path, loaded_class *c, const unsigned char *b, siz
     return err == JVMTI_ERROR_NONE;
 }
 
-/* Loads one class; returns 0 with a message if it cannot. */
-static int load_one(JNIEnv *jni, jthread thread, const char *path)
+/* Loads one class; returns NULL with a message if it cannot. defined (if
+ * not NULL) is called once the class is defined, before ClassLoad. */
+static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
+                              int (*on_defined)(jclass klass, void *arg), void *arg)
 {
     size_t len = 0;
     unsigned char *bytes = read_file(path, &len);
@@ -186,7 +190,7 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
         fprintf(stderr, "jvmti-host: %s: %s\n", path,
                 bytes ? "not a class file" : strerror(errno));
         free(bytes);
-        return 0;
+        return NULL;
     }
     /* The VM's outputs start as "unchanged": the core stores into them
      * only when an environment replaced the bytes. */
@@ -216,6 +220,11 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
         c->klass.modifiers = (jint)access;
     }
     ok = c && signature && define(path, c, defined, defined_len);
+    if (ok && (c->bytes = malloc(defined_len)) != NULL) {
+        memcpy(c->bytes, defined, defined_len);
+        c->len = defined_len;
+    }
+    ok = ok && c->bytes;
     jvmtirt_post_deallocate(new_bytes); /* the last agent's buffer is the VM's to free */
     free(bytes);
     if (!ok) {
@@ -225,15 +234,32 @@ static int load_one(JNIEnv *jni, jthread thread, const char *path)
         free(c);
         free(signature);
         free(name);
-        return 0;
+        return NULL;
     }
     c->next = loaded;
     __atomic_store_n(&loaded, c, __ATOMIC_RELEASE); /* each_loaded may be walking */
     jclass klass = (jclass)&c->klass.obj;
     jvmtirt_class_defined(klass, kept);
+    if (on_defined && !on_defined(klass, arg))
+        return NULL; /* the class stays loaded: the core has its IDs */
     jvmtirt_post_ClassLoad(jni, thread, klass);
     jvmtirt_post_ClassPrepare(jni, thread, klass);
-    return 1;
+    return c;
+}
+
+jclass host_class_load_file(JNIEnv *jni, jthread thread, const char *path,
+                           int (*defined)(jclass klass, void *arg), void *arg)
+{
+    loaded_class *c = load_one(jni, thread, path, defined, arg);
+    return c ? (jclass)&c->klass.obj : NULL;
+}
+
+const unsigned char *host_class_bytes(jclass klass, size_t *len, host_member **members)
+{
+    const loaded_class *c = (const loaded_class *)(const void *)klass;
+    *len = c->len;
+    *members = c->members;
+    return c->bytes;
 }
 
 /* Newest first; agents' threads may call while the main thread loads. */
@@ -248,7 +274,7 @@ int host_classes_load(JNIEnv *jni, jobject thread)
 {
     int ok = 1;
     for (int i = 0; i < n_files; i++)
-        ok &= load_one(jni, thread, files[i]);
+        ok &= load_one(jni, thread, files[i], NULL, NULL) != NULL;
     return ok;
 }
 
@@ -259,6 +285,7 @@ void host_classes_free(void)
         free((char *)c->klass.name);
         free((char *)c->klass.signature);
         free(c->members);
+        free(c->bytes);
         free(c);
     }
     loaded = NULL;

@@ -11,10 +11,12 @@
  *   Thread.getName()   locations 0..3: at 1 it reads Thread.name
  *   Object.hashCode()  native: resolved once, with the agents' prefixes
  *
- * Before each instruction it posts Breakpoint if that location is armed; a
- * read or write of an armed field posts FieldAccess / FieldModification;
- * a frame armed for its pop calls jvmtirt_frame_popped as it returns. The
- * core decides which environments get each event. */
+ * A call posts MethodEntry; before each instruction it posts SingleStep,
+ * then Breakpoint if that location is armed; a read or write of an armed
+ * field posts FieldAccess / FieldModification; a return posts MethodExit,
+ * and a frame armed for its pop calls jvmtirt_frame_popped. The core
+ * decides which environments get each event (the interpreter of -cp,
+ * interp.c, moves through the same functions). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,8 @@ static jlocation code_length(const host_member *m)
 {
     if (m->modifiers & 0x0100) /* ACC_NATIVE */
         return 0;
+    if (m->class_index < 0) /* a class file's: the interpreter's (0 if only -load'ed) */
+        return host_interp_code_length(m);
     if (strcmp(m->name, "run") == 0)
         return 8;
     if (strcmp(m->name, "getName") == 0)
@@ -131,20 +135,34 @@ static void frame_pop_arm(uintptr_t thread, uintptr_t frame, int on)
     (void)arm_set(ARM_FRAME, thread, frame, on);
 }
 
-/* A return: FramePop is posted while the frame is still on the stack (depth 0 is the
- * method returning), as HotSpot does. */
-void host_frames_return(host_thread *t)
+/* A call: MethodEntry once the frame is on the stack (depth 0 is the
+ * method entered). */
+void host_frames_enter(host_thread *t, host_member *m)
+{
+    host_stack_push(t, m);
+    jvmtirt_post_MethodEntry(host_current_jni(), (jthread)&t->obj, (jmethodID)m);
+}
+
+/* A return: MethodExit, then FramePop, are posted while the frame is
+ * still on the stack (depth 0 is the method returning), as HotSpot does. */
+void host_frames_return_value(host_thread *t, jvalue value)
 {
     host_member *m = t->frames[t->height - 1].method;
     uintptr_t frame = (uintptr_t)t->height;
+    jvmtirt_post_MethodExit(host_current_jni(), (jthread)&t->obj, (jmethodID)m, JNI_FALSE, value);
     if (arm_test(ARM_FRAME, (uintptr_t)t, frame, 1))
         jvmtirt_frame_popped(host_current_jni(), (jthread)&t->obj, (jmethodID)m, JNI_FALSE, frame);
     host_stack_pop(t);
 }
 
+void host_frames_return(host_thread *t) { host_frames_return_value(t, (jvalue){.j = 0}); }
+
+/* Before an instruction: SingleStep first, then Breakpoint, the spec's
+ * order for the two at one location. */
 void host_frames_step(host_thread *t, host_member *m, jlocation at)
 {
     host_stack_at(t, at);
+    jvmtirt_post_SingleStep(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
     if (arm_test(ARM_BREAKPOINT, (uintptr_t)m, (uintptr_t)at, 0))
         jvmtirt_post_Breakpoint(host_current_jni(), (jthread)&t->obj, (jmethodID)m, at);
 }
@@ -189,12 +207,12 @@ void host_frames_run(host_thread *t)
     host_member *run = member("run"), *get_name = member("getName"),
                 *hash_code = member("hashCode"), *name = member("name"),
                 *priority = member("priority");
-    host_stack_push(t, run);
+    host_frames_enter(t, run);
     for (jlocation at = 0; at < code_length(run); at++) {
         host_stack_store(t, 1, 'I', (jvalue){.i = (jint)at}); /* i = at */
         host_frames_step(t, run, at);
         if (at == 2) {
-            host_stack_push(t, get_name);
+            host_frames_enter(t, get_name);
             for (jlocation g = 0; g < code_length(get_name); g++) {
                 host_frames_step(t, get_name, g);
                 if (g == 1)
@@ -205,7 +223,7 @@ void host_frames_run(host_thread *t)
             jvalue v = {.i = 5};
             field(t, run, at, priority, &v);
         } else if (at == 5) {
-            host_stack_push(t, hash_code);
+            host_frames_enter(t, hash_code);
             if (!__atomic_exchange_n(&resolved, 1, __ATOMIC_ACQ_REL))
                 resolve_native(hash_code);
             host_frames_return(t);
@@ -278,6 +296,9 @@ void host_frames_configure(jvmtirt_config *c)
     c->potential.can_generate_field_access_events = 1;
     c->potential.can_generate_field_modification_events = 1;
     c->potential.can_generate_frame_pop_events = 1;
+    c->potential.can_generate_single_step_events = 1;
+    c->potential.can_generate_method_entry_events = 1;
+    c->potential.can_generate_method_exit_events = 1;
     c->potential.can_set_native_method_prefix = 1;
     c->breakpoint_arm = breakpoint_arm;
     c->field_watch_arm = field_watch_arm;

@@ -18,7 +18,8 @@ typedef enum host_kind {
     HOST_FIELD,
     HOST_OBJECT,  /* a plain java/lang/Object (objects.c) */
     HOST_INSTANCE, /* an object of the heap model (heap.c) */
-    HOST_THREAD_GROUP /* groups.c */
+    HOST_THREAD_GROUP, /* groups.c */
+    HOST_STREAM        /* System.out, a java/io/PrintStream (interp.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -45,7 +46,7 @@ typedef struct host_member {
     int max_locals, is_static; /* methods: their locals (an instance method's slot 0 is this) */
 } host_member;
 
-#define HOST_MAX_LOCALS 2
+#define HOST_MAX_LOCALS 16 /* the interpreter refuses a method needing more */
 
 /* The class that declares m. */
 const host_class *host_member_class(const host_member *m);
@@ -61,7 +62,7 @@ typedef struct host_frame {
     jvalue locals[HOST_MAX_LOCALS];
     char tags[HOST_MAX_LOCALS];
 } host_frame;
-#define HOST_MAX_FRAMES 16
+#define HOST_MAX_FRAMES 32 /* the interpreter stops a program calling deeper */
 
 /* A thread, and the JNIEnv it uses. */
 typedef struct host_thread {
@@ -192,10 +193,14 @@ void host_frames_configure(jvmtirt_config *c);
 void host_frames_thread_begin(host_thread *t);
 void host_frames_thread_end(host_thread *t);
 void host_frames_run(host_thread *t);
-/* The interpreter's two moves: before the instruction at of m (Breakpoint
- * when armed), and a return (FramePop when armed). */
+/* The interpreter's moves: a call (the frame pushed, then MethodEntry),
+ * before the instruction at of m (SingleStep, then Breakpoint when
+ * armed), and a return of value (MethodExit, then FramePop when armed,
+ * then the frame popped; host_frames_return: no value). */
+void host_frames_enter(host_thread *t, host_member *m);
 void host_frames_step(host_thread *t, host_member *m, jlocation at);
 void host_frames_return(host_thread *t);
+void host_frames_return_value(host_thread *t, jvalue value);
 
 /* Stacks and classes (stacks.c): the core's walk_stacks and each_class
  * operations, and the VM function GetAllThreads, added to the config by
@@ -216,9 +221,27 @@ jvmtiError host_stack_frame(const host_thread *t, jint depth, host_member **meth
  * ConfChain.a, which calls b, which calls c (each call at location 0, as
  * javac compiles tests/conformance/Main.java). */
 void host_stacks_run_main(host_thread *t);
+/* -cp DIR CLASS (interp.c): loads DIR/CLASS.class as -load does and
+ * interprets its main(String[]) on t; 0 with a message on stderr if the
+ * class cannot be loaded or the program stops outside the subset. */
+int host_interp_main(host_thread *t, const char *dir, const char *class_name);
+/* How many bytes of code method m of the interpreted class has (0: none,
+ * or not the interpreted class's). */
+jlocation host_interp_code_length(const host_member *m);
+/* One class file loaded as -load does (classes.c): the class, or NULL with
+ * a message; defined(klass, arg), if not NULL, runs once the class is
+ * defined, before ClassLoad and ClassPrepare (0: stop there). The bytes it
+ * was defined from and its members (methods first, in the class file's
+ * order) are kept until exit. */
+jclass host_class_load_file(JNIEnv *jni, jthread thread, const char *path,
+                           int (*defined)(jclass klass, void *arg), void *arg);
+const unsigned char *host_class_bytes(jclass klass, size_t *len, host_member **members);
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 
+/* A String of len bytes of modified UTF-8 (jni.c): ldc's constants
+ * (interp.c) and NewStringUTF. NULL when out of memory. */
+jstring host_string_new(const char *utf, size_t len);
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 

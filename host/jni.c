@@ -40,6 +40,7 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_INSTANCE: return host_heap_class_of(obj);
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     case HOST_THREAD_GROUP: break; /* the host has no java/lang/ThreadGroup class */
+    case HOST_STREAM: break;       /* nor java/io/PrintStream (interp.c's System.out) */
     }
     return NULL;
 }
@@ -133,18 +134,21 @@ typedef struct host_string {
     char text[];
 } host_string;
 
-static jstring JNICALL new_string_utf(JNIEnv *env, const char *utf)
+jstring host_string_new(const char *utf, size_t len)
 {
-    (void)env;
-    if (!utf)
-        return NULL;
-    size_t n = strlen(utf) + 1;
-    host_string *s = malloc(sizeof *s + n);
+    host_string *s = malloc(sizeof *s + len + 1);
     if (!s)
         return NULL;
     s->obj.kind = HOST_STRING;
-    memcpy(s->text, utf, n);
+    memcpy(s->text, utf, len);
+    s->text[len] = '\0';
     return (jstring)&s->obj; /* never freed: objects outlive references */
+}
+
+static jstring JNICALL new_string_utf(JNIEnv *env, const char *utf)
+{
+    (void)env;
+    return utf ? host_string_new(utf, strlen(utf)) : NULL;
 }
 
 static const char *JNICALL get_string_utf_chars(JNIEnv *env, jstring str, jboolean *is_copy)

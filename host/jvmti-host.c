@@ -8,9 +8,11 @@
  *   events              jvmtirt_post_VMStart(...) and friends
  *
  * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [-heap:N]
- *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR] [CLASS]
- * There is no Java here: CLASS is accepted like java's main class and
- * ignored. -soak keeps the threads posting events for that long (soak.c);
+ *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR]
+ *                   [-cp DIR CLASS | CLASS]
+ * With -cp, DIR/CLASS.class is loaded and its main(String[]) interpreted
+ * (interp.c); without it CLASS is accepted like java's main class and
+ * ignored, and the main thread runs a built-in chain (stacks.c). -soak keeps the threads posting events for that long (soak.c);
  * -work has each thread run "Java code" for that long, with safe points
  * where a suspended thread stops (suspend.c). */
 #include <dlfcn.h>
@@ -300,7 +302,7 @@ static void usage(void)
 {
     fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
           "                  [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR]\n"
-          "                  [-heap:N] [CLASS]\n"
+          "                  [-heap:N] [-cp DIR CLASS | CLASS]\n"
           "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
@@ -314,7 +316,10 @@ static void usage(void)
           "ClassLoad, ClassPrepare); -dump-classes:DIR writes the bytes each class\n"
           "was defined with, after the agents' changes, to DIR/NAME.class.\n"
           "-heap:N builds the heap model (a HeapRoot holding N HeapNodes, an int[]\n"
-          "and a String) before VMInit, for the heap walks.\n",
+          "and a String) before VMInit, for the heap walks.\n"
+          "-cp DIR CLASS loads DIR/CLASS.class once the VM is live and interprets its\n"
+          "main(String[]) (a subset of the JVM's instructions, host/interp.c) instead\n"
+          "of the built-in Main.main chain; without -cp, CLASS is ignored.\n",
           stderr);
 }
 
@@ -339,6 +344,7 @@ int main(int argc, char **argv)
     agents = calloc((size_t)argc, sizeof *agents);
     int n_agents = 0, n_threads = 2, all_capabilities = 0;
     long heap_nodes = 0; /* -heap:N (host/heap.c) */
+    const char *class_path = NULL, *main_class = NULL; /* -cp DIR CLASS (host/interp.c) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "-agentpath:", 11) == 0) {
@@ -380,11 +386,17 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "-all-capabilities") == 0) {
             all_capabilities = 1;
+        } else if ((strcmp(a, "-cp") == 0 || strcmp(a, "-classpath") == 0) && i + 1 < argc) {
+            class_path = argv[++i];
         } else if (a[0] == '-') {
             n_threads = -1;
             break;
-        } /* else: the main class, ignored */
+        } else if (!main_class) {
+            main_class = a; /* run with -cp, else ignored */
+        }
     }
+    if (class_path && !main_class)
+        n_threads = -1; /* -cp without a class to run */
     if (n_threads < 0 || n_threads > 1000) {
         usage();
         for (int i = 0; i < n_agents; i++)
@@ -424,6 +436,9 @@ int main(int argc, char **argv)
     config.potential.can_access_local_variables = 1;       /* the core's, over frame_slot (stacks.c) */
     config.potential.can_pop_frame = 1;                    /* and frame_return: the main chain's */
     config.potential.can_force_early_return = 1;
+    config.local_type = jvmtirt_class_local_type;          /* the declared types: the core's tables */
+    config.potential.can_get_line_numbers = 1;             /* the core's, from the class files */
+    config.potential.can_get_bytecodes = 1;
     config.suspend_thread = host_suspend_thread;
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
@@ -482,7 +497,12 @@ int main(int argc, char **argv)
         jvmtirt_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
-        host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
+        if (class_path) { /* a real program: Main.main's bytecodes (host/interp.c) */
+            if (!host_interp_main(&main_thread, class_path, main_class))
+                rc = 1;
+        } else {
+            host_stacks_run_main(&main_thread); /* Main.main: a -> b -> c */
+        }
         host_extensions_post_main_returned(jni, jthread_of(&main_thread));
 
         pthread_t *ids = calloc((size_t)n_threads + 1, sizeof *ids);

@@ -219,7 +219,7 @@ void host_stacks_run_main(host_thread *t)
     int n = 0; /* frames of the chain on the stack */
     while (n < 4) {
         host_member *m = method(chain[n]);
-        host_stack_push(t, m);
+        host_frames_enter(t, m);
         n++;
         set_unwindable(t, 1);
         host_frames_step(t, m, 0); /* the call of the next, or c's return */

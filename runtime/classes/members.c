@@ -728,6 +728,29 @@ jvmtiError jvmti_impl_GetLocalVariableTable(jvmtiEnv *env, jmethodID id, jint *e
     return JVMTI_ERROR_NONE;
 }
 
+/* config.local_type from the tables handed over, for a VM that keeps no
+ * tables of its own: the variable living in slot at location (its range
+ * is [start_location, start_location + length)). Under the caller's
+ * rt.lock; meta_lock is a leaf below it. */
+jvmtiError jvmtirt_class_local_type(jmethodID id, jlocation location, jint slot, char *type)
+{
+    const jvmtirt_method_desc *m = method(id);
+    if (!m)
+        return JVMTI_ERROR_ABSENT_INFORMATION; /* not a method handed over */
+    jvmtiError err = m->n_locals < 0 ? JVMTI_ERROR_ABSENT_INFORMATION : JVMTI_ERROR_INVALID_SLOT;
+    for (jint k = 0; k < m->n_locals; k++) {
+        const jvmtiLocalVariableEntry *e = &m->locals[k];
+        if (e->slot == slot && location >= e->start_location &&
+            location < e->start_location + e->length) {
+            *type = e->signature[0];
+            err = JVMTI_ERROR_NONE;
+            break;
+        }
+    }
+    done();
+    return err;
+}
+
 /* ---- fields (by their class and ID) ---- */
 
 /* The field's record, read-locked; NULL (lock not held) if unknown. */

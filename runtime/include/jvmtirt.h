@@ -867,6 +867,13 @@ jvmtiError jvmtirt_class_define(jclass klass, const unsigned char *bytes, jint l
  * desc, copied. ILLEGAL_ARGUMENT for a negative count or a member without
  * name or signature. */
 jvmtiError jvmtirt_class_describe(jclass klass, const jvmtirt_class_desc *desc);
+/* A ready config.local_type for a VM whose methods' local variable tables
+ * are the ones it handed over (jvmtirt_class_define, _describe): the
+ * declared type of the variable in slot at location;
+ * JVMTI_ERROR_INVALID_SLOT where the method's table has none there,
+ * JVMTI_ERROR_ABSENT_INFORMATION for a method without a table (or one not
+ * handed over). */
+jvmtiError jvmtirt_class_local_type(jmethodID method, jlocation location, jint slot, char *type);
 /* The class is unloaded (or its IDs are no longer valid): the core forgets
  * it and its method IDs (they answer INVALID_METHODID). Same rules. */
 void jvmtirt_class_unload(jclass klass);

@@ -516,3 +516,100 @@ EOT
     check "host: groups: the groups system > main, an agent thread in none, RunAgentThread's errors" \
         diff <(groups_expect) <(grep '^groups: ' <<<"$out" | sort)
 fi
+
+# ---- a real program: -cp DIR CLASS interprets Debuggee.main's bytecodes
+# (host/interp.c); interp_agent.c debugs it (a breakpoint at a line, the
+# stack with line numbers, the local variable table, int and String
+# locals, SetLocalInt, single steps, FramePop, MethodEntry / MethodExit)
+# and must print the same in HotSpot 17 and in the host: the text below,
+# written by hand from Debuggee.java (javap -c -l shows the locations) ----
+jdk=$(dirname "$JDK_INC")
+JAVAC=$jdk/bin/javac; [ -x "$JAVAC" ] || JAVAC=$(command -v javac || true)
+JAVA=$jdk/bin/java; [ -x "$JAVA" ] || JAVA=$(command -v java || true)
+if [ -z "$JAVAC" ]; then
+    lack "host: interp: Debuggee.java compiled with javac -g" javac
+else
+    id_=$d/interp; mkdir -p "$id_/in"
+    check "host: interp: Debuggee.java and Outside.java compile (javac -g)" \
+        "$JAVAC" -g -d "$id_/in" tests/host/Debuggee.java tests/host/Outside.java
+    interp_build() { # OUT [SANITIZER FLAGS]
+        local out=$1
+        shift
+        $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "$@" -I"$JDK_INC" -I"$JDK_INC/linux" \
+            -o "$out" tests/host/interp_agent.c
+    }
+    check "host: interp: the agent builds against the JDK's jvmti.h" interp_build "$id_/agent.so" "${san[@]}"
+    # HotSpot loads it uninstrumented (a sanitized agent needs its runtime preloaded).
+    check "host: interp: ... and without sanitizers, for HotSpot" interp_build "$id_/hotspot.so"
+    interp_expect() {
+        cat <<'EOT'
+interp: prepared Debuggee: sum at locations 0..30, line 20 at location 12
+start
+interp: breakpoint: Debuggee.sum location 12 line 20
+interp:   2 frames
+interp:   at Debuggee.sum line 20
+interp:   at Debuggee.main line 9
+interp:   local 0: n I, locations 0..30
+interp:   local 1: label Ljava/lang/String;, locations 3..30
+interp:   local 2: total I, locations 5..30
+interp:   local 3: i I, locations 7..21
+interp:   n = 4, total = 0, i = 1
+interp:   label = "sum"
+interp:   GetLocalInt of label: JVMTI_ERROR_TYPE_MISMATCH
+interp:   GetLocalInt of slot 9: JVMTI_ERROR_INVALID_SLOT
+interp:   total set to 100
+interp: step: Debuggee.sum location 13 line 20
+interp: step: Debuggee.sum location 14 line 20
+interp: step: Debuggee.sum location 15 line 20
+interp: step: Debuggee.sum location 16 line 19
+interp: step: Debuggee.sum location 19 line 19
+interp: step: Debuggee.sum location 7 line 19
+sum
+interp: MethodExit: Debuggee.sum returns 110
+interp: FramePop: Debuggee.sum, by exception: 0
+interp:   GetLocalInt of i at the return: JVMTI_ERROR_INVALID_SLOT
+110
+interp: MethodExit: Debuggee.twice returns 42
+42
+interp: MethodExit: Debuggee.big returns 3000000021
+3000000021
+end
+interp: main: 1 MethodEntry, 1 MethodExit
+interp: sum: 1 MethodEntry, 1 MethodExit
+interp: twice: 1 MethodEntry, 1 MethodExit
+interp: big: 1 MethodEntry, 1 MethodExit
+interp: 1 FramePop
+EOT
+    }
+    out=$(run_host -agentpath:"$id_/agent.so"=sum:20 -cp "$id_/in" Debuggee 2>"$id_/host.err")
+    status=$?
+    check "host: interp: exit status 0 (got $status)" test "$status" = 0
+    check "host: interp: the agent sees Debuggee run as written (stack, lines, locals, steps, events)" \
+        diff <(interp_expect) <(printf '%s\n' "$out")
+    check "host: interp: nothing on stderr" test ! -s "$id_/host.err"
+    if [ -n "$JAVA" ] && "$JAVA" -version 2>&1 | grep -q 'version "17'; then
+        out=$("$JAVA" -agentpath:"$id_/hotspot.so"=sum:20 -cp "$id_/in" Debuggee 2>"$id_/hotspot.err")
+        check "host: interp: HotSpot 17 prints the same" diff <(interp_expect) <(printf '%s\n' "$out")
+    else
+        lack "host: interp: the same agent and program in HotSpot 17" "java (17)"
+    fi
+    # Without an agent the program's own output is all there is.
+    out=$(run_host -threads:0 -cp "$id_/in" Debuggee 2>&1)
+    check "host: interp: without an agent, the program's output only" \
+        diff <(printf '%s\n' start sum 10 42 3000000021 end) <(printf '%s\n' "$out")
+    # Outside the subset: a clear stop naming the instruction and where, exit 1.
+    err=$(run_host -threads:0 -cp "$id_/in" Outside 2>&1 >"$id_/outside.out")
+    status=$?
+    check "host: interp: an instruction outside the subset exits 1 (got $status)" test "$status" = 1
+    check "host: interp: ... naming the instruction, the method and the location" \
+        grep -qx "jvmti-host: Outside.main(\[Ljava/lang/String;)V at location 8: new (0xbb) is outside the interpreter's subset (host/interp.c)" <<<"$err"
+    check "host: interp: ... after running what came before it" \
+        diff <(echo before) "$id_/outside.out"
+    err=$(run_host -threads:0 -cp "$id_/in" Missing 2>&1)
+    status=$?
+    check "host: interp: a class that is not there exits 1 (got $status)" test "$status" = 1
+    check "host: interp: ... naming the file" grep -q "Missing.class: No such file" <<<"$err"
+    run_host -cp "$id_/in" >/dev/null 2>&1
+    status=$?
+    check "host: interp: -cp without a class is a usage error (got $status)" test "$status" = 2
+fi
