@@ -10,11 +10,14 @@
  * variable table, the int and String locals (GetLocalInt, GetLocalObject
  * and JNI GetStringUTFChars), two refused reads (TYPE_MISMATCH,
  * INVALID_SLOT), SetLocalInt of `total` (the program then prints what it
- * was set to plus the rest of the loop), NotifyFramePop, then six single
+ * was set to plus the rest of the loop); an attached thread suspending
+ * it there (SuspendThread, GetFrameLocation, GetLocalInt of the thread
+ * from another, ResumeThread); NotifyFramePop, then six single
  * steps. At the FramePop, GetLocalInt of the loop variable, out of its
  * range there (INVALID_SLOT: the local variable table decides). FramePop and the Debuggee methods' MethodEntry / MethodExit are
  * counted and printed at VMDeath. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,9 @@ static jmethodID ids[MAX_METHODS];
 static char *names[MAX_METHODS];
 static int n_ids, entries[MAX_METHODS], exits[MAX_METHODS], frame_pops;
 static int slot_i = -1; /* sum's loop variable, whose range ends before the return */
+static int slot_total = -1;
+static JavaVM *jvm;
+static jthread stopped; /* a global reference to the thread at the breakpoint */
 
 static void say(const char *fmt, ...)
 {
@@ -176,6 +182,7 @@ static void show_locals(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID m)
     int s_n = slot_of(t, n, "n"), s_total = slot_of(t, n, "total"), s_i = slot_of(t, n, "i"),
         s_label = slot_of(t, n, "label");
     slot_i = s_i;
+    slot_total = s_total;
     jint v_n = 0, v_total = 0, v_i = 0, bad = 0;
     jobject label = NULL;
     if (check((*env)->GetLocalInt(env, thread, 0, s_n, &v_n), "GetLocalInt n") &&
@@ -200,6 +207,36 @@ static void show_locals(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID m)
     (*env)->Deallocate(env, (unsigned char *)t);
 }
 
+/* Another (attached) thread suspends the one at the breakpoint while it
+ * waits in the callback, reads where it is and its locals, and resumes it. */
+static void *watcher(void *arg)
+{
+    (void)arg;
+    JNIEnv *jni = NULL;
+    if ((*jvm)->AttachCurrentThread(jvm, (void **)&jni, NULL) != JNI_OK) {
+        say("watcher: AttachCurrentThread failed");
+        return NULL;
+    }
+    jmethodID m = NULL;
+    jlocation at = -1;
+    jint i = 0, total = 0;
+    char name[128];
+    if (check((*jvmti)->SuspendThread(jvmti, stopped), "SuspendThread") &&
+        check((*jvmti)->GetFrameLocation(jvmti, stopped, 0, &m, &at), "GetFrameLocation") &&
+        check((*jvmti)->GetLocalInt(jvmti, stopped, 0, slot_i, &i), "GetLocalInt i") &&
+        check((*jvmti)->GetLocalInt(jvmti, stopped, 0, slot_total, &total), "GetLocalInt total")) {
+        method_name(m, name, sizeof name);
+        say("watcher: suspended at %s location %d, i = %d, total = %d", name, (int)at, (int)i,
+            (int)total);
+        say("watcher: GetLocalInt of i at depth 1: %s",
+            error_name((*jvmti)->GetLocalInt(jvmti, stopped, 1, slot_i, &i)));
+        if (check((*jvmti)->ResumeThread(jvmti, stopped), "ResumeThread"))
+            say("watcher: resumed");
+    }
+    (*jvm)->DetachCurrentThread(jvm);
+    return NULL;
+}
+
 static void JNICALL breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method,
                                jlocation location)
 {
@@ -216,6 +253,11 @@ static void JNICALL breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmeth
             say("  at %s line %d", name, line_of(frames[i].method, frames[i].location));
         }
     show_locals(env, jni, thread, method);
+    pthread_t w;
+    stopped = (*jni)->NewGlobalRef(jni, thread);
+    if (pthread_create(&w, NULL, watcher, NULL) == 0)
+        pthread_join(w, NULL);
+    (*jni)->DeleteGlobalRef(jni, stopped);
     check((*env)->NotifyFramePop(env, thread, 0), "NotifyFramePop");
     check((*env)->ClearBreakpoint(env, method, location), "ClearBreakpoint");
     steps_left = 6;
@@ -291,6 +333,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         fprintf(stderr, "interp_agent: options: METHOD:LINE\n");
         return JNI_ERR;
     }
+    jvm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
     jvmtiCapabilities caps;
@@ -302,6 +345,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     caps.can_generate_method_exit_events = 1;
     caps.can_get_line_numbers = 1;
     caps.can_access_local_variables = 1;
+    caps.can_suspend = 1;
     if (!check((*jvmti)->AddCapabilities(jvmti, &caps), "AddCapabilities"))
         return JNI_ERR;
     jvmtiEventCallbacks cb;

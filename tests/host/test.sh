@@ -535,8 +535,8 @@ else
     interp_build() { # OUT [SANITIZER FLAGS]
         local out=$1
         shift
-        $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "$@" -I"$JDK_INC" -I"$JDK_INC/linux" \
-            -o "$out" tests/host/interp_agent.c
+        $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC -pthread "$@" -I"$JDK_INC" \
+            -I"$JDK_INC/linux" -o "$out" tests/host/interp_agent.c
     }
     check "host: interp: the agent builds against the JDK's jvmti.h" interp_build "$id_/agent.so" "${san[@]}"
     # HotSpot loads it uninstrumented (a sanitized agent needs its runtime preloaded).
@@ -558,6 +558,9 @@ interp:   label = "sum"
 interp:   GetLocalInt of label: JVMTI_ERROR_TYPE_MISMATCH
 interp:   GetLocalInt of slot 9: JVMTI_ERROR_INVALID_SLOT
 interp:   total set to 100
+interp: watcher: suspended at Debuggee.sum location 12, i = 1, total = 100
+interp: watcher: GetLocalInt of i at depth 1: JVMTI_ERROR_INVALID_SLOT
+interp: watcher: resumed
 interp: step: Debuggee.sum location 13 line 20
 interp: step: Debuggee.sum location 14 line 20
 interp: step: Debuggee.sum location 15 line 20
