@@ -1,7 +1,9 @@
 /* Debugs tests/host/Debuggee.java the way a debugger does, in HotSpot and
  * in bin/jvmti-host's interpreter (host/interp.c) alike, printing only
  * what both must agree on (test.sh compares each VM's output with the
- * same expected text). Options: METHOD:LINE, where to stop.
+ * same expected text). Options: METHOD:LINE, where to stop; with
+ * ":unwind", PopFrame and ForceEarlyReturnInt at the breakpoint too (the
+ * host answers OPAQUE_FRAME on interpreted frames: tests/host only).
  *
  * At ClassPrepare of Debuggee: the breakpoint's location from the method's
  * line number table (GetMethodLocation, GetLineNumberTable), SetBreakpoint,
@@ -30,6 +32,7 @@
 static jvmtiEnv *jvmti;
 static char bp_method[64];
 static int bp_line;
+static int try_unwind; /* option ":unwind": PopFrame and ForceEarlyReturnInt at the breakpoint */
 static int steps_left;
 /* Debuggee's methods: their IDs, names and event counts. */
 static jmethodID ids[MAX_METHODS];
@@ -253,6 +256,10 @@ static void JNICALL breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmeth
             say("  at %s line %d", name, line_of(frames[i].method, frames[i].location));
         }
     show_locals(env, jni, thread, method);
+    if (try_unwind) { /* the host's interpreted frames are opaque to both (differences.md) */
+        say("  PopFrame: %s", error_name((*env)->PopFrame(env, thread)));
+        say("  ForceEarlyReturnInt: %s", error_name((*env)->ForceEarlyReturnInt(env, thread, 7)));
+    }
     pthread_t w;
     stopped = (*jni)->NewGlobalRef(jni, thread);
     if (pthread_create(&w, NULL, watcher, NULL) == 0)
@@ -330,9 +337,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     if (!options || sscanf(options, "%63[^:]:%d", bp_method, &bp_line) != 2) {
-        fprintf(stderr, "interp_agent: options: METHOD:LINE\n");
+        fprintf(stderr, "interp_agent: options: METHOD:LINE[:unwind]\n");
         return JNI_ERR;
     }
+    try_unwind = strstr(options, ":unwind") != NULL;
     jvm = vm;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
@@ -346,6 +354,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     caps.can_get_line_numbers = 1;
     caps.can_access_local_variables = 1;
     caps.can_suspend = 1;
+    if (try_unwind) {
+        caps.can_pop_frame = 1;
+        caps.can_force_early_return = 1;
+    }
     if (!check((*jvmti)->AddCapabilities(jvmti, &caps), "AddCapabilities"))
         return JNI_ERR;
     jvmtiEventCallbacks cb;

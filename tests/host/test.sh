@@ -596,6 +596,13 @@ EOT
     else
         lack "host: interp: the same agent and program in HotSpot 17" "java (17)"
     fi
+    # PopFrame and ForceEarlyReturn: the interpreted frames are opaque (the
+    # host's choice, tests/conformance/differences.md), and the program runs on.
+    out=$(run_host -agentpath:"$id_/agent.so"=sum:20:unwind -threads:0 -cp "$id_/in" Debuggee 2>&1)
+    check "host: interp: PopFrame and ForceEarlyReturnInt on an interpreted frame answer OPAQUE_FRAME" \
+        diff <(printf 'interp:   PopFrame: JVMTI_ERROR_OPAQUE_FRAME\ninterp:   ForceEarlyReturnInt: JVMTI_ERROR_OPAQUE_FRAME\n') \
+             <(grep -E '(PopFrame|ForceEarlyReturnInt):' <<<"$out")
+    check "host: interp: ... and the program runs to its end" grep -qx end <<<"$out"
     # Without an agent the program's own output is all there is.
     out=$(run_host -threads:0 -cp "$id_/in" Debuggee 2>&1)
     check "host: interp: without an agent, the program's output only" \
