@@ -365,6 +365,22 @@ static void section_define(jvmtiEnv *e)
                "... its generic signature from the LocalVariableTypeTable");
         EXPECT(locals[1].slot * 100 + locals[1].length * 10 + (locals[1].generic_signature == NULL),
                111, "... n: slot 1, length 1, no generic signature");
+        /* config.local_type from the same table (the host's) */
+        char type = 0;
+        EXPECT(jvmtirt_class_local_type(M(4), locals[0].start_location, 0, &type), JVMTI_ERROR_NONE,
+               "jvmtirt_class_local_type(lambda$0, list's start, 0): NONE");
+        EXPECT(type, 'L', "... its type's first character");
+        EXPECT(jvmtirt_class_local_type(M(4), locals[1].start_location, 1, &type), JVMTI_ERROR_NONE,
+               "jvmtirt_class_local_type(lambda$0, n's start, 1): NONE");
+        EXPECT(type, locals[1].signature[0], "... n's type");
+        EXPECT(jvmtirt_class_local_type(M(4), locals[1].start_location + 1, 1, &type),
+               JVMTI_ERROR_INVALID_SLOT, "... past n's range: INVALID_SLOT");
+        EXPECT(jvmtirt_class_local_type(M(4), locals[0].start_location, 7, &type),
+               JVMTI_ERROR_INVALID_SLOT, "... a slot no variable has: INVALID_SLOT");
+        EXPECT(jvmtirt_class_local_type(M(1), 0, 0, &type), JVMTI_ERROR_ABSENT_INFORMATION,
+               "jvmtirt_class_local_type(add, no table): ABSENT_INFORMATION");
+        EXPECT(jvmtirt_class_local_type((jmethodID)(uintptr_t)0x7777, 0, 0, &type),
+               JVMTI_ERROR_ABSENT_INFORMATION, "... a method not handed over: ABSENT_INFORMATION");
         for (jint i = 0; i < n; i++)
             dealloc(e, locals[i].name), dealloc(e, locals[i].signature),
                 dealloc(e, locals[i].generic_signature);
