@@ -495,7 +495,8 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
             r = (jint)x == INT32_MIN && (jint)y == -1 ? INT32_MIN : (jint)x / (jint)y; break;
         case 0x70: r = (jint)y == -1 ? 0 : (jint)x % (jint)y; break;   /* irem */
         case 0x78: r = (jint)(x << (y & 31)); break;                   /* ishl */
-        case 0x7a: r = (jint)x < 0 ? ~(jint)(~x >> (y & 31)) : (jint)(x >> (y & 31)); break; /* ishr */
+        case 0x7a: /* ishr: arithmetic, written with logical shifts */
+            r = (jint)x < 0 ? ~(jint)(~x >> (y & 31)) : (jint)(x >> (y & 31)); break;
         case 0x7c: r = (jint)(x >> (y & 31)); break;                   /* iushr */
         case 0x7e: r = (jint)(x & y); break;                           /* iand */
         case 0x80: r = (jint)(x | y); break;                           /* ior */
@@ -518,10 +519,11 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         case 0x61: r = (jlong)(x + y); break;                          /* ladd */
         case 0x65: r = (jlong)(x - y); break;                          /* lsub */
         case 0x69: r = (jlong)(x * y); break;                          /* lmul */
-        case 0x6d: r = (jlong)x == INT64_MIN && (jlong)y == -1 ? INT64_MIN : (jlong)x / (jlong)y; break;
+        case 0x6d: /* ldiv; LONG_MIN / -1 as idiv's */
+            r = (jlong)x == INT64_MIN && (jlong)y == -1 ? INT64_MIN : (jlong)x / (jlong)y; break;
         case 0x71: r = (jlong)y == -1 ? 0 : (jlong)x % (jlong)y; break; /* lrem */
         case 0x79: r = (jlong)(x << y); break;                         /* lshl */
-        case 0x7b: r = (jlong)x < 0 ? ~(jlong)(~x >> y) : (jlong)(x >> y); break; /* lshr */
+        case 0x7b: r = (jlong)x < 0 ? ~(jlong)(~x >> y) : (jlong)(x >> y); break;  /* lshr */
         case 0x7d: r = (jlong)(x >> y); break;                         /* lushr */
         case 0x7f: r = (jlong)(x & y); break;                          /* land */
         case 0x81: r = (jlong)(x | y); break;                          /* lor */
@@ -530,8 +532,14 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         a->sp = xat;
         return push_j(a, r);
     }
-    case 0x74: POP_CHECK(1); s[a->sp - 1].i = (jint)(0u - (uint32_t)s[a->sp - 1].i); return NEXT; /* ineg */
-    case 0x75: POP_CHECK(2); s[a->sp - 2].j = (jlong)(0u - (uint64_t)s[a->sp - 2].j); return NEXT; /* lneg */
+    case 0x74:                                                         /* ineg */
+        POP_CHECK(1);
+        s[a->sp - 1].i = (jint)(0u - (uint32_t)s[a->sp - 1].i);
+        return NEXT;
+    case 0x75:                                                         /* lneg */
+        POP_CHECK(2);
+        s[a->sp - 2].j = (jlong)(0u - (uint64_t)s[a->sp - 2].j);
+        return NEXT;
     case 0x84: {                                                       /* iinc */
         NEED(2);
         *next += 2;
@@ -541,7 +549,10 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         return NEXT;
     }
     case 0x85: { POP_CHECK(1); jint v = s[--a->sp].i; return push_j(a, v); }          /* i2l */
-    case 0x88: { POP_CHECK(2); a->sp -= 2; return push_i(a, (jint)(uint32_t)(uint64_t)s[a->sp].j); } /* l2i */
+    case 0x88:                                                         /* l2i */
+        POP_CHECK(2);
+        a->sp -= 2;
+        return push_i(a, (jint)(uint32_t)(uint64_t)s[a->sp].j);
     case 0x94: {                                                       /* lcmp */
         POP_CHECK(4);
         jlong x = s[a->sp - 4].j, y = s[a->sp - 2].j;
@@ -601,7 +612,7 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         *next += 2;
         if (!resolve(a->p, get_u2(c + a->pc + 1), CP_METHODREF, &r) ||
             strcmp(r.klass, "java/io/PrintStream") != 0 || strcmp(r.name, "println") != 0)
-            return stop(a, "%s", "invokevirtual of a method other than java/io/PrintStream.println");
+            return stop(a, "%s", "invokevirtual of another method than PrintStream.println");
         return println(a, &r);
     }
     case 0xb8: {                                                       /* invokestatic */

@@ -12,7 +12,8 @@
  *                   [-cp DIR CLASS | CLASS]
  * With -cp, DIR/CLASS.class is loaded and its main(String[]) interpreted
  * (interp.c); without it CLASS is accepted like java's main class and
- * ignored, and the main thread runs a built-in chain (stacks.c). -soak keeps the threads posting events for that long (soak.c);
+ * ignored, and the main thread runs a built-in chain (stacks.c). -soak
+ * keeps the threads posting events for that long (soak.c);
  * -work has each thread run "Java code" for that long, with safe points
  * where a suspended thread stops (suspend.c). */
 #include <dlfcn.h>
@@ -497,7 +498,7 @@ int main(int argc, char **argv)
         jvmtirt_post_VMInit(jni, jthread_of(&main_thread));
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
-        if (class_path) { /* a real program: Main.main's bytecodes (host/interp.c) */
+        if (class_path) { /* a real program: CLASS.main's bytecodes (host/interp.c) */
             if (!host_interp_main(&main_thread, class_path, main_class))
                 rc = 1;
         } else {

@@ -530,8 +530,8 @@ if [ -z "$JAVAC" ]; then
     lack "host: interp: Debuggee.java compiled with javac -g" javac
 else
     id_=$d/interp; mkdir -p "$id_/in"
-    check "host: interp: Debuggee.java and Outside.java compile (javac -g)" \
-        "$JAVAC" -g -d "$id_/in" tests/host/Debuggee.java tests/host/Outside.java
+    check "host: interp: Debuggee.java, Arith.java and Outside.java compile (javac -g)" \
+        "$JAVAC" -g -d "$id_/in" tests/host/Debuggee.java tests/host/Arith.java tests/host/Outside.java
     interp_build() { # OUT [SANITIZER FLAGS]
         local out=$1
         shift
@@ -607,6 +607,17 @@ EOT
     out=$(run_host -threads:0 -cp "$id_/in" Debuggee 2>&1)
     check "host: interp: without an agent, the program's output only" \
         diff <(printf '%s\n' start sum 10 42 3000000021 end) <(printf '%s\n' "$out")
+    # The subset's arithmetic where C and Java part ways (Arith.java's comments).
+    arith_expect() {
+        printf '%s\n' -3 -2 -5 15 -136 5 -17 -22 17 -2147483648 -2147483648 0 \
+            -3 -2 -5 15 -18691697672192 0 -17 0 -4 -7
+    }
+    out=$(run_host -threads:0 -cp "$id_/in" Arith 2>&1)
+    check "host: interp: int and long arithmetic as Java has it" diff <(arith_expect) <(printf '%s\n' "$out")
+    if [ -n "$JAVA" ]; then
+        check "host: interp: ... and as HotSpot prints it" \
+            diff <(arith_expect) <("$JAVA" -cp "$id_/in" Arith 2>&1)
+    fi
     # Outside the subset: a clear stop naming the instruction and where, exit 1.
     err=$(run_host -threads:0 -cp "$id_/in" Outside 2>&1 >"$id_/outside.out")
     status=$?
