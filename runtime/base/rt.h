@@ -142,6 +142,14 @@ extern struct rt_state rt;
 extern JVMTIGEN_TLS rt_thread *rt_self;
 
 static inline rt_env *rt_env_of(jvmtiEnv *env) { return (rt_env *)(void *)env; }
+/* The core is done with a local reference an operation handed it and
+ * gives it to no agent: the VM's release_ref frees it (runtime/README.md,
+ * "The JNI contract"). */
+static inline void rt_release_ref(jobject ref)
+{
+    if (ref && rt.config.release_ref)
+        rt.config.release_ref(ref);
+}
 
 /* ---- base.c: environments' slots and their grace periods ---- */
 /* Frees the disposed environments no posting cursor can reach any more,

@@ -54,6 +54,9 @@ static jvmtiError classes(jvmtiEnv *env, jobject loader, int all, jint *count_pt
             ((jclass *)(void *)mem)[i] = l.at[i];
         *count_ptr = (jint)l.n;
         *classes_ptr = (jclass *)(void *)mem;
+    } else {
+        for (size_t i = 0; i < l.n; i++)
+            rt_release_ref(l.at[i]); /* the agent got none of them */
     }
     free(l.at);
     return err;

@@ -264,7 +264,7 @@ typedef struct jvmtirt_class_desc {
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
- * class_by_name, and thread_state added. */
+ * class_by_name, thread_state and release_ref added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -734,6 +734,25 @@ typedef struct jvmtirt_config {
      * of the core held; must not call JVM TI. NULL: GetThreadState asks
      * walk_stacks, stopped before the first frame. */
     jint (*thread_state)(uintptr_t thread_id);
+
+    /* ---- local references (config version 2; runtime/README.md, "The JNI
+     * contract") ----
+     * The core is done with a reference an operation above handed it
+     * (thread_ref, thread_info, thread_group_members, class_modifiable,
+     * object_ref) and does not pass on to the agent: a member
+     * GetThreadGroupChildren leaves out, the current thread's object
+     * GetThreadInfo(NULL) asked for, the loader and protection domain of a
+     * class once its IsModifiableClass, RetransformClasses or
+     * RedefineClasses returns, what a call that fails after the operation
+     * was asked had gathered, and jvmtirt_init's samples. Free it as JNI
+     * DeleteLocalRef would (a VM that handed out a reference it must keep,
+     * a global one, ignores it). Called on the thread the reference was
+     * made for, with no lock of the core held; must not call JVM TI.
+     * Never called with NULL. NULL operation: those references stay in the
+     * calling thread's local frame until its native method returns (so a
+     * long-running agent thread calling these functions in a loop grows
+     * its frame by the dropped references of each call). */
+    void (*release_ref)(jobject ref);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -58,6 +58,13 @@ static int add_group(void *arg, jthreadGroup group)
     return group ? add(&((members *)arg)->groups, group) : 0;
 }
 
+/* The references the core gathered and hands to no agent. */
+static void release_all(const refs *r, size_t from)
+{
+    for (size_t i = from; i < r->n; i++)
+        rt_release_ref(r->items[i]);
+}
+
 /* Copies the list into memory the agent Deallocates. */
 static jvmtiError hand_over(jvmtiEnv *env, const refs *r, jint *count_ptr, jobject **out)
 {
@@ -83,6 +90,9 @@ jvmtiError jvmti_impl_GetTopThreadGroups(jvmtiEnv *env, jint *group_count_ptr,
         err = JVMTI_ERROR_OUT_OF_MEMORY;
     if (err == JVMTI_ERROR_NONE)
         err = hand_over(env, &m.groups, group_count_ptr, groups_ptr);
+    release_all(&m.threads, 0); /* top-level members are groups only */
+    if (err != JVMTI_ERROR_NONE)
+        release_all(&m.groups, 0);
     free(m.threads.items);
     free(m.groups.items);
     return err;
@@ -142,13 +152,21 @@ jvmtiError jvmti_impl_GetThreadGroupChildren(jvmtiEnv *env, jthreadGroup group,
         for (size_t i = 0; ids && i < m.threads.n; i++)
             ids[i] = rt.config.thread_id ? rt.config.thread_id(m.threads.items[i])
                                          : (uintptr_t)m.threads.items[i];
+        /* Kept members move to the front, the others to the back, whose
+         * references are released once the lock is let go. */
         size_t kept = 0;
         pthread_mutex_lock(&rt.lock);
         for (size_t i = 0; ids && i < m.threads.n; i++)
-            if (listed_member(ids[i]))
+            if (listed_member(ids[i])) {
+                jthread t = m.threads.items[kept];
                 m.threads.items[kept++] = m.threads.items[i];
+                m.threads.items[i] = t;
+            }
         pthread_mutex_unlock(&rt.lock);
-        m.threads.n = kept;
+        if (ids) {
+            release_all(&m.threads, kept);
+            m.threads.n = kept;
+        }
         if (!ids)
             err = JVMTI_ERROR_OUT_OF_MEMORY;
         free(ids);
@@ -165,6 +183,10 @@ jvmtiError jvmti_impl_GetThreadGroupChildren(jvmtiEnv *env, jthreadGroup group,
             *thread_count_ptr = n_threads;
             *threads_ptr = threads;
         }
+    }
+    if (err != JVMTI_ERROR_NONE) {
+        release_all(&m.threads, 0);
+        release_all(&m.groups, 0);
     }
     free(m.threads.items);
     free(m.groups.items);

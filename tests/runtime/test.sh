@@ -318,6 +318,17 @@ if build "groups (shared library)" "$d/groups-so" tests/runtime/groups.c -L"$sod
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
+# localrefs.c: the JNI contract's local-reference rule: every reference an
+# operation hands the core reaches the agent or goes back through
+# release_ref, once; static and shared.
+if build localrefs "$d/localrefs" tests/runtime/localrefs.c "$RT_LIB"; then
+    run_tap localrefs "$d/localrefs"
+fi
+if build "localrefs (shared library)" "$d/localrefs-so" tests/runtime/localrefs.c -L"$sodir" -ljvmtirt; then
+    run_tap localrefs-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/localrefs-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
 # members.c: the classes the VM hands over (a class file, a description),
 # their methods' and fields' metadata, and bad class bytes; static and shared.
 if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
