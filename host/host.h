@@ -219,6 +219,12 @@ void host_stacks_run_main(host_thread *t);
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 
+/* Java monitors (monitors.c): the core's owned_monitors, contended_monitor
+ * and monitor_usage over the stacks (Main.main holds class Main's monitor,
+ * Thread.run its thread's), and their capabilities; after
+ * host_stacks_configure (it reads the stack walk). */
+void host_monitors_configure(jvmtirt_config *c);
+
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 

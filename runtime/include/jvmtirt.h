@@ -264,7 +264,8 @@ typedef struct jvmtirt_class_desc {
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
- * class_by_name, thread_state and release_ref added. */
+ * class_by_name, thread_state, release_ref, and the Java monitor
+ * operations added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -753,6 +754,48 @@ typedef struct jvmtirt_config {
      * long-running agent thread calling these functions in a loop grows
      * its frame by the dropped references of each call). */
     void (*release_ref)(jobject ref);
+
+    /* ---- Java monitors (config version 2; runtime/README.md, "Java
+     * monitors") ----
+     * GetOwnedMonitorInfo, GetOwnedMonitorStackDepthInfo,
+     * GetCurrentContendedMonitor and GetObjectMonitorUsage: the core resolves
+     * the thread (any live thread: the spec asks neither the caller nor a
+     * suspended one), lays out what the agent Deallocates and turns thread
+     * ids into thread objects; the VM reports what a thread holds or waits
+     * for, sampled at one moment (the thread stopped, or the VM holding what
+     * its threads take to enter and leave monitors). Called on the agent's
+     * thread inside the JVM TI call with no lock of the core held; they must
+     * not call JVM TI. NULL: the functions over it answer
+     * JVMTI_ERROR_NOT_AVAILABLE, jvmtirt_report_defaults lists them and
+     * their capability is withdrawn. */
+    /* Each monitor the thread with that id owns, once however many times it
+     * entered it: visit(arg, monitor, depth), monitor a new local reference
+     * for the calling thread (the agent's, or given back through
+     * release_ref), depth that of the most recent frame holding it (0: the
+     * top frame; -1 when the VM cannot tell, e.g. JNI MonitorEnter). A
+     * non-zero answer of visit ends the walk (the core ran out of memory).
+     * Returns JVMTI_ERROR_NONE, or an error for the agent (THREAD_NOT_ALIVE:
+     * the thread ended meanwhile). */
+    jvmtiError (*owned_monitors)(uintptr_t thread_id,
+                                 int (*visit)(void *arg, jobject monitor, jint depth), void *arg);
+    /* The object whose monitor the thread with that id waits to enter, or
+     * to enter again after Object.wait (as the VM's release reads the spec:
+     * JDK 17's HotSpot also names the object of a wait not yet notified), in
+     * *monitor as a new local reference for the calling thread, or NULL.
+     * Returns JVMTI_ERROR_NONE or an error for the agent. */
+    jvmtiError (*contended_monitor)(uintptr_t thread_id, jobject *monitor);
+    /* The monitor of `object` (the agent's reference, never NULL): *owner
+     * the id (thread_id's) of the thread owning it, 0 for none, and
+     * *entry_count how many times it entered it; visit(arg, 0, id) for each
+     * thread waiting to own it (to enter, or to enter again once notified),
+     * visit(arg, 1, id) for each thread waiting in Object.wait to be
+     * notified. A non-zero answer of visit ends the enumeration. The core
+     * leaves virtual threads out (thread_is_virtual: the spec's platform
+     * threads only) and makes each thread object with thread_ref. Returns
+     * JVMTI_ERROR_NONE or INVALID_OBJECT. */
+    jvmtiError (*monitor_usage)(jobject object, uintptr_t *owner, jint *entry_count,
+                                int (*visit)(void *arg, int notify, uintptr_t thread_id),
+                                void *arg);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -23,6 +23,7 @@ const rt_area *const rt_areas[] = {
     &rt_area_threadinfo,     /* threads/ */
     &rt_area_suspend,        /* threads/ */
     &rt_area_groups,         /* threads/ */
+    &rt_area_javamonitors,   /* threads/ */
     &rt_area_classes,        /* classes/ */
     &rt_area_classinfo,      /* classes/ */
     &rt_area_redefine,       /* classes/ */

@@ -329,6 +329,16 @@ if build "localrefs (shared library)" "$d/localrefs-so" tests/runtime/localrefs.
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
+# javamonitors.c: the Java monitor functions over a VM's owned_monitors,
+# contended_monitor and monitor_usage; static and shared.
+if build javamonitors "$d/javamonitors" tests/runtime/javamonitors.c "$RT_LIB"; then
+    run_tap javamonitors "$d/javamonitors"
+fi
+if build "javamonitors (shared library)" "$d/javamonitors-so" tests/runtime/javamonitors.c -L"$sodir" -ljvmtirt; then
+    run_tap javamonitors-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/javamonitors-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
 # members.c: the classes the VM hands over (a class file, a description),
 # their methods' and fields' metadata, and bad class bytes; static and shared.
 if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
