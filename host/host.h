@@ -18,7 +18,8 @@ typedef enum host_kind {
     HOST_FIELD,
     HOST_OBJECT,  /* a plain java/lang/Object (objects.c) */
     HOST_INSTANCE, /* an object of the heap model (heap.c) */
-    HOST_THREAD_GROUP /* groups.c */
+    HOST_THREAD_GROUP, /* groups.c */
+    HOST_MODULE        /* a java/lang/Module (modules.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -224,6 +225,11 @@ void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
  * Thread.run its thread's), and their capabilities; after
  * host_stacks_configure (it reads the stack walk). */
 void host_monitors_configure(jvmtirt_config *c);
+
+/* Modules (modules.c): the core's each_module, named_module, module_info
+ * and module_update over two modules, java.base (named: java/lang) and the
+ * unnamed module; each update is printed ("jvmti-host: module ..."). */
+void host_modules_configure(jvmtirt_config *c);
 
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);

@@ -436,6 +436,7 @@ int main(int argc, char **argv)
     host_frames_configure(&config);
     host_stacks_configure(&config);                        /* host/stacks.c */
     host_monitors_configure(&config);                      /* host/monitors.c */
+    host_modules_configure(&config);                       /* host/modules.c */
     host_heap_configure(&config);                          /* host/heap.c */
     host_groups_configure(&config);                        /* host/groups.c */
     if (all_capabilities) {

@@ -108,7 +108,7 @@ static jvmtiError monitor_usage(jobject object, uintptr_t *owner, jint *entry_co
 {
     (void)visit, (void)arg; /* no waiters in the model */
     host_kind kind = ((host_object *)(void *)object)->kind;
-    if (kind < HOST_THREAD || kind > HOST_THREAD_GROUP)
+    if (kind < HOST_THREAD || kind > HOST_MODULE)
         return JVMTI_ERROR_INVALID_OBJECT;
     /* The main thread and the workers: the threads that run Main.main or
      * Thread.run (at most 8 looked at: the tests run fewer). */

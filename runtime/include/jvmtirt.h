@@ -135,6 +135,25 @@ typedef struct jvmtirt_class_origin {
     jobject protection_domain;
 } jvmtirt_class_origin;
 
+/* ---- modules (config version 2) ---- */
+
+/* What module_info hands the core about one module. */
+typedef struct jvmtirt_module_info {
+    jboolean named;       /* JNI_FALSE: an unnamed module (updates are no-ops) */
+    jboolean open;        /* an open or automatic module (exports and opens are no-ops) */
+    jboolean modifiable;  /* of a named module: IsModifiableModule's answer */
+    jboolean has_package; /* the package asked about belongs to the module */
+} jvmtirt_module_info;
+
+/* module_update's kinds. */
+enum {
+    JVMTIRT_MODULE_READS = 1,
+    JVMTIRT_MODULE_EXPORTS = 2,
+    JVMTIRT_MODULE_OPENS = 3,
+    JVMTIRT_MODULE_USES = 4,
+    JVMTIRT_MODULE_PROVIDES = 5
+};
+
 /* What the core keeps of a class for its retransformations (opaque). */
 typedef struct jvmtirt_class_file jvmtirt_class_file;
 /* ---- thread groups (config version 2) ---- */
@@ -264,8 +283,8 @@ typedef struct jvmtirt_class_desc {
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
- * class_by_name, thread_state, release_ref, and the Java monitor
- * operations added. */
+ * class_by_name, thread_state, release_ref, the Java monitor and the
+ * module operations added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -796,6 +815,40 @@ typedef struct jvmtirt_config {
     jvmtiError (*monitor_usage)(jobject object, uintptr_t *owner, jint *entry_count,
                                 int (*visit)(void *arg, int notify, uintptr_t thread_id),
                                 void *arg);
+
+    /* ---- modules (config version 2; runtime/README.md, "Modules") ----
+     * GetAllModules, GetNamedModule, AddModuleReads, AddModuleExports,
+     * AddModuleOpens, AddModuleUses, AddModuleProvides and
+     * IsModifiableModule: the core makes the spec's checks in HotSpot's
+     * order and leaves out what the spec makes a no-op; the VM enumerates,
+     * describes and updates. Called on the agent's thread inside the JVM TI
+     * call with no lock of the core held; they must not call JVM TI (they
+     * may run Java code of the VM's own, as HotSpot's updates do). NULL: the
+     * functions over it answer JVMTI_ERROR_NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists them: they need no capability). */
+    /* Calls visit(arg, module) once per module loaded, the unnamed module of
+     * each class loader included; module a new local reference for the
+     * calling thread. A non-zero answer of visit ends the walk (the core ran
+     * out of memory). Returns JVMTI_ERROR_NONE or an error for the call. */
+    jvmtiError (*each_module)(int (*visit)(void *arg, jobject module), void *arg);
+    /* GetNamedModule: in *module (a new local reference, or NULL) the named
+     * module defined to class_loader (NULL: the bootstrap loader) that
+     * contains package (internal form, "java/lang"). ILLEGAL_ARGUMENT when
+     * class_loader is not NULL and no class loader object. */
+    jvmtiError (*named_module)(jobject class_loader, const char *package, jobject *module);
+    /* What the core checks of a module (the agent's reference, never NULL):
+     * fills *out (package: the package an update names, or NULL). Returns
+     * JVMTI_ERROR_NONE or INVALID_MODULE for what is no module object. */
+    jvmtiError (*module_info)(jobject module, const char *package, jvmtirt_module_info *out);
+    /* Changes a named, modifiable module, once the core's checks passed:
+     * kind JVMTIRT_MODULE_READS (other: the module to read),
+     * JVMTIRT_MODULE_EXPORTS / _OPENS (package, which belongs to module;
+     * other: the module it is exported or opened to), JVMTIRT_MODULE_USES
+     * (service) or JVMTIRT_MODULE_PROVIDES (service, impl). The references
+     * are the agent's, valid during the call. Returns JVMTI_ERROR_NONE or an
+     * error for the agent. */
+    jvmtiError (*module_update)(int kind, jobject module, jobject other, const char *package,
+                                jclass service, jclass impl);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -28,6 +28,7 @@ const rt_area *const rt_areas[] = {
     &rt_area_classinfo,      /* classes/ */
     &rt_area_redefine,       /* classes/ */
     &rt_area_members,        /* classes/ */
+    &rt_area_modules,        /* classes/ */
     &rt_area_props,          /* envs/ */
     &rt_area_monitor,        /* threads/ */
     NULL,

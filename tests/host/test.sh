@@ -8,7 +8,7 @@
 # (metadata_agent.c); the heap walks over the host's heap
 # model (heap_agent.c, host/heap.c); thread groups and RunAgentThread
 # (groups_agent.c, host/groups.c); Java monitors (monitors_agent.c,
-# host/monitors.c).
+# host/monitors.c); modules (modules_agent.c, host/modules.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -558,4 +558,50 @@ EOT
     }
     check "host: monitors: Main.main holds Main's monitor at depth 3, Thread.run its thread's at 1, none after" \
         diff <(monitors_expect) <(grep '^monitors: ' <<<"$out")
+fi
+
+# ---- modules_agent.c (built against the JDK's jvmti.h): the core's module
+# functions over the host's two modules (host/modules.c: java.base with
+# java/lang, and the unnamed module); the host prints each update the core
+# passes on, and nothing for the spec's no-ops and the refused ones ----
+modules_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/modules.so" tests/host/modules_agent.c
+}
+if check "host: modules: the agent builds against the JDK's jvmti.h" modules_build; then
+    out=$(run_host -agentpath:"$d/modules.so" -threads:0 Main 2>"$d/modules.err")
+    status=$?
+    check "host: modules: exit status 0 (got $status)" test "$status" = 0
+    modules_expect() {
+        cat <<'EOT'
+modules: GetNamedModule(NULL, java/lang): 0
+modules: GetNamedModule(NULL, no/such): 0
+modules: ... java/lang's is a module, no/such's is null
+modules: GetNamedModule(a thread, java/lang): 103
+modules: GetAllModules: 0
+modules: ... 2 modules, java.base among them: 1
+modules: IsModifiableModule(java.base): 0
+modules: ... 1
+modules: IsModifiableModule(unnamed): 0
+modules: ... 1
+modules: IsModifiableModule(a thread): 26
+jvmti-host: module java.base: reads unnamed
+modules: AddModuleReads(java.base, unnamed): 0
+modules: AddModuleReads(unnamed, java.base): a no-op: 0
+modules: AddModuleReads(java.base, a thread): 26
+jvmti-host: module java.base: exports java/lang to unnamed
+modules: AddModuleExports(java.base, java/lang, unnamed): 0
+modules: AddModuleExports(java.base, no/such, unnamed): 103
+jvmti-host: module java.base: opens java/lang to unnamed
+modules: AddModuleOpens(java.base, java/lang, unnamed): 0
+modules: AddModuleOpens(a thread, java/lang, unnamed): 26
+jvmti-host: module java.base: uses java/lang/Thread
+modules: AddModuleUses(java.base, Thread): 0
+jvmti-host: module java.base: provides java/lang/Thread with java/lang/Object
+modules: AddModuleProvides(java.base, Thread, Object): 0
+modules: AddModuleUses(unnamed, Thread): a no-op: 0
+EOT
+    }
+    check "host: modules: listed, found by package, checked (INVALID_MODULE, ILLEGAL_ARGUMENT), updated or a no-op" \
+        diff <(modules_expect) <(grep -E '^(modules: |jvmti-host: module )' <<<"$out")
 fi

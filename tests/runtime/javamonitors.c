@@ -22,6 +22,7 @@
 
 #define TAP_PREFIX "javamonitors: "
 #include "tap.h"
+#include "defaults.h"
 #include "vm_threads.h"
 
 #define EXPECT(got, want, ...) TAP_CHECK_EQ(got, want, __VA_ARGS__)
@@ -253,24 +254,6 @@ static void section_usage(jvmtiEnv *e)
            JVMTI_ERROR_INVALID_OBJECT, "not an object: the VM's INVALID_OBJECT");
 }
 
-/* Whether jvmtirt_report_defaults names the capability withdrawn with the
- * operation its functions lack. */
-static int reported(const char *capability, const char *op)
-{
-    FILE *f = tmpfile();
-    if (!f)
-        return 0;
-    jvmtirt_report_defaults(f);
-    rewind(f);
-    char buf[512], want[128];
-    snprintf(want, sizeof want, "capability %s withdrawn", capability);
-    int found = 0;
-    while (fgets(buf, sizeof buf, f))
-        found |= strstr(buf, want) && strstr(buf, op);
-    fclose(f);
-    return found;
-}
-
 int main(void)
 {
     static const vm_thread others[] = {{(uintptr_t)T(WORKER), JVMTIRT_JAVA_THREAD},
@@ -301,10 +284,14 @@ int main(void)
     EXPECT(pot.can_get_owned_monitor_info || pot.can_get_owned_monitor_stack_depth_info ||
                pot.can_get_current_contended_monitor || pot.can_get_monitor_info,
            0, "no operations: none of the four capabilities is offered");
-    EXPECT(reported("can_get_owned_monitor_info", "config.owned_monitors") &&
-               reported("can_get_owned_monitor_stack_depth_info", "config.owned_monitors") &&
-               reported("can_get_current_contended_monitor", "config.contended_monitor") &&
-               reported("can_get_monitor_info", "config.monitor_usage"),
+    EXPECT(defaults_reported("capability can_get_owned_monitor_info withdrawn",
+                             "config.owned_monitors") &&
+               defaults_reported("capability can_get_owned_monitor_stack_depth_info withdrawn",
+                                 "config.owned_monitors") &&
+               defaults_reported("capability can_get_current_contended_monitor withdrawn",
+                                 "config.contended_monitor") &&
+               defaults_reported("capability can_get_monitor_info withdrawn",
+                                 "config.monitor_usage"),
            1, "... and jvmtirt_report_defaults names each, with the operation it lacks");
     (*e)->DisposeEnvironment(e);
     core_down();

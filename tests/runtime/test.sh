@@ -339,6 +339,16 @@ if build "javamonitors (shared library)" "$d/javamonitors-so" tests/runtime/java
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
+# modules.c: the module functions over a VM's enumeration, lookup, module
+# facts and update; static and shared.
+if build modules "$d/modules" tests/runtime/modules.c "$RT_LIB"; then
+    run_tap modules "$d/modules"
+fi
+if build "modules (shared library)" "$d/modules-so" tests/runtime/modules.c -L"$sodir" -ljvmtirt; then
+    run_tap modules-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/modules-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
 # members.c: the classes the VM hands over (a class file, a description),
 # their methods' and fields' metadata, and bad class bytes; static and shared.
 if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
