@@ -294,8 +294,9 @@ uninstall-jvmticheck:
 # jvmtigen, its man page, templates and the project's spec (with its DTD:
 # the default SPEC); libjvmtirt (static, and shared with its soname), the
 # headers a VM includes, jvmtirt.pc for pkg-config (with jvmtirt-lib.pc: see
-# runtime/include/jvmtirt.pc.in); jvmti-host; the reference of the spec (jvmti.html,
-# and its man3 pages) and the runtime's README as documentation.
+# runtime/include/jvmtirt.pc.in) and its man page (docs/jvmtirt.3); jvmti-host;
+# the reference of the spec (jvmti.html, and its man3 pages) and the runtime's
+# README as documentation.
 # jni.h is the JDK's: the VM puts it on the include path itself.
 bindir := $(PREFIX)/bin
 libdir := $(PREFIX)/lib
@@ -333,6 +334,7 @@ install: all $(RT_PCS)
 	$(INSTALL) -m 755 $(JVMTI_HOST) $(call D,$(bindir)/jvmti-host)
 	$(INSTALL) -m 644 docs/jvmtigen.1 $(call D,$(mandir)/man1/jvmtigen.1)
 	$(INSTALL) -m 644 $(OUT)/man/man3/*.3 $(call D,$(mandir)/man3)
+	$(INSTALL) -m 644 docs/jvmtirt.3 $(call D,$(mandir)/man3/jvmtirt.3)
 	$(INSTALL) -m 644 $(TEMPLATES) $(call D,$(datadir)/templates)
 	$(INSTALL) -m 644 spec/jvmti.xml spec/jvmti.dtd $(call D,$(datadir))
 	$(INSTALL) -m 644 $(OUT)/jvmti.html $(call D,$(docdir)/jvmti.html)
@@ -355,7 +357,7 @@ rm_in = rm -f $(foreach f,$(2),$(call D,$(1)/$(f)))
 uninstall:
 	$(call rm_in,$(bindir),jvmtigen jvmti-host)
 	$(call rm_in,$(mandir)/man1,jvmtigen.1)
-	$(call rm_in,$(mandir)/man3,$(notdir $(wildcard $(OUT)/man/man3/*.3)))
+	$(call rm_in,$(mandir)/man3,$(notdir $(wildcard $(OUT)/man/man3/*.3)) jvmtirt.3)
 	$(call rm_in,$(datadir)/templates,$(notdir $(TEMPLATES)))
 	$(call rm_in,$(datadir),jvmti.xml jvmti.dtd)
 	$(call rm_in,$(docdir),jvmti.html runtime.md)

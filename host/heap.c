@@ -224,6 +224,7 @@ static const host_class *class_of(uintptr_t id)
     case HOST_OBJECT: return &host_classes[K_OBJECT];
     case HOST_METHOD: case HOST_FIELD: break;
     case HOST_THREAD_GROUP: case HOST_STREAM: break; /* not in the heap model */
+    case HOST_MODULE: break;       /* nor are modules (modules.c) */
     }
     return NULL;
 }

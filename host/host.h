@@ -19,7 +19,8 @@ typedef enum host_kind {
     HOST_OBJECT,  /* a plain java/lang/Object (objects.c) */
     HOST_INSTANCE, /* an object of the heap model (heap.c) */
     HOST_THREAD_GROUP, /* groups.c */
-    HOST_STREAM        /* System.out, a java/io/PrintStream (interp.c) */
+    HOST_STREAM,       /* System.out, a java/io/PrintStream (interp.c) */
+    HOST_MODULE        /* a java/lang/Module (modules.c) */
 } host_kind;
 
 typedef struct host_object {
@@ -242,6 +243,17 @@ void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 /* A String of len bytes of modified UTF-8 (jni.c): ldc's constants
  * (interp.c) and NewStringUTF. NULL when out of memory. */
 jstring host_string_new(const char *utf, size_t len);
+/* Java monitors (monitors.c): the core's owned_monitors, contended_monitor
+ * and monitor_usage over the stacks (Main.main holds class Main's monitor,
+ * Thread.run its thread's), and their capabilities; after
+ * host_stacks_configure (it reads the stack walk). */
+void host_monitors_configure(jvmtirt_config *c);
+
+/* Modules (modules.c): the core's each_module, named_module, module_info
+ * and module_update over two modules, java.base (named: java/lang) and the
+ * unnamed module; each update is printed ("jvmti-host: module ..."). */
+void host_modules_configure(jvmtirt_config *c);
+
 /* The minimal JNI function table (jni.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 

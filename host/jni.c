@@ -41,6 +41,7 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     case HOST_THREAD_GROUP: break; /* the host has no java/lang/ThreadGroup class */
     case HOST_STREAM: break;       /* nor java/io/PrintStream (interp.c's System.out) */
+    case HOST_MODULE: break;       /* nor java/lang/Module (modules.c) */
     }
     return NULL;
 }

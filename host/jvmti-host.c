@@ -55,7 +55,7 @@ host_member host_members[] = {
     {{HOST_FIELD}, 3, "name", "Ljava/lang/String;", 0x0042, NULL, 0, 0}, /* private volatile */
     {{HOST_FIELD}, 3, "priority", "I", 0x0002, NULL, 0, 0},              /* private */
     /* the call chain the main thread runs (stacks.c), as in tests/conformance/Main.java */
-    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0x0009, NULL, 1, 1}, /* public static; args: null */
+    {{HOST_METHOD}, 4, "main", "([Ljava/lang/String;)V", 0x0029, NULL, 1, 1}, /* public static synchronized (monitors.c); args: null */
     {{HOST_METHOD}, 5, "a", "()V", 0x0008, NULL, 0, 1},                       /* static */
     {{HOST_METHOD}, 5, "b", "()V", 0x0008, NULL, 0, 1},
     {{HOST_METHOD}, 5, "c", "()V", 0x0008, NULL, 0, 1},
@@ -451,6 +451,8 @@ int main(int argc, char **argv)
     config.sample_object = jthread_of(&main_thread);
     host_frames_configure(&config);
     host_stacks_configure(&config);                        /* host/stacks.c */
+    host_monitors_configure(&config);                      /* host/monitors.c */
+    host_modules_configure(&config);                       /* host/modules.c */
     host_heap_configure(&config);                          /* host/heap.c */
     host_groups_configure(&config);                        /* host/groups.c */
     if (all_capabilities) {

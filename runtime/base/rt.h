@@ -142,6 +142,31 @@ extern struct rt_state rt;
 extern JVMTIGEN_TLS rt_thread *rt_self;
 
 static inline rt_env *rt_env_of(jvmtiEnv *env) { return (rt_env *)(void *)env; }
+/* The local references a VM's enumeration visits (refs.c); start from
+ * {0}. rt_refs_add is a visit callback: it appends ref (NULL is skipped),
+ * or, out of memory, releases it, marks the list and answers 1 (stop).
+ * rt_refs_release gives back those from index `from` on and keeps the
+ * others. rt_refs_hand_over (given the enumeration's result) lays the list
+ * out in one array the agent Deallocates, or releases every reference when
+ * the call fails; either way the list is emptied. */
+typedef struct rt_refs {
+    jobject *at;
+    size_t n, cap;
+    int oom;
+} rt_refs;
+int rt_refs_add(void *list, jobject ref);
+void rt_refs_release(rt_refs *r, size_t from);
+jvmtiError rt_refs_hand_over(jvmtiEnv *env, rt_refs *r, jvmtiError err, jint *count_ptr,
+                             jobject **out_ptr);
+
+/* The core is done with a local reference an operation handed it and
+ * gives it to no agent: the VM's release_ref frees it (runtime/README.md,
+ * "The JNI contract"). */
+static inline void rt_release_ref(jobject ref)
+{
+    if (ref && rt.config.release_ref)
+        rt.config.release_ref(ref);
+}
 
 /* ---- base.c: environments' slots and their grace periods ---- */
 /* Frees the disposed environments no posting cursor can reach any more,

@@ -7,7 +7,7 @@
 #include "rt.h"
 
 extern const rt_area rt_area_classes, rt_area_classinfo, rt_area_prefixes, rt_area_jnitable,
-    rt_area_loadersearch, rt_area_redefine, rt_area_members;
+    rt_area_loadersearch, rt_area_redefine, rt_area_members, rt_area_modules;
 
 /* GetSourceFileName of a class handed over (members.c): 1 and *err set
  * (the name copied to *out) if the core has the class, 0 if not. */

@@ -884,6 +884,8 @@ jvmtiError jvmti_impl_GetImplementedInterfaces(jvmtiEnv *env, jclass klass,
         free(names[i]);
     free(names);
     if (err != JVMTI_ERROR_NONE) {
+        for (jint i = 0; out && i < n && out[i]; i++)
+            rt_release_ref(out[i]); /* those resolved before the VM lost one */
         jvmti_impl_Deallocate(env, (unsigned char *)out);
         return err;
     }

@@ -292,6 +292,8 @@ jvmtiError jvmti_impl_IsModifiableClass(jvmtiEnv *env, jclass klass,
      * (by the function it goes with). */
     jvmtiError err =
         check_one(env, klass, held.can_retransform_any_class || held.can_redefine_any_class, &o);
+    rt_release_ref(o.loader);
+    rt_release_ref(o.protection_domain);
     if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_UNMODIFIABLE_CLASS)
         return err;
     *is_modifiable_class_ptr = err == JVMTI_ERROR_NONE ? JNI_TRUE : JNI_FALSE;
@@ -312,6 +314,8 @@ static void pending_free(pending *p, jint n)
 {
     for (jint i = 0; p && i < n; i++) {
         jvmtirt_post_deallocate(p[i].agent_bytes);
+        rt_release_ref(p[i].origin.loader);
+        rt_release_ref(p[i].origin.protection_domain);
         free(p[i].own);
         free(p[i].kept);
     }

@@ -135,6 +135,25 @@ typedef struct jvmtirt_class_origin {
     jobject protection_domain;
 } jvmtirt_class_origin;
 
+/* ---- modules (config version 2) ---- */
+
+/* What module_info hands the core about one module. */
+typedef struct jvmtirt_module_info {
+    jboolean named;       /* JNI_FALSE: an unnamed module (updates are no-ops) */
+    jboolean open;        /* an open or automatic module (exports and opens are no-ops) */
+    jboolean modifiable;  /* of a named module: IsModifiableModule's answer */
+    jboolean has_package; /* the package asked about belongs to the module */
+} jvmtirt_module_info;
+
+/* module_update's kinds. */
+enum {
+    JVMTIRT_MODULE_READS = 1,
+    JVMTIRT_MODULE_EXPORTS = 2,
+    JVMTIRT_MODULE_OPENS = 3,
+    JVMTIRT_MODULE_USES = 4,
+    JVMTIRT_MODULE_PROVIDES = 5
+};
+
 /* What the core keeps of a class for its retransformations (opaque). */
 typedef struct jvmtirt_class_file jvmtirt_class_file;
 /* ---- thread groups (config version 2) ---- */
@@ -264,7 +283,8 @@ typedef struct jvmtirt_class_desc {
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
- * class_by_name, and thread_state added. */
+ * class_by_name, thread_state, release_ref, the Java monitor and the
+ * module operations added. */
 #define JVMTIRT_CONFIG_VERSION 2
 typedef struct jvmtirt_config {
     /* ---- the header ---- */
@@ -734,6 +754,101 @@ typedef struct jvmtirt_config {
      * of the core held; must not call JVM TI. NULL: GetThreadState asks
      * walk_stacks, stopped before the first frame. */
     jint (*thread_state)(uintptr_t thread_id);
+
+    /* ---- local references (config version 2; runtime/README.md, "The JNI
+     * contract") ----
+     * The core is done with a reference an operation above handed it
+     * (thread_ref, thread_info, thread_group_members, class_modifiable,
+     * object_ref) and does not pass on to the agent: a member
+     * GetThreadGroupChildren leaves out, the current thread's object
+     * GetThreadInfo(NULL) asked for, the loader and protection domain of a
+     * class once its IsModifiableClass, RetransformClasses or
+     * RedefineClasses returns, what a call that fails after the operation
+     * was asked had gathered, and jvmtirt_init's samples. Free it as JNI
+     * DeleteLocalRef would (a VM that handed out a reference it must keep,
+     * a global one, ignores it). Called on the thread the reference was
+     * made for, with no lock of the core held; must not call JVM TI.
+     * Never called with NULL. NULL operation: those references stay in the
+     * calling thread's local frame until its native method returns (so a
+     * long-running agent thread calling these functions in a loop grows
+     * its frame by the dropped references of each call). */
+    void (*release_ref)(jobject ref);
+
+    /* ---- Java monitors (config version 2; runtime/README.md, "Java
+     * monitors") ----
+     * GetOwnedMonitorInfo, GetOwnedMonitorStackDepthInfo,
+     * GetCurrentContendedMonitor and GetObjectMonitorUsage: the core resolves
+     * the thread (any live thread: the spec asks neither the caller nor a
+     * suspended one), lays out what the agent Deallocates and turns thread
+     * ids into thread objects; the VM reports what a thread holds or waits
+     * for, sampled at one moment (the thread stopped, or the VM holding what
+     * its threads take to enter and leave monitors). Called on the agent's
+     * thread inside the JVM TI call with no lock of the core held; they must
+     * not call JVM TI. NULL: the functions over it answer
+     * JVMTI_ERROR_NOT_AVAILABLE, jvmtirt_report_defaults lists them and
+     * their capability is withdrawn. */
+    /* Each monitor the thread with that id owns, once however many times it
+     * entered it: visit(arg, monitor, depth), monitor a new local reference
+     * for the calling thread (the agent's, or given back through
+     * release_ref), depth that of the most recent frame holding it (0: the
+     * top frame; -1 when the VM cannot tell, e.g. JNI MonitorEnter). A
+     * non-zero answer of visit ends the walk (the core ran out of memory).
+     * Returns JVMTI_ERROR_NONE, or an error for the agent (THREAD_NOT_ALIVE:
+     * the thread ended meanwhile). */
+    jvmtiError (*owned_monitors)(uintptr_t thread_id,
+                                 int (*visit)(void *arg, jobject monitor, jint depth), void *arg);
+    /* The object whose monitor the thread with that id waits to enter, or
+     * to enter again after Object.wait (as the VM's release reads the spec:
+     * JDK 17's HotSpot also names the object of a wait not yet notified), in
+     * *monitor as a new local reference for the calling thread, or NULL.
+     * Returns JVMTI_ERROR_NONE or an error for the agent. */
+    jvmtiError (*contended_monitor)(uintptr_t thread_id, jobject *monitor);
+    /* The monitor of `object` (the agent's reference, never NULL): *owner
+     * the id (thread_id's) of the thread owning it, 0 for none, and
+     * *entry_count how many times it entered it; visit(arg, 0, id) for each
+     * thread waiting to own it (to enter, or to enter again once notified),
+     * visit(arg, 1, id) for each thread waiting in Object.wait to be
+     * notified. A non-zero answer of visit ends the enumeration. The core
+     * leaves virtual threads out (thread_is_virtual: the spec's platform
+     * threads only) and makes each thread object with thread_ref. Returns
+     * JVMTI_ERROR_NONE or INVALID_OBJECT. */
+    jvmtiError (*monitor_usage)(jobject object, uintptr_t *owner, jint *entry_count,
+                                int (*visit)(void *arg, int notify, uintptr_t thread_id),
+                                void *arg);
+
+    /* ---- modules (config version 2; runtime/README.md, "Modules") ----
+     * GetAllModules, GetNamedModule, AddModuleReads, AddModuleExports,
+     * AddModuleOpens, AddModuleUses, AddModuleProvides and
+     * IsModifiableModule: the core makes the spec's checks in HotSpot's
+     * order and leaves out what the spec makes a no-op; the VM enumerates,
+     * describes and updates. Called on the agent's thread inside the JVM TI
+     * call with no lock of the core held; they must not call JVM TI (they
+     * may run Java code of the VM's own, as HotSpot's updates do). NULL: the
+     * functions over it answer JVMTI_ERROR_NOT_AVAILABLE (and
+     * jvmtirt_report_defaults lists them: they need no capability). */
+    /* Calls visit(arg, module) once per module loaded, the unnamed module of
+     * each class loader included; module a new local reference for the
+     * calling thread. A non-zero answer of visit ends the walk (the core ran
+     * out of memory). Returns JVMTI_ERROR_NONE or an error for the call. */
+    jvmtiError (*each_module)(int (*visit)(void *arg, jobject module), void *arg);
+    /* GetNamedModule: in *module (a new local reference, or NULL) the named
+     * module defined to class_loader (NULL: the bootstrap loader) that
+     * contains package (internal form, "java/lang"). ILLEGAL_ARGUMENT when
+     * class_loader is not NULL and no class loader object. */
+    jvmtiError (*named_module)(jobject class_loader, const char *package, jobject *module);
+    /* What the core checks of a module (the agent's reference, never NULL):
+     * fills *out (package: the package an update names, or NULL). Returns
+     * JVMTI_ERROR_NONE or INVALID_MODULE for what is no module object. */
+    jvmtiError (*module_info)(jobject module, const char *package, jvmtirt_module_info *out);
+    /* Changes a named, modifiable module, once the core's checks passed:
+     * kind JVMTIRT_MODULE_READS (other: the module to read),
+     * JVMTIRT_MODULE_EXPORTS / _OPENS (package, which belongs to module;
+     * other: the module it is exported or opened to), JVMTIRT_MODULE_USES
+     * (service) or JVMTIRT_MODULE_PROVIDES (service, impl). The references
+     * are the agent's, valid during the call. Returns JVMTI_ERROR_NONE or an
+     * error for the agent. */
+    jvmtiError (*module_update)(int kind, jobject module, jobject other, const char *package,
+                                jclass service, jclass impl);
 } jvmtirt_config;
 
 #define JVMTIRT_CONFIG_INIT {.size = sizeof(jvmtirt_config), .version = JVMTIRT_CONFIG_VERSION}

@@ -23,10 +23,12 @@ const rt_area *const rt_areas[] = {
     &rt_area_threadinfo,     /* threads/ */
     &rt_area_suspend,        /* threads/ */
     &rt_area_groups,         /* threads/ */
+    &rt_area_javamonitors,   /* threads/ */
     &rt_area_classes,        /* classes/ */
     &rt_area_classinfo,      /* classes/ */
     &rt_area_redefine,       /* classes/ */
     &rt_area_members,        /* classes/ */
+    &rt_area_modules,        /* classes/ */
     &rt_area_props,          /* envs/ */
     &rt_area_monitor,        /* threads/ */
     NULL,

@@ -207,6 +207,8 @@ jvmtiError rt_port_verify(const jvmtirt_config *c)
             return JVMTI_ERROR_ILLEGAL_ARGUMENT;
         }
         uintptr_t id = c->thread_id ? c->thread_id(ref) : (uintptr_t)ref;
+        if (c->release_ref)
+            c->release_ref(ref);
         if (id != c->sample_thread && c->thread_id)
             fprintf(stderr, "jvmtirt: error: jvmtirt_init: config.thread_id(config.thread_ref"
                             "(0x%jx)) is 0x%jx: thread_id and thread_ref disagree on the "
@@ -241,6 +243,8 @@ jvmtiError rt_port_verify(const jvmtirt_config *c)
     }
     jobject ref = c->object_ref(id);
     uintptr_t again = !ref ? 0 : c->object_id ? c->object_id(ref) : (uintptr_t)ref;
+    if (ref && c->release_ref)
+        c->release_ref(ref);
     if (again == id)
         return JVMTI_ERROR_NONE;
     if (c->object_id)

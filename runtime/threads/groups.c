@@ -21,55 +21,18 @@ static const rt_need needs[] = {
 
 const rt_area rt_area_groups = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};
 
-/* A growable list of references the enumerations hand over. */
-typedef struct refs {
-    jobject *items;
-    size_t n, cap;
-    int oom;
-} refs;
-
-static int add(refs *r, jobject item)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        jobject *grown = realloc(r->items, cap * sizeof *grown);
-        if (!grown) {
-            r->oom = 1;
-            return 1; /* stops the VM's enumeration */
-        }
-        r->items = grown;
-        r->cap = cap;
-    }
-    r->items[r->n++] = item;
-    return 0;
-}
-
 typedef struct members {
-    refs threads, groups;
+    rt_refs threads, groups;
 } members;
 
 static int add_thread(void *arg, jthread thread)
 {
-    return thread ? add(&((members *)arg)->threads, thread) : 0;
+    return rt_refs_add(&((members *)arg)->threads, thread);
 }
 
 static int add_group(void *arg, jthreadGroup group)
 {
-    return group ? add(&((members *)arg)->groups, group) : 0;
-}
-
-/* Copies the list into memory the agent Deallocates. */
-static jvmtiError hand_over(jvmtiEnv *env, const refs *r, jint *count_ptr, jobject **out)
-{
-    unsigned char *mem = NULL;
-    jvmtiError err = jvmti_impl_Allocate(env, (jlong)(r->n * sizeof(jobject)), &mem);
-    if (err != JVMTI_ERROR_NONE)
-        return err;
-    if (r->n > 0)
-        memcpy(mem, r->items, r->n * sizeof(jobject));
-    *count_ptr = (jint)r->n;
-    *out = (jobject *)(void *)mem;
-    return JVMTI_ERROR_NONE;
+    return rt_refs_add(&((members *)arg)->groups, group);
 }
 
 jvmtiError jvmti_impl_GetTopThreadGroups(jvmtiEnv *env, jint *group_count_ptr,
@@ -79,13 +42,11 @@ jvmtiError jvmti_impl_GetTopThreadGroups(jvmtiEnv *env, jint *group_count_ptr,
         return JVMTI_ERROR_NOT_AVAILABLE;
     members m = {{0}, {0}};
     jvmtiError err = rt.config.thread_group_members(NULL, add_thread, add_group, &m);
-    if (err == JVMTI_ERROR_NONE && (m.groups.oom || m.threads.oom))
+    if (err == JVMTI_ERROR_NONE && m.threads.oom)
         err = JVMTI_ERROR_OUT_OF_MEMORY;
-    if (err == JVMTI_ERROR_NONE)
-        err = hand_over(env, &m.groups, group_count_ptr, groups_ptr);
-    free(m.threads.items);
-    free(m.groups.items);
-    return err;
+    rt_refs_release(&m.threads, 0); /* top-level members are groups only */
+    free(m.threads.at);
+    return rt_refs_hand_over(env, &m.groups, err, group_count_ptr, groups_ptr);
 }
 
 jvmtiError jvmti_impl_GetThreadGroupInfo(jvmtiEnv *env, jthreadGroup group,
@@ -134,41 +95,49 @@ jvmtiError jvmti_impl_GetThreadGroupChildren(jvmtiEnv *env, jthreadGroup group,
         return JVMTI_ERROR_INVALID_THREAD_GROUP;
     members m = {{0}, {0}};
     jvmtiError err = rt.config.thread_group_members(group, add_thread, add_group, &m);
-    if (err == JVMTI_ERROR_NONE && (m.groups.oom || m.threads.oom))
+    if (err == JVMTI_ERROR_NONE && m.groups.oom)
         err = JVMTI_ERROR_OUT_OF_MEMORY;
-    if (err == JVMTI_ERROR_NONE) {
+    if (err == JVMTI_ERROR_NONE && !m.threads.oom) {
         /* thread_id is asked with no lock held, the registry under rt.lock. */
         uintptr_t *ids = malloc((m.threads.n > 0 ? m.threads.n : 1) * sizeof *ids);
         for (size_t i = 0; ids && i < m.threads.n; i++)
-            ids[i] = rt.config.thread_id ? rt.config.thread_id(m.threads.items[i])
-                                         : (uintptr_t)m.threads.items[i];
+            ids[i] = rt.config.thread_id ? rt.config.thread_id(m.threads.at[i])
+                                         : (uintptr_t)m.threads.at[i];
+        /* Kept members move to the front, the others to the back, whose
+         * references are released once the lock is let go. */
         size_t kept = 0;
         pthread_mutex_lock(&rt.lock);
         for (size_t i = 0; ids && i < m.threads.n; i++)
-            if (listed_member(ids[i]))
-                m.threads.items[kept++] = m.threads.items[i];
+            if (listed_member(ids[i])) {
+                jthread t = m.threads.at[kept];
+                m.threads.at[kept++] = m.threads.at[i];
+                m.threads.at[i] = t;
+            }
         pthread_mutex_unlock(&rt.lock);
-        m.threads.n = kept;
-        if (!ids)
+        if (ids)
+            rt_refs_release(&m.threads, kept);
+        else
             err = JVMTI_ERROR_OUT_OF_MEMORY;
         free(ids);
     }
     jint n_threads = 0;
     jthread *threads = NULL;
-    if (err == JVMTI_ERROR_NONE)
-        err = hand_over(env, &m.threads, &n_threads, &threads);
-    if (err == JVMTI_ERROR_NONE) {
-        err = hand_over(env, &m.groups, group_count_ptr, groups_ptr);
-        if (err != JVMTI_ERROR_NONE) {
-            jvmti_impl_Deallocate(env, (unsigned char *)threads);
-        } else {
-            *thread_count_ptr = n_threads;
-            *threads_ptr = threads;
-        }
+    err = rt_refs_hand_over(env, &m.threads, err, &n_threads, &threads);
+    if (err != JVMTI_ERROR_NONE) {
+        rt_refs_release(&m.groups, 0);
+        free(m.groups.at);
+        return err;
     }
-    free(m.threads.items);
-    free(m.groups.items);
-    return err;
+    err = rt_refs_hand_over(env, &m.groups, err, group_count_ptr, groups_ptr);
+    if (err != JVMTI_ERROR_NONE) {
+        for (jint i = 0; i < n_threads; i++)
+            rt_release_ref(threads[i]);
+        jvmti_impl_Deallocate(env, (unsigned char *)threads);
+        return err;
+    }
+    *thread_count_ptr = n_threads;
+    *threads_ptr = threads;
+    return JVMTI_ERROR_NONE;
 }
 
 /* ---- RunAgentThread ---- */

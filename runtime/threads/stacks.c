@@ -256,6 +256,8 @@ jvmtiError jvmti_impl_GetAllStackTraces(jvmtiEnv *env, jint max_frame_count,
     err = stack_infos(env, threads, ids, n, max_frame_count, stack_info_ptr);
     if (err == JVMTI_ERROR_NONE)
         *thread_count_ptr = n;
+    for (jint i = 0; err != JVMTI_ERROR_NONE && i < n; i++)
+        rt_release_ref(threads[i]); /* the agent got none of them */
     free(ids);
     jvmti_impl_Deallocate(env, (unsigned char *)threads);
     return err;

@@ -136,10 +136,11 @@ jvmtiError jvmti_impl_GetThreadInfo(jvmtiEnv *env, jthread thread, jvmtiThreadIn
 {
     if (!rt.config.thread_info || (!thread && !rt.config.thread_ref))
         return JVMTI_ERROR_NOT_AVAILABLE;
+    jthread own = NULL; /* the current thread's object, asked for here */
     if (thread == NULL) {
         if (!rt_self)
             return JVMTI_ERROR_UNATTACHED_THREAD;
-        thread = rt.config.thread_ref(rt_self->id);
+        thread = own = rt.config.thread_ref(rt_self->id);
         if (!thread) /* no thread object yet (the start phase), as HotSpot answers */
             return JVMTI_ERROR_INVALID_THREAD;
     } else if (rt.config.check_thread) {
@@ -150,13 +151,17 @@ jvmtiError jvmti_impl_GetThreadInfo(jvmtiEnv *env, jthread thread, jvmtiThreadIn
     }
     jvmtirt_thread_info in = {0};
     jvmtiError err = rt.config.thread_info(thread, &in);
+    rt_release_ref(own);
     if (err != JVMTI_ERROR_NONE)
         return err;
     const char *name = in.name ? in.name : "";
     unsigned char *copy = NULL;
     err = jvmti_impl_Allocate(env, (jlong)strlen(name) + 1, &copy);
-    if (err != JVMTI_ERROR_NONE)
+    if (err != JVMTI_ERROR_NONE) {
+        rt_release_ref(in.thread_group);
+        rt_release_ref(in.context_class_loader);
         return err;
+    }
     memcpy(copy, name, strlen(name) + 1);
     info_ptr->name = (char *)copy;
     info_ptr->priority = in.priority;

@@ -24,6 +24,6 @@ void rt_frame_pops_forget(uintptr_t thread, uintptr_t frame);
 
 extern const rt_area rt_area_thread_storage, rt_area_stacks, rt_area_threadinfo,
     rt_area_monitor, rt_area_breakpoints, rt_area_framepops, rt_area_suspend, rt_area_groups,
-    rt_area_locals;
+    rt_area_locals, rt_area_javamonitors;
 
 #endif

@@ -7,7 +7,9 @@
  * ClassFileLoadHook environments transform, and prints the marker the
  * defined class holds (a case line). */
 public class Main {
-    public static void main(String[] args) {
+    // synchronized: the main thread holds class Main's monitor while it runs
+    // (the stacks cases' monitor cases; host/monitors.c models the same)
+    public static synchronized void main(String[] args) {
         ConfChain.a(); // first: the stacks cases expect this call at location 0
         HeapMain.main(new String[] {"5"}); // the heap cases' graph (tests/bench/HeapMain.java)
         System.out.println("cflh.final " + ConfMarked.mark());

@@ -9,7 +9,8 @@
  * Main.main calls ConfChain.a, which calls b, which calls c (Main.java), in
  * HotSpot and in the host alike (host/stacks.c), so the main thread's stack
  * at the breakpoint is c, b, a, main, every frame at location 0; the
- * locals of those frames are read there too. Each case is "stacks.*". */
+ * locals of those frames are read there too, and the monitor Main.main
+ * holds (it is static synchronized). Each case is "stacks.*". */
 
 static jvmtiEventVMInit stacks_next_vm_init; /* agent.c's */
 static jclass stacks_chain_class;
@@ -149,6 +150,69 @@ static void stacks_popped(jvmtiEnv *env)
     result("stacks.unwind.force-void", (*env)->ForceEarlyReturnVoid(env, NULL));
 }
 
+/* Java monitors at the breakpoint in c: Main.main is static synchronized
+ * (Main.java; the host's model, host/monitors.c), so the main thread holds
+ * class Main's monitor, in Main.main's frame (depth 3), entered once;
+ * nothing waits. A monitor is named "Main", "ConfChain", "current" (the
+ * thread) or "?". */
+static const char *stacks_monitor_name(JNIEnv *jni, jobject o, jthread thread)
+{
+    if (!o)
+        return "null";
+    jclass main_class = (*jni)->FindClass(jni, "Main");
+    const char *name = (*jni)->IsSameObject(jni, o, main_class)           ? "Main"
+                       : (*jni)->IsSameObject(jni, o, stacks_chain_class) ? "ConfChain"
+                       : (*jni)->IsSameObject(jni, o, thread)             ? "current"
+                                                                          : "?";
+    (*jni)->DeleteLocalRef(jni, main_class);
+    return name;
+}
+
+static void stacks_usage(const char *id, jvmtiEnv *env, JNIEnv *jni, jobject o, jthread thread)
+{
+    jvmtiMonitorUsage u;
+    memset(&u, 0, sizeof u);
+    jvmtiError err = (*env)->GetObjectMonitorUsage(env, o, &u);
+    if (err != JVMTI_ERROR_NONE) {
+        say(id, "%s", err_name(err));
+        return;
+    }
+    say(id, "NONE owner %s entries %d waiters %d notify %d", stacks_monitor_name(jni, u.owner, thread),
+        (int)u.entry_count, (int)u.waiter_count, (int)u.notify_waiter_count);
+    (*env)->Deallocate(env, (unsigned char *)u.waiters);
+    (*env)->Deallocate(env, (unsigned char *)u.notify_waiters);
+}
+
+static void stacks_monitors(jvmtiEnv *env, JNIEnv *jni, jthread thread)
+{
+    jint n = -1;
+    jvmtiMonitorStackDepthInfo *info = NULL;
+    jvmtiError err = (*env)->GetOwnedMonitorStackDepthInfo(env, NULL, &n, &info);
+    char buf[96] = "";
+    for (jint i = 0; err == JVMTI_ERROR_NONE && i < n && strlen(buf) < sizeof buf - 24; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s@%d", i ? " " : "",
+                 stacks_monitor_name(jni, info[i].monitor, thread), (int)info[i].stack_depth);
+    say("stacks.monitors.owned-depth", "%s %d [%s]", err_name(err), (int)n, buf);
+    (*env)->Deallocate(env, (unsigned char *)info);
+    jobject *mons = NULL;
+    err = (*env)->GetOwnedMonitorInfo(env, thread, &n, &mons);
+    buf[0] = '\0';
+    for (jint i = 0; err == JVMTI_ERROR_NONE && i < n && strlen(buf) < sizeof buf - 24; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? " " : "",
+                 stacks_monitor_name(jni, mons[i], thread));
+    say("stacks.monitors.owned-thread", "%s %d [%s]", err_name(err), (int)n, buf);
+    (*env)->Deallocate(env, (unsigned char *)mons);
+    jobject contended = (jobject)stacks_chain_class; /* must be overwritten */
+    err = (*env)->GetCurrentContendedMonitor(env, NULL, &contended);
+    say("stacks.monitors.contended", "%s %s", err_name(err),
+        err == JVMTI_ERROR_NONE ? stacks_monitor_name(jni, contended, thread) : "-");
+    jclass main_class = (*jni)->FindClass(jni, "Main");
+    stacks_usage("stacks.monitors.usage-main-class", env, jni, main_class, thread);
+    stacks_usage("stacks.monitors.usage-chain-class", env, jni, stacks_chain_class, thread);
+    stacks_usage("stacks.monitors.usage-current-thread", env, jni, thread, thread);
+    (*jni)->DeleteLocalRef(jni, main_class);
+}
+
 static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method,
                                       jlocation location)
 {
@@ -210,6 +274,7 @@ static void JNICALL stacks_breakpoint(jvmtiEnv *env, JNIEnv *jni, jthread thread
     stacks_classes("stacks.classes.loaded", jni, err, count, classes);
     err = (*env)->GetClassLoaderClasses(env, NULL, &count, &classes);
     stacks_classes("stacks.classes.bootstrap", jni, err, count, classes);
+    stacks_monitors(env, jni, thread);
     stacks_locals(env);
     stacks_unwind(env, thread);
 }

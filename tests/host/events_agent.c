@@ -67,8 +67,11 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     jvmtiCapabilities pot;
     memset(&pot, 0, sizeof pot);
     (*env)->GetPotentialCapabilities(env, &pot);
-    say(pot.can_get_owned_monitor_info ? "VMInit: can_get_owned_monitor_info offered"
-                                       : "VMInit: can_get_owned_monitor_info not offered");
+    /* One capability the host never offers by itself (only with
+     * -all-capabilities). */
+    say(pot.can_generate_resource_exhaustion_heap_events
+            ? "VMInit: can_generate_resource_exhaustion_heap_events offered"
+            : "VMInit: can_generate_resource_exhaustion_heap_events not offered");
 }
 
 static void JNICALL thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)

@@ -7,7 +7,8 @@
 # (stacks_agent.c, host/stacks.c); threads, classes and objects
 # (metadata_agent.c); the heap walks over the host's heap
 # model (heap_agent.c, host/heap.c); thread groups and RunAgentThread
-# (groups_agent.c, host/groups.c).
+# (groups_agent.c, host/groups.c); Java monitors (monitors_agent.c,
+# host/monitors.c); modules (modules_agent.c, host/modules.c).
 . tests/lib.sh
 
 [ -n "${JVMTI_HOST:-}" ] && [ -x "$JVMTI_HOST" ] || { skip "host: JVMTI_HOST not built (run through make check)"; exit 0; }
@@ -36,7 +37,7 @@ $1: VMInit in phase live
 $1: VMInit: JNI ok, Thread class found, thread is current: yes
 $1: VMInit: GetStaticFieldID gave NULL
 $1: VMInit: getName found, GetMethodModifiers: 100, not a method: 23
-$1: VMInit: can_get_owned_monitor_info not offered
+$1: VMInit: can_generate_resource_exhaustion_heap_events not offered
 $1: VMDeath in phase live
 $1: DisposeEnvironment: 0
 $1: OnUnload
@@ -50,7 +51,7 @@ for h in gen jdk; do
     check "host: $h agent: VM events in order, in the right phases" \
         diff <(expected_one one) <(grep -v 'Thread\(Start\|End\)$' <<<"$out")
     # Threads interleave: three of each, all between VMInit and VMDeath.
-    between=$(sed -n '/VMInit: can_get_owned_monitor_info/,/VMDeath/p' <<<"$out")
+    between=$(sed -n '/VMInit: can_generate_resource_exhaustion_heap_events/,/VMDeath/p' <<<"$out")
     check "host: $h agent: 3 ThreadStart between VMInit and VMDeath" \
         test "$(grep -c 'one: ThreadStart$' <<<"$between")" = 3
     check "host: $h agent: 3 ThreadEnd between VMInit and VMDeath" \
@@ -69,7 +70,7 @@ check "host: both agents get VMDeath, then unload in order" \
 
 out=$(run_host -all-capabilities -agentpath:"$d/gen.so"=all -threads:0 2>/dev/null)
 check "host: -all-capabilities offers every capability" \
-    grep -qx "all: VMInit: can_get_owned_monitor_info offered" <<<"$out"
+    grep -qx "all: VMInit: can_generate_resource_exhaustion_heap_events offered" <<<"$out"
 
 err=$(run_host -agentpath:"$d/missing.so" 2>&1 >/dev/null)
 status=$?
@@ -633,4 +634,90 @@ EOT
     run_host -cp "$id_/in" >/dev/null 2>&1
     status=$?
     check "host: interp: -cp without a class is a usage error (got $status)" test "$status" = 2
+# ---- monitors_agent.c (built against the JDK's jvmti.h): the core's Java
+# monitor functions over the host's model (host/monitors.c: Main.main holds
+# class Main's monitor, Thread.run its own thread object's; nothing waits),
+# at VMInit, at breakpoints in ConfChain.c (main) and Thread.getName (the
+# worker), and at VMDeath ----
+monitors_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/monitors.so" tests/host/monitors_agent.c
+}
+if check "host: monitors: the agent builds against the JDK's jvmti.h" monitors_build; then
+    out=$(run_host -agentpath:"$d/monitors.so" -threads:1 Main 2>"$d/monitors.err")
+    status=$?
+    check "host: monitors: exit status 0 (got $status)" test "$status" = 0
+    monitors_expect() {
+        cat <<'EOT'
+monitors: AddCapabilities: 0
+monitors: VMInit: GetOwnedMonitorStackDepthInfo: 0:
+monitors: VMInit: GetOwnedMonitorInfo: the same
+monitors: VMInit: Main's: GetObjectMonitorUsage: owner null, entries 0, waiters 0, to notify 0
+monitors: VMInit: null's: GetObjectMonitorUsage: error 20
+monitors: VMInit: SetBreakpoint(ConfChain.c, 0): NONE
+monitors: VMInit: SetBreakpoint(getName, 1): NONE
+monitors: c: GetOwnedMonitorStackDepthInfo: 1: Main@3
+monitors: c: GetOwnedMonitorInfo: the same
+monitors: c: GetCurrentContendedMonitor: null
+monitors: c: Main's: GetObjectMonitorUsage: owner current, entries 1, waiters 0, to notify 0
+monitors: c: the main thread's: GetObjectMonitorUsage: owner null, entries 0, waiters 0, to notify 0
+monitors: getName: GetOwnedMonitorStackDepthInfo: 1: current@1
+monitors: getName: GetOwnedMonitorInfo: the same
+monitors: getName: the worker's: GetObjectMonitorUsage: owner current, entries 1, waiters 0, to notify 0
+monitors: getName: Main's: GetObjectMonitorUsage: owner null, entries 0, waiters 0, to notify 0
+monitors: getName: GetCurrentContendedMonitor: null
+monitors: VMDeath: the worker's GetOwnedMonitorStackDepthInfo: error 15
+monitors: VMDeath: the worker's GetOwnedMonitorInfo: the same
+monitors: VMDeath: GetCurrentContendedMonitor(the worker): error 15
+monitors: VMDeath: the worker's: GetObjectMonitorUsage: owner null, entries 0, waiters 0, to notify 0
+EOT
+    }
+    check "host: monitors: Main.main holds Main's monitor at depth 3, Thread.run its thread's at 1, none after" \
+        diff <(monitors_expect) <(grep '^monitors: ' <<<"$out")
+fi
+
+# ---- modules_agent.c (built against the JDK's jvmti.h): the core's module
+# functions over the host's two modules (host/modules.c: java.base with
+# java/lang, and the unnamed module); the host prints each update the core
+# passes on, and nothing for the spec's no-ops and the refused ones ----
+modules_build() {
+    $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \
+        -I"$JDK_INC/linux" -o "$d/modules.so" tests/host/modules_agent.c
+}
+if check "host: modules: the agent builds against the JDK's jvmti.h" modules_build; then
+    out=$(run_host -agentpath:"$d/modules.so" -threads:0 Main 2>"$d/modules.err")
+    status=$?
+    check "host: modules: exit status 0 (got $status)" test "$status" = 0
+    modules_expect() {
+        cat <<'EOT'
+modules: GetNamedModule(NULL, java/lang): 0
+modules: GetNamedModule(NULL, no/such): 0
+modules: ... java/lang's is a module, no/such's is null
+modules: GetNamedModule(a thread, java/lang): 103
+modules: GetAllModules: 0
+modules: ... 2 modules, java.base among them: 1
+modules: IsModifiableModule(java.base): 0
+modules: ... 1
+modules: IsModifiableModule(unnamed): 0
+modules: ... 1
+modules: IsModifiableModule(a thread): 26
+jvmti-host: module java.base: reads unnamed
+modules: AddModuleReads(java.base, unnamed): 0
+modules: AddModuleReads(unnamed, java.base): a no-op: 0
+modules: AddModuleReads(java.base, a thread): 26
+jvmti-host: module java.base: exports java/lang to unnamed
+modules: AddModuleExports(java.base, java/lang, unnamed): 0
+modules: AddModuleExports(java.base, no/such, unnamed): 103
+jvmti-host: module java.base: opens java/lang to unnamed
+modules: AddModuleOpens(java.base, java/lang, unnamed): 0
+modules: AddModuleOpens(a thread, java/lang, unnamed): 26
+jvmti-host: module java.base: uses java/lang/Thread
+modules: AddModuleUses(java.base, Thread): 0
+jvmti-host: module java.base: provides java/lang/Thread with java/lang/Object
+modules: AddModuleProvides(java.base, Thread, Object): 0
+modules: AddModuleUses(unnamed, Thread): a no-op: 0
+EOT
+    }
+    check "host: modules: listed, found by package, checked (INVALID_MODULE, ILLEGAL_ARGUMENT), updated or a no-op" \
+        diff <(modules_expect) <(grep -E '^(modules: |jvmti-host: module )' <<<"$out")
 fi

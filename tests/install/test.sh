@@ -5,7 +5,9 @@
 #     symlinks), its headers, the pkg-config files, jvmti-host, jvmti.html,
 #     the man3 pages and the runtime's README;
 #   - the man page is clean roff, names the binary's version, and documents
-#     every option --help lists;
+#     every option --help lists; jvmtirt(3) is clean roff and names every
+#     function jvmtirt.h declares; the installed runtime.md has no relative
+#     link;
 #   - prog.c, built with `pkg-config --cflags --libs jvmtirt` against the
 #     installed files only, runs: shared (found through LD_LIBRARY_PATH, and
 #     through the pc file's rpath), and static with `pkg-config --static`;
@@ -51,7 +53,7 @@ else
 fi
 
 # ---- what is where ----
-want=(bin/jvmtigen bin/jvmti-host share/man/man1/jvmtigen.1 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
+want=(bin/jvmtigen bin/jvmti-host share/man/man1/jvmtigen.1 share/man/man3/jvmtirt.3 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
       lib/pkgconfig/jvmtirt-lib.pc share/jvmtigen/jvmti.xml share/jvmtigen/jvmti.dtd
       share/doc/jvmtigen/jvmti.html share/doc/jvmtigen/runtime.md
       share/man/man3/jvmti.3 share/man/man3/GetThreadState.3 share/man/man3/VMInit.3
@@ -90,21 +92,27 @@ soname=$(readelf -d "$inst/lib/libjvmtirt.so" 2>/dev/null | sed -n 's/.*(SONAME)
 [ "$soname" = libjvmtirt.so.0 ] && ok "install: the shared library's soname is libjvmtirt.so.0" ||
     not_ok "install: the shared library's soname is '$soname', not libjvmtirt.so.0"
 
-# ---- the man page ----
+# ---- the man pages ----
+# man_page PAGE WIDTH SECTION...: groff -ww is silent on PAGE, and man -l
+# renders it (into $text, for the caller's checks) with every SECTION.
+# Returns 1 when man is missing.
+man_page() {
+    local page=$1 width=$2 name s missing=()
+    name=$(basename "$page")
+    shift 2
+    if need_tool "install: groff -man -ww -z on $name" groff; then
+        warnings=$(groff -man -ww -z "$page" 2>&1)
+        [ -z "$warnings" ] && ok "install: groff -man -ww -z is silent on $name" ||
+            { not_ok "install: groff warns about $name"; head -10 <<<"$warnings"; }
+    fi
+    need_tool "install: man -l $name" man || return 1
+    text=$(MANWIDTH=$width man -l "$page" 2>&1)
+    for s in "$@"; do grep -q "^$s\$" <<<"$text" || missing+=("$s"); done
+    [ "${#missing[@]}" -eq 0 ] && ok "install: man -l renders $name with its sections" ||
+        not_ok "install: man -l $name lacks sections: ${missing[*]}"
+}
 man1=$inst/share/man/man1/jvmtigen.1
-if need_tool "install: groff -man -ww -z on jvmtigen.1" groff; then
-    warnings=$(groff -man -ww -z "$man1" 2>&1)
-    [ -z "$warnings" ] && ok "install: groff -man -ww -z is silent on jvmtigen.1" ||
-        { not_ok "install: groff warns about jvmtigen.1"; head -10 <<<"$warnings"; }
-fi
-if need_tool "install: man -l jvmtigen.1" man; then
-    text=$(MANWIDTH=80 man -l "$man1" 2>&1)
-    missing=()
-    for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
-        grep -q "^$s\$" <<<"$text" || missing+=("$s")
-    done
-    [ "${#missing[@]}" -eq 0 ] && ok "install: man -l renders jvmtigen.1 with its sections" ||
-        not_ok "install: man -l jvmtigen.1 lacks sections: ${missing[*]}"
+if man_page "$man1" 80 NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; then
     opts=$("$JVMTIGEN" --help | grep -o -- '--[a-z][a-z-]*\|-M[A-Z]' | sort -u)
     undocumented=()
     for o in $opts; do grep -q -- "^ *$o\b\|, $o\b\|^ *$o," <<<"$text" || undocumented+=("$o"); done
@@ -121,6 +129,30 @@ version=$("$JVMTIGEN" --version | awk '{ print $2 }')
 grep -q "^\.TH JVMTIGEN 1 [0-9-]* \"jvmtigen $version\"" "$man1" &&
     ok "install: jvmtigen.1 is the page of jvmtigen $version" ||
     not_ok "install: jvmtigen.1's .TH does not name jvmtigen $version"
+
+# jvmtirt(3): the runtime's interface, written by hand: it must render
+# without a warning, and name every function jvmtirt.h and the posting
+# support declare (a function added to the header without the page fails).
+man3=$inst/share/man/man3/jvmtirt.3
+check "install: jvmtirt.3 is docs/jvmtirt.3" cmp "$root/docs/jvmtirt.3" "$man3"
+if man_page "$man3" 200 NAME LIBRARY SYNOPSIS DESCRIPTION FUNCTIONS "LOCAL REFERENCES" \
+       "THREAD SAFETY" FILES EXAMPLES "SEE ALSO"; then
+    fns=$(grep -hoE '^[a-zA-Z][a-zA-Z_ *]*[ *]jvmtirt_[a-z_]+\(' "$inst/include/jvmtigen/jvmtirt.h" \
+              "$inst/include/jvmtigen/jvmtigen_post_support.h" | grep -oE 'jvmtirt_[a-z_]+\($' | sort -u)
+    undocumented=()
+    for f in $fns; do grep -qF "$f" <<<"$text" || undocumented+=("${f%(}"); done
+    [ -n "$fns" ] && [ "${#undocumented[@]}" -eq 0 ] &&
+        ok "install: jvmtirt.3's synopsis has every function of jvmtirt.h ($(wc -w <<<"$fns"))" ||
+        not_ok "install: jvmtirt.3 lacks: ${undocumented[*]}"
+fi
+grep -q "^\.TH JVMTIRT 3 [0-9-]* \"jvmtigen $version\"" "$man3" &&
+    ok "install: jvmtirt.3 is the page of jvmtigen $version" ||
+    not_ok "install: jvmtirt.3's .TH does not name jvmtigen $version"
+# The runtime's README is installed alone (runtime.md): a relative link in
+# it would point at nothing.
+links=$(grep -oE '\]\([^)]*\)' "$inst/share/doc/jvmtigen/runtime.md" | grep -vE '^\]\((https?:|#)' || true)
+[ -z "$links" ] && ok "install: runtime.md links to nothing that is not installed" ||
+    not_ok "install: runtime.md links to paths not installed: $(tr '\n' ' ' <<<"$links")"
 
 # ---- a program built against the installed files only ----
 if need_tool "install: a program built with pkg-config" pkg-config; then

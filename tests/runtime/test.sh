@@ -318,6 +318,37 @@ if build "groups (shared library)" "$d/groups-so" tests/runtime/groups.c -L"$sod
         sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
 fi
 
+# localrefs.c: the JNI contract's local-reference rule: every reference an
+# operation hands the core reaches the agent or goes back through
+# release_ref, once; static and shared.
+if build localrefs "$d/localrefs" tests/runtime/localrefs.c "$RT_LIB"; then
+    run_tap localrefs "$d/localrefs"
+fi
+if build "localrefs (shared library)" "$d/localrefs-so" tests/runtime/localrefs.c -L"$sodir" -ljvmtirt; then
+    run_tap localrefs-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/localrefs-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# javamonitors.c: the Java monitor functions over a VM's owned_monitors,
+# contended_monitor and monitor_usage; static and shared.
+if build javamonitors "$d/javamonitors" tests/runtime/javamonitors.c "$RT_LIB"; then
+    run_tap javamonitors "$d/javamonitors"
+fi
+if build "javamonitors (shared library)" "$d/javamonitors-so" tests/runtime/javamonitors.c -L"$sodir" -ljvmtirt; then
+    run_tap javamonitors-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/javamonitors-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
+# modules.c: the module functions over a VM's enumeration, lookup, module
+# facts and update; static and shared.
+if build modules "$d/modules" tests/runtime/modules.c "$RT_LIB"; then
+    run_tap modules "$d/modules"
+fi
+if build "modules (shared library)" "$d/modules-so" tests/runtime/modules.c -L"$sodir" -ljvmtirt; then
+    run_tap modules-shared env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/modules-so" |
+        sed 's/^\(\(not \)\{0,1\}ok\) - runtime: /\1 - runtime: shared: /'
+fi
+
 # members.c: the classes the VM hands over (a class file, a description),
 # their methods' and fields' metadata, and bad class bytes; static and shared.
 if build members "$d/members" tests/runtime/members.c "$RT_LIB"; then
