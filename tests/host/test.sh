@@ -634,6 +634,8 @@ EOT
     run_host -cp "$id_/in" >/dev/null 2>&1
     status=$?
     check "host: interp: -cp without a class is a usage error (got $status)" test "$status" = 2
+fi
+
 # ---- monitors_agent.c (built against the JDK's jvmti.h): the core's Java
 # monitor functions over the host's model (host/monitors.c: Main.main holds
 # class Main's monitor, Thread.run its own thread object's; nothing waits),
