@@ -1,9 +1,11 @@
 /* jvmticheck_forward.c: the generated half of libjvmticheck (check/), the
  * agent that wraps another agent. Per JVM TI function:
- *   jvmticheck_entry_NAME    the checks guard.c lists (the trampolines'
- *                            own, in their order); the first one broken
- *                            becomes a finding (jvmticheck_broke), and the
- *                            call goes on to the forwarder;
+ *   jvmticheck_entry_NAME    the quick path: every rule's negation, the
+ *                            cheapest first; all hold: on to the forwarder;
+ *   jvmticheck_checked_NAME  (cold) else: the checks guard.c lists (the
+ *                            trampolines' own, in their order); the first
+ *                            one broken becomes a finding (jvmticheck_broke),
+ *                            and the call goes on to the forwarder;
  *   jvmticheck_forward_NAME  (weak) calls NAME on the VM's real environment
  *                            and, when it succeeds, records every buffer it
  *                            handed out (allocbuf, allocallocbuf and the
