@@ -215,7 +215,8 @@ static const char *phase_allowed(PhaseRule r)
 /* Where a guard's test goes in the quick path, the cheapest first: the
  * parameters (registers), the phase (one load), the calling thread (one
  * thread-local), the environment (a short walk), then the capabilities
- * (a word of the environment found valid, so after it). */
+ * (a word of the environment found valid, so after it: guards_of lists
+ * the environment for every function). */
 static int quick_rank(GuardKind k)
 {
     switch (k) {
