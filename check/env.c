@@ -8,12 +8,12 @@
 #include "jvmticheck.h"
 
 /* Environments are few (one or two per agent) and never freed: an
- * append-only array read without a lock (jvmticheck.h reads it inline). */
+ * append-only array, NULL after the last, read without a lock
+ * (jvmticheck.h reads it inline). */
 #define MAX_ENVS JVMTICHECK_MAX_ENVS
 #define envs jvmticheck_envs
-#define n_envs jvmticheck_n_envs
-jvmticheck_env *envs[MAX_ENVS];
-int n_envs; /* atomic */
+jvmticheck_env *envs[MAX_ENVS + 1]; /* each entry atomic; the last stays NULL */
+static int n_envs;              /* under envs_lock */
 static pthread_mutex_t envs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 JavaVM *jvmticheck_vm;
@@ -27,18 +27,12 @@ int jvmticheck_env_disposed(jvmtiEnv *env)
     return e && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_DISPOSED;
 }
 
-jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env)
-{
-    jvmticheck_env *e = find(env);
-    return e ? e->agent : __atomic_load_n(&jvmticheck_latest, __ATOMIC_ACQUIRE);
-}
-
 jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real)
 {
-    int n = __atomic_load_n(&n_envs, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if (envs[i]->real == real && __atomic_load_n(&envs[i]->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC)
-            return envs[i];
+    jvmticheck_env *e;
+    for (jvmticheck_env **p = envs; (e = __atomic_load_n(p, __ATOMIC_ACQUIRE)) != NULL; p++)
+        if (e->real == real && __atomic_load_n(&e->magic, __ATOMIC_RELAXED) == JVMTICHECK_MAGIC)
+            return e;
     return NULL;
 }
 
@@ -62,8 +56,8 @@ jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent)
         free(e);
         return NULL;
     }
-    envs[n] = e;
-    __atomic_store_n(&n_envs, n + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&envs[n], e, __ATOMIC_RELEASE);
+    n_envs = n + 1;
     pthread_mutex_unlock(&envs_lock);
     return (jvmtiEnv *)(void *)e;
 }
@@ -93,17 +87,30 @@ void jvmticheck_caps_refresh(jvmticheck_env *e)
  * GetPhase fails, and the last phase known stands. */
 #define phase_cached jvmticheck_phase_cached
 #define phase_ask jvmticheck_phase_asking
+#define phase_bits jvmticheck_phase_bits
 int phase_cached = JVMTI_PHASE_ONLOAD; /* atomic; read inline by jvmticheck.h */
 int phase_ask;                         /* atomic: 1 from VMDeath on */
+/* 1 << phase_cached until VMDeath, then 0: the generated entries' quick
+ * test reads this one word. Written under phase_lock (a VMInit racing a
+ * VMDeath cannot leave a live phase in it). */
+unsigned phase_bits = 1u << JVMTI_PHASE_ONLOAD;
+static pthread_mutex_t phase_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void jvmticheck_phase_set(jvmtiPhase p)
 {
+    pthread_mutex_lock(&phase_lock);
     __atomic_store_n(&phase_cached, (int)p, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&phase_ask, __ATOMIC_RELAXED))
+        __atomic_store_n(&phase_bits, 1u << p, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&phase_lock);
 }
 
 void jvmticheck_phase_ask_vm(void)
 {
+    pthread_mutex_lock(&phase_lock);
     __atomic_store_n(&phase_ask, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&phase_bits, 0u, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&phase_lock);
 }
 
 jvmtiPhase jvmticheck_phase_now(void)
@@ -112,7 +119,7 @@ jvmtiPhase jvmticheck_phase_now(void)
     if (!__atomic_load_n(&phase_ask, __ATOMIC_RELAXED))
         return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);
     if ((*jvmticheck_self)->GetPhase(jvmticheck_self, &p) == JVMTI_ERROR_NONE) {
-        jvmticheck_phase_set(p);
+        __atomic_store_n(&phase_cached, (int)p, __ATOMIC_RELAXED);
         return p;
     }
     return (jvmtiPhase)__atomic_load_n(&phase_cached, __ATOMIC_RELAXED);

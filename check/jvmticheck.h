@@ -10,6 +10,10 @@
 
 #define JVMTICHECK_WEAK __attribute__((weak))
 #define JVMTICHECK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define JVMTICHECK_LIKELY(x) __builtin_expect(!!(x), 1)
+/* The generated entries' full checks: run only when the quick test of a
+ * call fails, so kept out of the way of the calls that pass. */
+#define JVMTICHECK_COLD __attribute__((cold, noinline))
 /* The tracing wrappers are jvmtigen_entry.c's, shared with the trampolines. */
 #define JVMTIGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -54,20 +58,19 @@ typedef struct jvmticheck_env {
 #define JVMTICHECK_CALLBACK(e, name) __atomic_load_n(&(e)->callbacks.name, __ATOMIC_ACQUIRE)
 
 /* ---- the checks' answers (env.c) ---- */
-/* Every checking environment made (env.c appends, never removes): a
- * checked call's validity test is this short walk, inline (a call to it,
- * twice in every entry, was a third of what the checker added to a
- * RawMonitorEnter). */
+/* Every checking environment made (env.c appends, never removes), NULL
+ * after the last: a checked call's validity test is this short walk,
+ * inline (a call to it, twice in every entry, was a third of what the
+ * checker added to a RawMonitorEnter), with no count to load first. */
 #define JVMTICHECK_MAX_ENVS 256
 #define JVMTICHECK_HIDDEN __attribute__((visibility("hidden"))) /* no GOT load */
-extern JVMTICHECK_HIDDEN jvmticheck_env *jvmticheck_envs[JVMTICHECK_MAX_ENVS];
-extern JVMTICHECK_HIDDEN int jvmticheck_n_envs; /* atomic */
+extern JVMTICHECK_HIDDEN jvmticheck_env *jvmticheck_envs[JVMTICHECK_MAX_ENVS + 1];
 static inline jvmticheck_env *jvmticheck_env_find(jvmtiEnv *env)
 {
-    int n = __atomic_load_n(&jvmticheck_n_envs, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if ((jvmtiEnv *)(void *)jvmticheck_envs[i] == env)
-            return jvmticheck_envs[i];
+    jvmticheck_env *e;
+    for (jvmticheck_env **p = jvmticheck_envs; (e = __atomic_load_n(p, __ATOMIC_ACQUIRE)) != NULL; p++)
+        if ((jvmtiEnv *)(void *)e == env)
+            return e;
     return NULL;
 }
 static inline int jvmticheck_env_valid(jvmtiEnv *env)
@@ -90,6 +93,11 @@ static inline jvmtiPhase jvmticheck_phase_fast(void)
     return jvmticheck_phase_now();
 }
 #define JVMTICHECK_PHASE() jvmticheck_phase_fast()
+/* The quick path's phase test: one load of 1 << the cached phase, or of 0
+ * from VMDeath on (when only the VM can tell: the full checks ask it). */
+extern JVMTICHECK_HIDDEN unsigned jvmticheck_phase_bits; /* atomic */
+#define JVMTICHECK_PHASE_IN(a, b) \
+    ((__atomic_load_n(&jvmticheck_phase_bits, __ATOMIC_RELAXED) & (1u << (a) | 1u << (b))) != 0)
 
 enum { JVMTICHECK_JAVA, JVMTICHECK_JAVA_OR_VM, JVMTICHECK_JAVA_IF_THREADS };
 int jvmticheck_attached(int rule);
@@ -101,6 +109,8 @@ static inline int jvmticheck_attached_fast(int rule)
     return rule == JVMTICHECK_JAVA_OR_VM || jvmticheck_attached_here || jvmticheck_attached(rule);
 }
 #define JVMTICHECK_ATTACHED(rule) jvmticheck_attached_fast(rule)
+/* The quick path's: known attached (else the full checks ask JNI). */
+#define JVMTICHECK_ATTACHED_HERE() (jvmticheck_attached_here != 0)
 
 /* Only asked once the environment was found valid. The capability is
  * named by a constant mask (a compound literal with that one bit), so the
@@ -125,8 +135,8 @@ jvmticheck_env *jvmticheck_env_of(jvmtiEnv *real);
 /* A new checking environment of the agent's around a real one. */
 jvmtiEnv *jvmticheck_env_new(jvmtiEnv *real, jvmticheck_agent *agent);
 /* The agent of a checking environment (live or disposed); for anything
- * else the agent loaded last. */
-jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env);
+ * else the agent loaded last. Inline (every buffer recorded asks). */
+static inline jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env);
 /* After the real capabilities changed. */
 void jvmticheck_caps_refresh(jvmticheck_env *e);
 
@@ -214,7 +224,12 @@ void jvmticheck_unchecked_routes(jvmticheck_agent *a, void *entry);
 /* ---- the VM ---- */
 extern JavaVM *jvmticheck_vm;      /* the real one */
 extern jvmtiEnv *jvmticheck_self;  /* the checker's own environment */
-extern jvmticheck_agent *jvmticheck_latest; /* the agent loaded last; atomic */
+extern JVMTICHECK_HIDDEN jvmticheck_agent *jvmticheck_latest; /* the agent loaded last; atomic */
+static inline jvmticheck_agent *jvmticheck_agent_of(jvmtiEnv *env)
+{
+    jvmticheck_env *e = jvmticheck_env_find(env);
+    return e ? e->agent : __atomic_load_n(&jvmticheck_latest, __ATOMIC_ACQUIRE);
+}
 long long jvmticheck_now_ns(void);
 
 #endif

@@ -109,7 +109,7 @@ jvmtiError jvmticheck_forward_RelinquishCapabilities(jvmtiEnv *env,
  * RawMonitorEnter and Exit cost two walks of a short list. */
 typedef struct mon {
     jrawMonitorID id;  /* atomic: NULL while the record is free */
-    pthread_t owner;   /* atomic */
+    const void *owner; /* atomic: the holder's ME() */
     int count;         /* atomic: entries by owner; 0: free */
     struct mon *next;  /* atomic: set before the record is published */
 } mon;
@@ -119,7 +119,13 @@ static mon *mons; /* atomic head */
 #define MON_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define MON_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
-static mon *mon_find(jrawMonitorID id)
+/* The calling thread, as a record's owner: the address of an initial-exec
+ * thread-local, read inline (pthread_self is a call through the PLT, two
+ * on every uncontended RawMonitorEnter and Exit). */
+static __thread char me_mark __attribute__((tls_model("initial-exec")));
+#define ME() ((const void *)&me_mark)
+
+static inline mon *mon_find(jrawMonitorID id)
 {
     for (mon *m = MON_LOAD(&mons); m; m = MON_LOAD(&m->next))
         if (MON_LOAD(&m->id) == id)
@@ -131,10 +137,10 @@ static mon *mon_find(jrawMonitorID id)
  * VM would take it for one of its own (HotSpot crashes on a made-up one),
  * so it is a finding and is not forwarded, in either mode. NULL is the
  * generated rule's finding, and the VM's to answer. *m: its record. */
-static int unknown_monitor(jvmtiEnv *env, const char *function, jrawMonitorID monitor, mon **m)
+static inline int unknown_monitor(jvmtiEnv *env, const char *function, jrawMonitorID monitor, mon **m)
 {
     *m = monitor ? mon_find(monitor) : NULL;
-    if (!monitor || *m)
+    if (JVMTICHECK_LIKELY(!monitor || *m))
         return 0;
     jvmticheck_broke(env, function, "monitor", "must be a raw monitor CreateRawMonitor returned, not destroyed",
                      JVMTI_ERROR_INVALID_MONITOR);
@@ -147,7 +153,7 @@ static int held_by_me(const mon *m)
 {
     if (!m)
         return -1;
-    return MON_LOAD(&m->count) > 0 && pthread_equal(MON_LOAD(&m->owner), pthread_self());
+    return MON_LOAD(&m->count) > 0 && MON_LOAD(&m->owner) == ME();
 }
 
 jvmtiError jvmticheck_forward_CreateRawMonitor(jvmtiEnv *env, const char *name,
@@ -178,7 +184,7 @@ jvmtiError jvmticheck_forward_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID mon
     mon *m;
     if (unknown_monitor(env, "DestroyRawMonitor", monitor, &m))
         return JVMTI_ERROR_INVALID_MONITOR;
-    if (m && MON_LOAD(&m->count) > 0 && !pthread_equal(MON_LOAD(&m->owner), pthread_self()))
+    if (m && MON_LOAD(&m->count) > 0 && MON_LOAD(&m->owner) != ME())
         jvmticheck_report(env, "DestroyRawMonitor", "monitor", "must not be destroyed while another thread holds it");
     jvmtiError err = (*REAL(env))->DestroyRawMonitor(REAL(env), monitor);
     if (err == JVMTI_ERROR_NONE) {
@@ -205,7 +211,7 @@ jvmtiError jvmticheck_forward_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monit
         return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = (*REAL(env))->RawMonitorEnter(REAL(env), monitor);
     if (err == JVMTI_ERROR_NONE && (m = still(m, monitor)) != NULL) {
-        MON_STORE(&m->owner, pthread_self());
+        MON_STORE(&m->owner, ME());
         MON_STORE(&m->count, MON_LOAD(&m->count) + 1);
     }
     return err;
@@ -257,7 +263,7 @@ jvmtiError jvmticheck_forward_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monito
         MON_STORE(&m->count, 0);
     jvmtiError err = (*REAL(env))->RawMonitorWait(REAL(env), monitor, millis);
     if (saved && still(m, monitor)) {
-        MON_STORE(&m->owner, pthread_self());
+        MON_STORE(&m->owner, ME());
         MON_STORE(&m->count, saved);
     }
     return err;

@@ -1,9 +1,11 @@
 /* jvmticheck_forward.c: the generated half of libjvmticheck (check/), the
  * agent that wraps another agent. Per JVM TI function:
- *   jvmticheck_entry_NAME    the checks guard.c lists (the trampolines'
- *                            own, in their order); the first one broken
- *                            becomes a finding (jvmticheck_broke), and the
- *                            call goes on to the forwarder;
+ *   jvmticheck_entry_NAME    the quick path: every rule's negation, the
+ *                            cheapest first; all hold: on to the forwarder;
+ *   jvmticheck_checked_NAME  (cold) else: the checks guard.c lists (the
+ *                            trampolines' own, in their order); the first
+ *                            one broken becomes a finding (jvmticheck_broke),
+ *                            and the call goes on to the forwarder;
  *   jvmticheck_forward_NAME  (weak) calls NAME on the VM's real environment
  *                            and, when it succeeds, records every buffer it
  *                            handed out (allocbuf, allocallocbuf and the
@@ -197,15 +199,96 @@ static void rule(Buf *o, bool *first, const Function *f, const char *cond, const
     *first = false;
 }
 
+/* The phases a rule allows, as JVMTICHECK_PHASE_IN's arguments. */
+static const char *phase_allowed(PhaseRule r)
+{
+    switch (r) {
+    case RULE_LIVE: return "JVMTI_PHASE_LIVE, JVMTI_PHASE_LIVE";
+    case RULE_START: return "JVMTI_PHASE_START, JVMTI_PHASE_LIVE";
+    case RULE_ONLOAD: return "JVMTI_PHASE_ONLOAD, JVMTI_PHASE_LIVE";
+    case RULE_ONLOAD_ONLY: return "JVMTI_PHASE_ONLOAD, JVMTI_PHASE_ONLOAD";
+    case RULE_ANY: break;
+    }
+    return "";
+}
+
+/* Where a guard's test goes in the quick path, the cheapest first: the
+ * parameters (registers), the phase (one load), the calling thread (one
+ * thread-local), the environment (a short walk), then the capabilities
+ * (a word of the environment found valid, so after it: guards_of lists
+ * the environment for every function). */
+static int quick_rank(GuardKind k)
+{
+    switch (k) {
+    case G_PHASE: return 1;
+    case G_ATTACHED: return 2;
+    case G_ENV: return 3;
+    case G_CAPABILITY: return 4;
+    default: return 0;
+    }
+}
+
+/* The quick path's test of g: what holds when g's rule is not broken
+ * (nothing, for a rule with no test here). */
+static void quick_one(Buf *t, const Guard *g)
+{
+    const GuardKindInfo *k = &guard_kinds[g->kind];
+    const char *p = g->param ? g->param->name : NULL;
+    switch (g->kind) {
+    case G_PHASE:
+        if (g->phase != RULE_ANY)
+            buf_printf(t, "JVMTICHECK_PHASE_IN(%s)", phase_allowed(g->phase));
+        break;
+    case G_ATTACHED:
+        if (g->attach != ATTACH_JAVA_OR_VM)
+            buf_puts(t, "JVMTICHECK_ATTACHED_HERE()");
+        break;
+    case G_ENV: buf_puts(t, "JVMTICHECK_ENV_VALID(env)"); break;
+    case G_CAPABILITY: buf_printf(t, "JVMTICHECK_HAS_CAPABILITY(env, %s)", g->cap); break;
+    case G_DEPTH: buf_printf(t, "%s >= 0", p); break;
+    case G_MIN: buf_printf(t, "%s >= %lld", p, g->min); break;
+    default:
+        if (k->refuses_null && k->finding && !g->null_is_current)
+            buf_printf(t, "%s != NULL", p);
+        break;
+    }
+}
+
+/* The quick path's test (q): the negation of every rule, in quick_rank's
+ * order. Only reads with no effect, so the order is free. */
+static void quick_test(Buf *q, const Guard *gs, size_t n)
+{
+    Buf t;
+    buf_init(&t);
+    for (int rank = 0; rank <= 4; rank++) {
+        for (size_t i = 0; i < n; i++) {
+            if (quick_rank(gs[i].kind) != rank)
+                continue;
+            buf_reset(&t);
+            quick_one(&t, &gs[i]);
+            if (t.len)
+                buf_printf(q, "%s%s", q->len ? "\n        && " : "", t.data);
+        }
+    }
+    buf_free(&t);
+}
+
+/* Per function two: jvmticheck_checked_NAME, every rule in the
+ * trampolines' order and the first broken one a finding (cold: a call
+ * that passes never runs it), and jvmticheck_entry_NAME, the table's, which
+ * forwards at once when every rule holds and otherwise hands the call to
+ * the first, which tests them all again in their order. So a passing call
+ * costs its tests, no call, no lock, no write. */
 static void entry(Buf *o, const Function *f)
 {
     size_t n;
     Guard *gs = guards_of(f, &n);
     bool first = true, env_checked = false;
-    Buf body, c, t;
+    Buf body, c, t, q;
     buf_init(&body);
     buf_init(&c);
     buf_init(&t);
+    buf_init(&q);
     for (size_t i = 0; i < n; i++) {
         const Guard *g = &gs[i];
         const GuardKindInfo *k = &guard_kinds[g->kind];
@@ -259,11 +342,12 @@ static void entry(Buf *o, const Function *f)
             break;
         }
     }
+    quick_test(&q, gs, n);
     bool need_phase = false;
     for (size_t i = 0; i < n; i++)
         need_phase |= gs[i].kind == G_PHASE && gs[i].phase != RULE_ANY;
-    buf_puts(o, "\nstatic jvmtiError JNICALL\n");
-    buf_printf(o, "jvmticheck_entry_%s", f->id);
+    buf_puts(o, q.len ? "\nJVMTICHECK_COLD static jvmtiError\n" : "\nstatic jvmtiError JNICALL\n");
+    buf_printf(o, "jvmticheck_%s_%s", q.len ? "checked" : "entry", f->id);
     impl_params_append(o, f);
     buf_puts(o, "\n{\n");
     if (need_phase)
@@ -276,9 +360,21 @@ static void entry(Buf *o, const Function *f)
     buf_printf(o, "    return jvmticheck_forward_%s", f->id);
     call_args_append(o, f);
     buf_puts(o, ";\n}\n");
+    if (q.len) {
+        buf_puts(o, "\nstatic jvmtiError JNICALL\n");
+        buf_printf(o, "jvmticheck_entry_%s", f->id);
+        impl_params_append(o, f);
+        buf_printf(o, "\n{\n    if (JVMTICHECK_LIKELY(%s))\n        return jvmticheck_forward_%s",
+                   q.data, f->id);
+        call_args_append(o, f);
+        buf_printf(o, ";\n    return jvmticheck_checked_%s", f->id);
+        call_args_append(o, f);
+        buf_puts(o, ";\n}\n");
+    }
     buf_free(&body);
     buf_free(&c);
     buf_free(&t);
+    buf_free(&q);
     free(gs);
 }
 

@@ -60,6 +60,12 @@ static long live;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER; /* lock order: base/rt.h */
 static const char dead_token;
 #define DEAD ((const void *)&dead_token) /* the owner of a destroyed monitor */
+/* An owner token: the address of a thread-local, read inline (an
+ * initial-exec thread-local is an offset from the thread pointer), where
+ * a call to rt_thread_token was a tenth of an uncontended enter and exit.
+ * Only this file compares owners. */
+static JVMTIGEN_TLS char token;
+#define ME() ((const void *)&token)
 
 /* The first slot of chunk c, and the chunk that holds a slot. */
 static uint32_t chunk_base(unsigned c) { return CHUNK * ((1u << c) - 1); }
@@ -83,8 +89,9 @@ static jrawMonitorID encode(const rt_monitor *m)
 /* The generation a handle names (of a handle decode accepted). */
 static uint32_t live_generation(jrawMonitorID id) { return (uint32_t)((uintptr_t)id >> 1); }
 
-/* The monitor a handle names while it is live, or NULL. */
-static rt_monitor *decode(jrawMonitorID id)
+/* The monitor a handle names while it is live, or NULL. Inline: every
+ * raw monitor function starts with it. */
+static inline __attribute__((always_inline)) rt_monitor *decode(jrawMonitorID id)
 {
     uint64_t v = (uint64_t)(uintptr_t)id;
     if (!(v & 1))
@@ -201,7 +208,7 @@ static rt_monitor *lock_live(jrawMonitorID id)
 jvmtiError jvmti_impl_DestroyRawMonitor(jvmtiEnv *env, jrawMonitorID monitor)
 {
     (void)env;
-    const void *me = rt_thread_token();
+    const void *me = ME();
     pthread_mutex_lock(&table_lock);
     rt_monitor *m = lock_live(monitor);
     if (!m) {
@@ -278,7 +285,7 @@ static int acquire(rt_monitor *m, jrawMonitorID id, const void *me)
 jvmtiError jvmti_impl_RawMonitorEnter(jvmtiEnv *env, jrawMonitorID monitor)
 {
     (void)env;
-    const void *me = rt_thread_token();
+    const void *me = ME();
     rt_monitor *m = decode(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
@@ -314,7 +321,7 @@ jvmtiError jvmti_impl_RawMonitorExit(jvmtiEnv *env, jrawMonitorID monitor)
     rt_monitor *m = decode(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
-    if (LOAD(&m->owner) != rt_thread_token())
+    if (LOAD(&m->owner) != ME())
         return JVMTI_ERROR_NOT_MONITOR_OWNER;
     if (--m->recursions == 0)
         release(m, 0);
@@ -337,7 +344,7 @@ static int take_interrupt(void)
 jvmtiError jvmti_impl_RawMonitorWait(jvmtiEnv *env, jrawMonitorID monitor, jlong millis)
 {
     (void)env;
-    const void *me = rt_thread_token();
+    const void *me = ME();
     rt_monitor *m = lock_live(monitor);
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
@@ -411,7 +418,7 @@ static jvmtiError notify(jrawMonitorID monitor, int all)
     if (!m)
         return JVMTI_ERROR_INVALID_MONITOR;
     jvmtiError err = JVMTI_ERROR_NONE;
-    if (LOAD(&m->owner) != rt_thread_token()) {
+    if (LOAD(&m->owner) != ME()) {
         err = JVMTI_ERROR_NOT_MONITOR_OWNER;
     } else {
         int woke = 0;

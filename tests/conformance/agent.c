@@ -804,8 +804,14 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Every timing is the best of TIMING_ROUNDS rounds of iters/TIMING_ROUNDS
- * calls, nothing subtracted, the same loop in both VMs. */
+/* Every timing of single calls is the best of CALL_ROUNDS rounds of
+ * iters/CALL_ROUNDS calls, nothing subtracted, the same loop in both VMs:
+ * short rounds, many of them, so that on a machine shared by many some
+ * run undisturbed (15 rounds of 333,000 calls were all preempted under a
+ * load of 15, and RawMonitorEnter+Exit read 14 ns in one run, 24 in the
+ * next). GetObjectsWithTags over 100,000 objects, milliseconds a call,
+ * keeps TIMING_ROUNDS. */
+#define CALL_ROUNDS 150
 #define TIMING_ROUNDS 15
 
 enum {
@@ -861,12 +867,12 @@ static double time_calls(int what, long n)
     return (now_ns() - t0) / (double)n;
 }
 
-/* ns per call, the best of TIMING_ROUNDS rounds of time(what, ...). */
+/* ns per call, the best of CALL_ROUNDS rounds of time(what, ...). */
 static double best_of_rounds(double (*time)(int, long), int what)
 {
-    long n = iters / TIMING_ROUNDS > 0 ? iters / TIMING_ROUNDS : 1;
+    long n = iters / CALL_ROUNDS > 0 ? iters / CALL_ROUNDS : 1;
     double best = 1e30;
-    for (int round = 0; round < TIMING_ROUNDS; round++) {
+    for (int round = 0; round < CALL_ROUNDS; round++) {
         double ns = time(what, n);
         if (ns < best)
             best = ns;
