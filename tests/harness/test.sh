@@ -87,8 +87,10 @@ check "harness: run-all EXCEPT=b leaves suite b out" \
     test "$(env -u ONLY EXCEPT=b SHARED_SPECS="$d/none" "$r/tests/run-all" | tail -n 1)" = "1 passed, 0 failed, 2 skipped"
 # A run without the reference specs keeps its suites' times apart from the
 # plain run's, whose order the next plain or sanitized run follows.
-check "harness: ... and a run without the reference specs keeps its times in build/suite-times-refs-0 only" \
-    bash -c '[ -s "$1/build/suite-times-refs-0" ] && [ ! -e "$1/build/suite-times" ]' _ "$r"
+# (Under SANITIZE the key names the sanitizers first.)
+key=${SANITIZE:+san-${SANITIZE//,/-}-}refs-0
+check "harness: ... and a run without the reference specs keeps its times in build/suite-times-$key only" \
+    bash -c '[ -s "$1/build/suite-times-$2" ] && [ ! -e "$1/build/suite-times" ]' _ "$r" "$key"
 
 # tests/fuzz/run, FUZZ_JOBS=2: each target's lines together and in the
 # order given, and a target that fails fails the run (fake targets).
