@@ -1,6 +1,6 @@
 /* jvmticheck_forward.c: the generated half of libjvmticheck (check/), the
  * agent that wraps another agent. Per JVM TI function:
- *   jvmticheck_entry_NAME    the checks guard.c lists (the trampolines'
+ *   jvmticheck_entry_NAME    the checks spec/guard.c lists (the trampolines'
  *                            own, in their order); the first one broken
  *                            becomes a finding (jvmticheck_broke), and the
  *                            call goes on to the forwarder;
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
 #include "c/emit.h"
-#include "c/guard.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
+#include "spec/guard.h"
 
 static const Typedef *typedef_named(const Spec *s, const char *name)
 {
