@@ -80,7 +80,7 @@ endif
 GEN_SRCS := $(wildcard gen/*.c gen/*/*.c)
 GEN_OBJS := $(GEN_SRCS:gen/%.c=$(OBJDIR)/%.o)
 
-.PHONY: all objs generate runtime check conformance coverage bench fuzz fuzz-build fuzz-coverage clean distclean install uninstall
+.PHONY: all objs generate runtime check check-build conformance coverage bench fuzz fuzz-build fuzz-coverage clean distclean install uninstall
 .DELETE_ON_ERROR:
 
 all: $(JVMTIGEN) generate runtime
@@ -379,7 +379,11 @@ GEN_DRIVER := build/$(VARIANT)/gen-driver
 $(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GEN_OBJS))
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(XML_LIBS)
 
-check: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
+# What make check runs on, as a target of its own: .ci/run builds it with
+# `make -j2 check-build` (both processors), then runs `make check` without -j
+# (a -j would hand make's job slots to the suites' own makes).
+check-build: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
+check: check-build
 	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
 	    SANITIZE="$(SANITIZE)" RT_LIB=$(RT_LIB) RT_SO=$(RT_SO) JVMTI_HOST=$(JVMTI_HOST) \
 	    RT_OUT=$(OUT) RT_SPEC=$(SPEC) JNI_INCLUDE=$(JNI_INCLUDE) PREFIX=$(PREFIX) MAKE="$(MAKE)" \

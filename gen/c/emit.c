@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "c/ctype.h"
+#include "spec/ctype.h"
 
 const Output outputs[] = {
     {"jvmti.h", emit_header},

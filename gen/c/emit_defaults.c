@@ -5,8 +5,8 @@
 #include "c/emit.h"
 
 #include "c/core.h"
-#include "c/ctype.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
 
 #include <stdlib.h>
 

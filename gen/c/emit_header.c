@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
 #include "c/emit.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
 
 /* The parameters of a C signature, each after sep (they follow the
  * environment). */

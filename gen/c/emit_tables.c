@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
 #include "c/emit.h"
-#include "c/guard.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
+#include "spec/guard.h"
 
 /* clang-format off */
 static const char *const rule_names[] = {

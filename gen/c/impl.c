@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "c/ctype.h"
-#include "c/guard.h"
+#include "spec/ctype.h"
+#include "spec/guard.h"
 
 bool function_in_table(const Function *f) { return !f->hide; }
 

@@ -12,8 +12,8 @@
 #include <libxslt/variables.h>
 #include <libxslt/xsltInternals.h>
 
-#include "c/ctype.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
 #include "spec/errors.h"
 #include "spec/refs.h"
 

@@ -8,8 +8,8 @@
 #include <libxml/xpathInternals.h>
 #include <libxslt/extensions.h>
 
-#include "c/ctype.h"
 #include "c/impl.h"
+#include "spec/ctype.h"
 
 static bool named(xmlNodePtr n, const char *const *names)
 {

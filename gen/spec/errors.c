@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
+#include "spec/ctype.h"
 
 const ParamErrorKindInfo param_error_kinds[PE_COUNT] = {
     [PE_NULL] = {"null", "JVMTI_ERROR_NULL_POINTER", G_NULL, "%p is NULL."},

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
+#include "spec/ctype.h"
 #include "c/impl.h"
 #include "base/cscan.h"
 #include "base/json.h"
-#include "c/layout.h"
+#include "spec/layout.h"
 #include "spec/refs.h"
 
 /* Bumped when a key changes meaning or goes away. */

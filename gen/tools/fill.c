@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/cscan.h"
-#include "c/ctype.h"
+#include "spec/ctype.h"
 #include "base/diag.h"
 #include "spec/facts.h"
 #include "c/impl.h"

@@ -1066,10 +1066,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
     cb.VMInit = vm_init;
     cb.VMDeath = vm_death;
     stacks_cases_onload(&cb);
-    (*full)->SetEventCallbacks(full, &cb, (jint)sizeof cb);
-    (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);
-    (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*full)->SetEventNotificationMode(full, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    agentkit_events(full, &cb, 3,
+                    (jvmtiEvent[]){JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH});
 
     chain_onload();
     run_generated(CONF_ONLOAD);

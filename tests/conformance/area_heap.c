@@ -219,7 +219,7 @@ void conf_area_heap(int stage, const conf_area_env *a)
 {
     if (stage != CONF_ONLOAD)
         return;
-    if ((*a->vm)->GetEnv(a->vm, (void **)&heap_env, JVMTI_VERSION_1_2) != JNI_OK) {
+    if (!(heap_env = agentkit_env(a->vm, JVMTI_VERSION_1_2))) {
         conf_say("heap.setup", "GetEnv failed");
         return;
     }
@@ -230,6 +230,5 @@ void conf_area_heap(int stage, const conf_area_env *a)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMDeath = on_vm_death;
-    (*heap_env)->SetEventCallbacks(heap_env, &cb, (jint)sizeof cb);
-    (*heap_env)->SetEventNotificationMode(heap_env, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    agentkit_events(heap_env, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_VM_DEATH});
 }

@@ -234,7 +234,7 @@ static void JNICALL class_prepare(jvmtiEnv *e, JNIEnv *jni, jthread thread, jcla
 
 static void onload(JavaVM *vm)
 {
-    if ((*vm)->GetEnv(vm, (void **)&own, JVMTI_VERSION_1_2) != JNI_OK || !own)
+    if (!(own = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -250,8 +250,7 @@ static void onload(JavaVM *vm)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.ClassPrepare = class_prepare;
-    (*own)->SetEventCallbacks(own, &cb, (jint)sizeof cb);
-    (*own)->SetEventNotificationMode(own, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL);
+    agentkit_events(own, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_CLASS_PREPARE});
 }
 
 static void live(const conf_area_env *a)

@@ -90,12 +90,10 @@ static void JNICALL chain_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
 static void chain_onload(void)
 {
     for (int i = 0; i < 3; i++) {
-        void *e = NULL;
-        if ((*vm)->GetEnv(vm, &e, JVMTI_VERSION_11) != JNI_OK || !e) {
+        if (!(chain_envs[i] = agentkit_env(vm, JVMTI_VERSION_11))) {
             say("cflh.setup", "GetEnv failed");
             return;
         }
-        chain_envs[i] = e;
         if (chain_letters[i] == 'P') {
             jvmtiCapabilities caps;
             memset(&caps, 0, sizeof caps);
@@ -106,10 +104,7 @@ static void chain_onload(void)
         memset(&cb, 0, sizeof cb);
         cb.ClassFileLoadHook = chain_hook;
         cb.ClassPrepare = chain_prepare;
-        (*chain_envs[i])->SetEventCallbacks(chain_envs[i], &cb, (jint)sizeof cb);
-        (*chain_envs[i])->SetEventNotificationMode(chain_envs[i], JVMTI_ENABLE,
-                                                   JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-        (*chain_envs[i])->SetEventNotificationMode(chain_envs[i], JVMTI_ENABLE,
-                                                   JVMTI_EVENT_CLASS_PREPARE, NULL);
+        agentkit_events(chain_envs[i], &cb, 2,
+                        (jvmtiEvent[]){JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_CLASS_PREPARE});
     }
 }

@@ -7,6 +7,8 @@
 
 #include "jvmti.h"
 
+#include "../agentkit.h" /* the set-up every test agent shares */
+
 /* When a case runs. */
 enum conf_stage {
     CONF_ONLOAD,     /* in Agent_OnLoad */

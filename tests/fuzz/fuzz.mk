@@ -8,6 +8,7 @@
 # target for N seconds, one process at a time. ----
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 FUZZ_DIR ?= build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OPT ?= -O1
@@ -39,7 +40,7 @@ $(FUZZ_DIR)/obj:
 
 fuzz-build: $(FUZZ_TARGETS)
 fuzz: fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FUZZ_DIR) ./tests/fuzz/run $(FUZZ_TARGETS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_DIR=$(FUZZ_DIR) ./tests/fuzz/run $(FUZZ_TARGETS)
 
 # `make fuzz-coverage`: the lines of gen/ the corpora reach. The same
 # targets, built with source-based coverage instead of the sanitizers.

@@ -2,7 +2,8 @@
 # The harness itself: tests/tap turns a suite's lines into TAP (numbered,
 # "# SKIP", the plan last, '#' escaped, a silent non-zero exit made a
 # failure) and prove runs a suite through it, on fixture suites whose
-# expected TAP is written out by hand below.
+# expected TAP is written out by hand below; run-all's EXCEPT and times
+# files, and tests/fuzz/run's FUZZ_JOBS on fake targets.
 . tests/lib.sh
 
 d=$(scratch harness)
@@ -81,6 +82,29 @@ check "harness: ... and under STRICT=1 they failed, and so does the run" \
     bash -c '[ "$(sed -n 1p <<<"$1")" = "failed for want of: python3 (python3), valgrind (valgrind), vnu-jar (cd tests/docs && npm ci)" ] &&
              [ "$(sed -n 3p <<<"$1")" = "2 passed, 4 failed, 0 skipped" ] &&
              ! env -u ONLY STRICT=1 SHARED_SPECS="$2" "$3" >/dev/null' _ "$(runall_tail 1)" "$d/none" "$r/tests/run-all"
+
+check "harness: run-all EXCEPT=b leaves suite b out" \
+    test "$(env -u ONLY EXCEPT=b SHARED_SPECS="$d/none" "$r/tests/run-all" | tail -n 1)" = "1 passed, 0 failed, 2 skipped"
+# A run without the reference specs keeps its suites' times apart from the
+# plain run's, whose order the next plain or sanitized run follows.
+# (Under SANITIZE the key names the sanitizers first.)
+key=${SANITIZE:+san-${SANITIZE//,/-}-}refs-0
+check "harness: ... and a run without the reference specs keeps its times in build/suite-times-$key only" \
+    bash -c '[ -s "$1/build/suite-times-$2" ] && [ ! -e "$1/build/suite-times" ]' _ "$r" "$key"
+
+# tests/fuzz/run, FUZZ_JOBS=2: each target's lines together and in the
+# order given, and a target that fails fails the run (fake targets).
+f=$d/fuzz
+mkdir -p "$f"
+printf '#!/bin/sh\nsleep 1\n' >"$f/slow_fuzz"
+printf '#!/bin/sh\necho "==1== ERROR: boom"; exit 1\n' >"$f/bad_fuzz"
+printf '#!/bin/sh\n' >"$f/quick_fuzz"
+chmod +x "$f"/*_fuzz
+fuzz_lines() { FUZZ_DIR="$f/dir" FUZZ_SECONDS=1 FUZZ_JOBS=2 tests/fuzz/run "$@" 2>&1 | grep -v 'over all runs' | grep -E '^fuzz: [a-z]+: (a regression|[?0-9])' | cut -d: -f2; }
+check "harness: tests/fuzz/run FUZZ_JOBS=2 prints each target's lines in the order given" \
+    diff <(printf '%s\n' ' slow' ' slow' ' quick' ' quick') <(fuzz_lines "$f/slow_fuzz" "$f/quick_fuzz")
+check "harness: ... and a failing target fails the run" \
+    bash -c '! FUZZ_DIR="$1/dir" FUZZ_SECONDS=1 FUZZ_JOBS=2 tests/fuzz/run "$1/quick_fuzz" "$1/bad_fuzz" >/dev/null 2>&1' _ "$f"
 
 # The README says what deps/debian.txt says: its install line names the
 # build packages, its Needs paragraph every package.

@@ -5,11 +5,13 @@
 
 #include "jvmti.h"
 
+#include "../agentkit.h"
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
-    jvmtiEnv *env = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1_0) != JNI_OK || !env) {
+    jvmtiEnv *env = agentkit_env(vm, JVMTI_VERSION_1_0);
+    if (!env) {
         puts("version-agent: GetEnv(JVMTI_VERSION_1_0) failed");
         return JNI_ERR;
     }

@@ -9,6 +9,8 @@
 
 #include <jvmti.h>
 
+#include "../agentkit.h"
+
 static jvmtiEnv *checked;
 /* ROUNDS rounds of calls calls of each kind on each environment: short
  * rounds (0.5 to 3 ms), many of them, so that on a machine shared by many
@@ -102,9 +104,9 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
     (void)env;
     JavaVM *vm;
-    jvmtiEnv *direct;
     (*jni)->GetJavaVM(jni, &vm); /* the VM's own: its environments are unchecked */
-    if ((*vm)->GetEnv(vm, (void **)&direct, JVMTI_VERSION_1_2) != JNI_OK)
+    jvmtiEnv *direct = agentkit_env(vm, JVMTI_VERSION_1_2);
+    if (!direct)
         return;
     jvmtiCapabilities tags;
     memset(&tags, 0, sizeof tags);
@@ -154,7 +156,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     if (options && *options)
         calls = atol(options);
-    if ((*vm)->GetEnv(vm, (void **)&checked, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(checked = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
     jvmtiCapabilities tags;
     memset(&tags, 0, sizeof tags);
@@ -163,7 +165,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
-    (*checked)->SetEventCallbacks(checked, &cb, (jint)sizeof cb);
-    (*checked)->SetEventNotificationMode(checked, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    agentkit_events(checked, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_VM_INIT});
     return JNI_OK;
 }

@@ -11,6 +11,8 @@
 
 #include <jvmti.h>
 
+#include "../agentkit.h"
+
 #define BUG __attribute__((noinline, visibility("default")))
 /* What its lines start with: built a second time as another agent
  * (-DAGENT='"other"'), for two agents in one checker. */
@@ -509,7 +511,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
     printf(AGENT ": options \"%s\"\n", what);
     the_vm = vm;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
     if (is("phase"))
         buggy_phase();
@@ -524,8 +526,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         cb.VMStart = vm_start;
         (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL);
     }
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    agentkit_events(jvmti, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_VM_INIT});
     return JNI_OK;
 }
 
@@ -546,7 +547,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     snprintf(what, sizeof what, "%s", options ? options : "(null)");
     printf(AGENT ": attached, options \"%s\"\n", what);
     the_vm = vm;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)) ||
         (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_2) != JNI_OK)
         return JNI_ERR;
     if (is("null"))
@@ -559,8 +560,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         jvmtiEventCallbacks cb;
         memset(&cb, 0, sizeof cb);
         cb.VMDeath = vm_death;
-        (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+        agentkit_events(jvmti, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_VM_DEATH});
         return JNI_ERR;
     }
     printf(AGENT ": attach done\n");

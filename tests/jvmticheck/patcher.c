@@ -16,6 +16,8 @@
 
 #include <jvmti.h>
 
+#include "../agentkit.h"
+
 #ifndef AGENT
 #define AGENT "patcher"
 #endif
@@ -103,23 +105,19 @@ NAMED void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
-    jvmtiCapabilities potential, caps;
+    jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
-    if ((*jvmti)->GetPotentialCapabilities(jvmti, &potential) == JVMTI_ERROR_NONE) {
-        caps.can_retransform_classes = potential.can_retransform_classes;
-        caps.can_redefine_classes = potential.can_redefine_classes;
-        (*jvmti)->AddCapabilities(jvmti, &caps);
-    }
+    caps.can_retransform_classes = 1;
+    caps.can_redefine_classes = 1;
+    agentkit_add_potential(jvmti, &caps);
     if (options && strcmp(options, "patch") == 0)
         patch();
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = on_vm_init;
-    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb) != JVMTI_ERROR_NONE ||
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL) !=
-            JVMTI_ERROR_NONE)
+    if (agentkit_events(jvmti, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_VM_INIT}) != JVMTI_ERROR_NONE)
         return JNI_ERR;
     return JNI_OK;
 }

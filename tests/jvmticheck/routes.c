@@ -11,6 +11,8 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include "../agentkit.h"
+
 extern jint JNICALL JNI_GetCreatedJavaVMs(JavaVM **vms, jsize n, jsize *count) __attribute__((weak));
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
@@ -48,14 +50,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options;
     (void)reserved;
-    jvmtiEnv *jvmti = NULL;
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.ClassPrepare = on_class_prepare;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK ||
-        (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb) != JVMTI_ERROR_NONE ||
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL) !=
-            JVMTI_ERROR_NONE)
+    jvmtiEnv *jvmti = agentkit_env(vm, JVMTI_VERSION_1_2);
+    if (!jvmti ||
+        agentkit_events(jvmti, &cb, 1, (jvmtiEvent[]){JVMTI_EVENT_CLASS_PREPARE}) != JVMTI_ERROR_NONE)
         return JNI_ERR;
     return JNI_OK;
 }

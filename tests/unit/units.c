@@ -8,7 +8,7 @@
 
 #include "base/cscan.h"
 #include "c/core.h"
-#include "c/ctype.h"
+#include "spec/ctype.h"
 #include "spec/errors.h"
 #include "spec/facts.h"
 #include "tools/model_json.h"

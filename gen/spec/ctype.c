@@ -1,4 +1,4 @@
-#include "c/ctype.h"
+#include "spec/ctype.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "c/layout.h"
+#include "spec/layout.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
-#include "c/guard.h"
+#include "spec/guard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "c/ctype.h"
+#include "spec/ctype.h"
 
 PhaseRule phase_rule(const Function *f) { return phase_rule_of(f->phase); }
 
