@@ -50,6 +50,9 @@ h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
 .search-results li a { display: block; padding: 0.2rem 0.8rem; color: var(--fg); }
 .search-results li a:hover, .search-results li.active a { background: var(--code-bg); text-decoration: none; }
 .search-results .kind { color: var(--muted); font-size: 0.8em; margin: 0 0.4em; }
+.search-results .sum { display: block; color: var(--muted); font-size: 0.82em; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis; }
+.search-results .since { margin-left: 0.3em; }
 .search-results .empty { padding: 0.2rem 0.8rem; color: var(--muted); }
 .layout { display: grid; grid-template-columns: 18rem minmax(0, 1fr); }
 .toc { position: sticky; top: 3.2rem; height: calc(100vh - 3.2rem); overflow-y: auto;
@@ -58,8 +61,12 @@ h4 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
 .toc > ul { padding-left: 0; }
 .toc li { margin: 0.15rem 0; }
 .toc summary { cursor: pointer; }
+.toc a { display: inline-block; padding: 0 0.25rem; border-radius: 3px; overflow-wrap: break-word; }
+.toc a[aria-current] { background: var(--badge-bg); color: var(--head); font-weight: 600; }
+.toc a:focus-visible, .toc summary:focus-visible { outline: 2px solid var(--link); outline-offset: 1px; }
 main { padding: 0 2.5rem 4rem; max-width: 72rem; min-width: 0; overflow-wrap: break-word; }
 .toc-box > summary { display: none; }
+.proto-facts { color: var(--muted); font-size: 0.9em; margin: -0.4rem 0 0.6rem; }
 .subtitle { color: var(--muted); margin-top: 0.2rem; }
 .para { display: block; height: 0.6em; }
 .prose { margin: 0.4rem 0; }
@@ -98,6 +105,12 @@ dl.errors dd { margin-left: 1.2rem; }
 .colophon { margin-top: 4rem; color: var(--muted); font-size: 0.85rem; }
 ul.circle { list-style-type: circle; }
 ul.square { list-style-type: square; }
+/* A wide screen: a table too wide for the column (its narrowest layout
+   wider) takes the room to the right of it, up to the window's margin,
+   instead of scrolling; the others keep the column's width. */
+@media (min-width: 1460px) {
+  main .scroll { width: fit-content; min-width: 100%; max-width: calc(100vw - 18rem - 5rem - 20px); }
+}
 @media (max-width: 900px) {
   .layout { display: block; }
   .toc { position: static; height: auto; border-right: none; border-bottom: 1px solid var(--line); }
@@ -204,13 +217,12 @@ ul.square { list-style-type: square; }
   // On a narrow screen the identifiers in code may break after "_" and
   // ".", and at a capital that follows a small letter or digit, and
   // nowhere else: a <wbr> at each such place (copied text is unchanged).
-  // Done once, for code outside examples with a long enough word.
+  // Done once, for code outside examples with a long enough word; the
+  // contents' links (names in a narrow column) get theirs at any width.
   var narrow = window.matchMedia("(max-width: 600px)"), broken = false;
-  function breakable() {
-    if (broken || !narrow.matches) return;
-    broken = true;
-    var at = /[_.](?=[A-Za-z0-9])|[a-z0-9](?=[A-Z])/g;
-    Array.prototype.forEach.call(document.querySelectorAll("main code"), function (code) {
+  var at = /[_.](?=[A-Za-z0-9])|[a-z0-9](?=[A-Z])/g;
+  function wbrs(elements) {
+    Array.prototype.forEach.call(elements, function (code) {
       if (code.closest("pre")) return;
       var texts = [], walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
       for (var n = walk.nextNode(); n; n = walk.nextNode()) if (n.length >= 14) texts.push(n);
@@ -231,6 +243,12 @@ ul.square { list-style-type: square; }
       });
     });
   }
+  function breakable() {
+    if (broken || !narrow.matches) return;
+    broken = true;
+    wbrs(document.querySelectorAll("main code"));
+  }
+  wbrs(document.querySelectorAll("#toc li > a"));
   breakable();
   narrow.addEventListener("change", breakable);
   var box = document.getElementById("search");
@@ -243,7 +261,7 @@ ul.square { list-style-type: square; }
   // once, when the browser is idle after loading, or when the box takes
   // the focus, whichever comes first: never on a keystroke. data-index on
   // the box says it is built.
-  var items, keys, names, titles, copies;
+  var items, keys, names, titles, kinds, sinces, copies;
   function index() {
     if (items) return;
     items = Array.prototype.slice.call(store.children);
@@ -259,26 +277,37 @@ ul.square { list-style-type: square; }
       a.href = "#" + sec.id;
       var text = h.cloneNode(true), self = text.querySelector(".self");
       if (self) self.parentNode.removeChild(self);
-      a.textContent = text.textContent.trim() + " ";
+      var title = document.createElement("span");
+      title.className = "title";
+      title.textContent = text.textContent.trim();
       k.className = "kind";
       k.textContent = "section";
+      a.appendChild(title);
+      a.appendChild(document.createTextNode(" "));
       a.appendChild(k);
       li.appendChild(a);
       store.appendChild(li);
       items.push(li);
     });
-    // What a query is matched against: the whole entry, and apart its name
-    // (the code) and its title, for ranking.
-    keys = items.map(function (li) { return li.textContent.toLowerCase(); });
+    // What a query is matched against: the entry (name, kind, title, since;
+    // of the summary only its code, an event's constant: its words matched
+    // a third of the page), and apart its names (its code: an event's constant
+    // too) and its title, for ranking; its kind and since, for filters.
+    keys = items.map(function (li) {
+      var sum = li.querySelector(".sum"), text = li.textContent;
+      if (sum) text = text.replace(sum.textContent, " ") + " " + Array.prototype.map.call(
+        sum.querySelectorAll("code"), function (c) { return c.textContent; }).join(" ");
+      return text.toLowerCase();
+    });
     names = items.map(function (li) {
-      var c = li.querySelector("code");
-      return c ? c.textContent.toLowerCase() : "";
+      return Array.prototype.map.call(li.querySelectorAll("code"), function (c) { return c.textContent.toLowerCase(); });
     });
     titles = items.map(function (li) {
-      var c = li.querySelector("code"), t = li.textContent;
-      if (c) t = t.replace(c.textContent, "");
-      return t.replace(/\s+/g, " ").trim().toLowerCase();
+      var t = li.querySelector(".title");
+      return t ? t.textContent.toLowerCase() : "";
     });
+    kinds = items.map(function (li) { return li.getAttribute("data-kind"); });
+    sinces = items.map(function (li) { return li.getAttribute("data-since") || ""; });
     // An entry's node in the results, made the first time it matches and
     // kept: the index itself stays whole and hidden.
     copies = [];
@@ -302,12 +331,66 @@ ul.square { list-style-type: square; }
     }
   }
   // Exact names and titles first, then those that start with the query,
-  // then the rest, each in the page's order.
+  // then those whose name or title holds it, then the rest (a word of the
+  // summary), each in the page's order.
   function rank(i, q) {
-    var n = names[i], t = titles[i];
-    if (n === q || t === q || n.slice(n.lastIndexOf(".") + 1) === q) return 0;
-    if (n.indexOf(q) === 0 || t.indexOf(q) === 0) return 1;
-    return 2;
+    var ns = names[i], t = titles[i], best = 3;
+    for (var k = 0; k < ns.length; k++) {
+      var n = ns[k];
+      if (n === q || n.slice(n.lastIndexOf(".") + 1) === q) return 0;
+      if (n.indexOf(q) === 0) best = 1;
+      else if (best > 2 && n.indexOf(q) >= 0) best = 2;
+    }
+    if (t === q) return 0;
+    if (t.indexOf(q) === 0) return 1;
+    return best > 2 && t.indexOf(q) >= 0 ? 2 : best;
+  }
+  // Whether w is within one edit (a letter added, dropped, changed, or two
+  // swapped) of the whole of s (0) or of a part of it (1); -1 if not. A
+  // typo's match costs a row of numbers per letter of w, and is tried only
+  // when nothing matches as typed.
+  function near(w, s) {
+    var m = w.length, prev2 = null, prev = new Array(s.length + 1), cur;
+    for (var j = 0; j <= s.length; j++) prev[j] = 0;
+    var whole = [];
+    for (j = 0; j <= s.length; j++) whole[j] = j;
+    for (var i = 1; i <= m; i++) {
+      cur = [i];
+      var w2 = [i], low = i;
+      for (j = 1; j <= s.length; j++) {
+        var c = w.charCodeAt(i - 1) === s.charCodeAt(j - 1) ? 0 : 1;
+        var d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + c);
+        var e = Math.min(whole[j] + 1, w2[j - 1] + 1, whole[j - 1] + c);
+        if (i > 1 && j > 1 && w.charCodeAt(i - 1) === s.charCodeAt(j - 2) && w.charCodeAt(i - 2) === s.charCodeAt(j - 1)) {
+          d = Math.min(d, prev2[0][j - 2] + 1);
+          e = Math.min(e, prev2[1][j - 2] + 1);
+        }
+        cur[j] = d;
+        w2[j] = e;
+        if (d < low) low = d;
+      }
+      if (low > 1) return -1;
+      prev2 = [prev, whole];
+      prev = cur;
+      whole = w2;
+    }
+    if (whole[s.length] <= 1) return 0;
+    return Math.min.apply(null, prev) <= 1 ? 1 : -1;
+  }
+  // "event:", "cap:", "err:" and "type:" keep one kind of entry; "since N"
+  // (or "since:N") those a version N added.
+  var FILTERS = { "event": ["event"], "cap": ["capability"], "err": ["error"],
+                  "type": ["type", "callback", "constants"] };
+  function parse(q) {
+    var out = { kinds: null, since: "", words: [] }, m;
+    if ((m = /^(event|cap|err|type):\s*/.exec(q))) { out.kinds = FILTERS[m[1]]; q = q.slice(m[0].length); }
+    if ((m = /(?:^|\s)since[:\s]\s*(\d+(?:\.\d+)?)(?=\s|$)/.exec(q))) {
+      out.since = m[1];
+      q = q.slice(0, m.index) + " " + q.slice(m.index + m[0].length);
+    }
+    out.words = q.split(/\s+/).filter(Boolean);
+    out.text = out.words.join(" ");
+    return out;
   }
   // Make the list's children exactly `want`, in order, moving only what
   // differs: typing on mostly keeps the matches, and each node touched is
@@ -325,14 +408,37 @@ ul.square { list-style-type: square; }
   // little however much matches.
   function filter() {
     index();
-    var q = input.value.toLowerCase().trim();
-    var words = q.split(/\s+/).filter(Boolean);
-    var hits = [];
-    if (words.length) {
-      for (var i = 0; i < items.length; i++) {
+    var p = parse(input.value.toLowerCase().trim()), words = p.words, q = p.text;
+    var any = words.length || p.kinds || p.since;
+    var hits = [], i, w;
+    var kept = function (i) {
+      return (!p.kinds || p.kinds.indexOf(kinds[i]) >= 0) && (!p.since || sinces[i] === p.since);
+    };
+    if (any) {
+      for (i = 0; i < items.length; i++) {
+        if (!kept(i)) continue;
         var ok = true;
-        for (var w = 0; w < words.length && ok; w++) ok = keys[i].indexOf(words[w]) >= 0;
-        if (ok) hits.push([rank(i, q), i]);
+        for (w = 0; w < words.length && ok; w++) ok = keys[i].indexOf(words[w]) >= 0;
+        if (ok) hits.push([words.length ? rank(i, q) : 0, i]);
+      }
+      // Nothing as typed: names within one edit of each word of 4 letters
+      // or more (a word found as typed counts too), whole names first.
+      if (!hits.length && words.length) {
+        for (i = 0; i < items.length; i++) {
+          if (!kept(i)) continue;
+          var score = 0;
+          for (w = 0; w < words.length && score >= 0; w++) {
+            if (keys[i].indexOf(words[w]) >= 0) continue;
+            var best = -1;
+            if (words[w].length >= 4)
+              for (var k = 0; k < names[i].length && best !== 0; k++) {
+                var r = near(words[w], names[i][k]);
+                if (r >= 0 && (best < 0 || r < best)) best = r;
+              }
+            score = best < 0 ? -1 : Math.max(score, best);
+          }
+          if (score >= 0) hits.push([4 + score, i]);
+        }
       }
       hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     }
@@ -341,14 +447,14 @@ ul.square { list-style-type: square; }
       return copies[h[1]] || (copies[h[1]] = items[h[1]].cloneNode(true));
     });
     var want = shown.slice();
-    if (words.length && !shown.length) want.push(empty);
+    if (any && !shown.length) want.push(empty);
     if (hits.length > LIMIT) {
       var text = (hits.length - LIMIT) + " more: type on to narrow";
       if (more.textContent !== text) more.textContent = text;
       want.push(more);
     }
     render(want);
-    if (list.hidden !== (words.length === 0)) list.hidden = words.length === 0;
+    if (list.hidden !== !any) list.hidden = !any;
     // The first is active. The list goes back to its top only if it was
     // scrolled: setting scrollTop lays out the page at once.
     if (scrolled) { list.scrollTop = 0; scrolled = false; }
@@ -377,6 +483,60 @@ ul.square { list-style-type: square; }
     toc.addEventListener("click", function (e) {
       if (small.matches && e.target.closest("a")) toc.open = false;
     });
+  }
+  // Where you are: the contents' link to the item, error, capability or
+  // section at the top of the screen is marked (aria-current), its folded
+  // group opened and scrolled into the contents' view, once a frame at
+  // most while the page scrolls. What is at the top is the element there
+  // (elementFromPoint): its nearest ancestor the contents name, or the id
+  // in its table row (a capability's). Not on a small screen, where the
+  // contents are folded above the page.
+  if (toc) {
+    var links = {}, current = null, queued = false;
+    Array.prototype.forEach.call(toc.querySelectorAll("a[href^='#']"), function (a) {
+      var id = decodeURIComponent(a.getAttribute("href").slice(1));
+      if (!links[id]) links[id] = a;
+    });
+    var mainEl = document.getElementById("main");
+    var here = function () {
+      queued = false;
+      if (!toc.open || small.matches) return;
+      var r = mainEl.getBoundingClientRect();
+      var pad = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+      var e = document.elementFromPoint(r.left + (parseFloat(getComputedStyle(mainEl).paddingLeft) || 0) + 8, pad + 4);
+      var link = null;
+      for (; e && e !== mainEl && !link; e = e.parentElement) {
+        if (e.id && links[e.id]) link = links[e.id];
+        else if (e.tagName === "TR") {
+          var named = e.querySelector("[id]");
+          if (named && links[named.id]) link = links[named.id];
+        }
+      }
+      if (!link || link === current) return;
+      if (current) current.removeAttribute("aria-current");
+      current = link;
+      link.setAttribute("aria-current", "location");
+      for (var d = link.parentElement; d && d !== toc; d = d.parentElement)
+        if (d.tagName === "DETAILS") d.open = true;
+      // Scrolls the contents alone (scrollIntoView would move the page).
+      var box = toc.parentElement, lr = link.getBoundingClientRect(), br = box.getBoundingClientRect();
+      if (lr.top < br.top || lr.bottom > br.bottom)
+        box.scrollTop += lr.top - br.top - br.height / 3;
+    };
+    // Items coming on screen take their real height and move what is at
+    // the top without a scroll event: looked at again for 10 frames more.
+    var again = 0;
+    var later = function () {
+      again = 10;
+      if (!queued) { queued = true; requestAnimationFrame(look); }
+    };
+    var look = function () {
+      here();
+      if (--again > 0) { queued = true; requestAnimationFrame(look); }
+    };
+    window.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("hashchange", later);
+    later();
   }
   document.addEventListener("keydown", function (e) {
     if (e.key === "/" && document.activeElement !== input) { input.focus(); e.preventDefault(); }

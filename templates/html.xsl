@@ -148,7 +148,22 @@
           </xsl:for-each>
         </ul>
       </li>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ErrorSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/errorsection/@label"/></xsl:with-param></xsl:call-template></li>
+      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ErrorSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/errorsection/@label"/></xsl:with-param></xsl:call-template>
+        <ul>
+          <xsl:for-each select="/specification/errorsection/errorcategory">
+            <li>
+              <details>
+                <summary><a href="#{@id}"><xsl:value-of select="@label"/></a></summary>
+                <ul>
+                  <xsl:for-each select="errorid">
+                    <li><a href="#{@id}"><xsl:value-of select="substring-after(@id, 'JVMTI_ERROR_')"/></a></li>
+                  </xsl:for-each>
+                </ul>
+              </details>
+            </li>
+          </xsl:for-each>
+        </ul>
+      </li>
       <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventSection'"/><xsl:with-param name="text"><xsl:value-of select="/specification/eventsection/@label"/></xsl:with-param></xsl:call-template>
         <ul>
           <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EventIndex'"/><xsl:with-param name="text" select="'Event index'"/></xsl:call-template></li>
@@ -170,40 +185,150 @@
           <xsl:for-each select="/specification/datasection/basetypes">
             <li><a href="#{@id}"><xsl:value-of select="@label"/></a></li>
           </xsl:for-each>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/><xsl:with-param name="text" select="'Structure types'"/></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/><xsl:with-param name="text" select="'Function types'"/></xsl:call-template></li>
-          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'EnumerationDefinitions'"/><xsl:with-param name="text" select="'Enumerations'"/></xsl:call-template></li>
+          <li>
+            <details>
+              <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'StructureTypeDefinitions'"/><xsl:with-param name="text" select="'Structure types'"/></xsl:call-template></summary>
+              <ul>
+                <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
+                                      /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
+                                      /specification/eventsection/event/typedef">
+                  <xsl:sort select="@id"/>
+                  <li><a href="#{@id}"><xsl:value-of select="@id"/></a></li>
+                </xsl:for-each>
+              </ul>
+            </details>
+          </li>
+          <li>
+            <details>
+              <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTypeDefinitions'"/><xsl:with-param name="text" select="'Function types'"/></xsl:call-template></summary>
+              <ul>
+                <xsl:for-each select="/specification/functionsection/category/callback">
+                  <xsl:sort select="@id"/>
+                  <li><a href="#{@id}"><xsl:value-of select="@id"/></a></li>
+                </xsl:for-each>
+              </ul>
+            </details>
+          </li>
+          <li>
+            <details>
+              <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'EnumerationDefinitions'"/><xsl:with-param name="text" select="'Enumerations'"/></xsl:call-template></summary>
+              <ul>
+                <xsl:for-each select="$constant-groups[@kind = 'enum']">
+                  <xsl:sort select="@id"/>
+                  <li><a href="#{@id}"><xsl:value-of select="@id"/></a></li>
+                </xsl:for-each>
+              </ul>
+            </details>
+          </li>
           <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text" select="'Function table'"/></xsl:call-template></li>
+          <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'VersionConstants'"/><xsl:with-param name="text" select="'Version constants'"/></xsl:call-template></li>
           <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ConstantIndex'"/><xsl:with-param name="text" select="'Constant index'"/></xsl:call-template></li>
         </ul>
       </li>
-      <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'CapabilityIndex'"/><xsl:with-param name="text" select="'Capability index'"/></xsl:call-template></li>
+      <li>
+        <details>
+          <summary><xsl:call-template name="xref"><xsl:with-param name="id" select="'CapabilityIndex'"/><xsl:with-param name="text" select="'Capabilities'"/></xsl:call-template></summary>
+          <ul>
+            <xsl:for-each select="/specification/functionsection/category/capabilitiestypedef/capabilityfield">
+              <li><a href="#{$caps-id}.{@id}"><xsl:value-of select="@id"/></a></li>
+            </xsl:for-each>
+          </ul>
+        </details>
+      </li>
       <li><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Change history'"/></xsl:call-template></li>
     </ul>
   </xsl:template>
 
-  <!-- Every function, event, constant and error, for the search box. -->
+  <!-- One entry of the search list: its name (code, what ranks first), its
+       kind, its title, the version that added it, and a one-line summary
+       (an item's first sentence, jg:summary; an event's constant). The
+       script matches a query against all of it and filters by data-kind
+       and data-since. -->
+  <xsl:template name="search-entry">
+    <xsl:param name="kind"/>
+    <xsl:param name="href" select="@id"/>
+    <xsl:param name="name" select="@id"/>
+    <xsl:param name="title"/>
+    <xsl:param name="summary"/>
+    <xsl:param name="alias"/>
+    <xsl:param name="since" select="@since"/>
+    <li data-kind="{$kind}">
+      <xsl:if test="$since and $since != '1.0'"><xsl:attribute name="data-since"><xsl:value-of select="$since"/></xsl:attribute></xsl:if>
+      <a href="#{$href}"><code><xsl:value-of select="$name"/></code>
+        <xsl:text> </xsl:text><span class="kind"><xsl:value-of select="$kind"/></span>
+        <xsl:if test="normalize-space($title) != ''"><xsl:text> </xsl:text><span class="title"><xsl:value-of select="normalize-space($title)"/></span></xsl:if>
+        <xsl:if test="$since and $since != '1.0'"><xsl:text> </xsl:text><span class="since">since <xsl:value-of select="$since"/></span></xsl:if>
+        <xsl:if test="$alias != '' or normalize-space($summary) != ''">
+          <xsl:text> </xsl:text><span class="sum"><xsl:if test="$alias != ''"><code><xsl:value-of select="$alias"/></code>
+            <xsl:if test="normalize-space($summary) != ''"> · </xsl:if></xsl:if><xsl:value-of select="normalize-space($summary)"/></span>
+        </xsl:if></a></li>
+  </xsl:template>
+
+  <!-- Every function, event, constant, error, type, capability and agent
+       entry point, for the search box. -->
   <xsl:template name="search-items">
     <xsl:for-each select="/specification/functionsection/category/function">
-      <li data-kind="function"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">function</span> <xsl:call-template name="synopsis-text"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'function'"/>
+        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
+        <xsl:with-param name="summary" select="jg:summary(description)"/>
+      </xsl:call-template>
     </xsl:for-each>
     <xsl:for-each select="/specification/eventsection/event">
-      <li data-kind="event"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">event</span> <xsl:value-of select="@label"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'event'"/>
+        <xsl:with-param name="title" select="@label"/>
+        <xsl:with-param name="alias" select="@const"/>
+        <xsl:with-param name="summary" select="jg:summary(description)"/>
+      </xsl:call-template>
+    </xsl:for-each>
+    <!-- The agent's entry points and JNI's GetEnv, which the spec describes
+         in its introduction (where the page has those sections). -->
+    <xsl:for-each select="document('')/*/jg:entry-points/entry">
+      <xsl:variable name="at" select="@at"/>
+      <xsl:variable name="name" select="@name"/>
+      <xsl:variable name="kind" select="string(@kind)"/>
+      <xsl:for-each select="$spec">
+        <xsl:for-each select="key('anchor', $at)[self::intro]">
+          <xsl:call-template name="search-entry">
+            <xsl:with-param name="kind" select="$kind"/>
+            <xsl:with-param name="name" select="$name"/>
+            <xsl:with-param name="title" select="@label"/>
+          </xsl:call-template>
+        </xsl:for-each>
+      </xsl:for-each>
+    </xsl:for-each>
+    <!-- The JVMTI_VERSION_* constants of jvmti.h (jg:versions). -->
+    <xsl:for-each select="jg:versions()">
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'constant'"/>
+        <xsl:with-param name="href" select="@name"/>
+        <xsl:with-param name="name" select="@name"/>
+        <xsl:with-param name="title" select="'JVM TI version'"/>
+        <xsl:with-param name="summary" select="@value"/>
+        <xsl:with-param name="since" select="@since"/>
+      </xsl:call-template>
     </xsl:for-each>
     <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
     <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
-      <li data-kind="constant"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">constant</span> <xsl:value-of select="../@label"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'constant'"/>
+        <xsl:with-param name="title" select="../@label"/>
+        <xsl:with-param name="summary" select="jg:summary(.)"/>
+      </xsl:call-template>
     </xsl:for-each>
     <xsl:for-each select="/specification/errorsection/errorcategory/errorid">
-      <li data-kind="error"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">error</span> <xsl:value-of select="@num"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'error'"/>
+        <xsl:with-param name="title" select="@num"/>
+        <xsl:with-param name="summary" select="jg:summary(.)"/>
+      </xsl:call-template>
     </xsl:for-each>
     <xsl:for-each select="$constant-groups|/specification/eventsection/event//constants">
-      <li data-kind="constants"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">constants</span> <xsl:value-of select="@label"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'constants'"/>
+        <xsl:with-param name="title" select="@label"/>
+      </xsl:call-template>
     </xsl:for-each>
     <!-- Types, their fields (a capability is a field of jvmtiCapabilities),
          callbacks and base types; sections the script adds from the page. -->
@@ -216,24 +341,50 @@
           <xsl:otherwise>field</xsl:otherwise>
         </xsl:choose>
       </xsl:variable>
-      <li data-kind="type"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">type</span> <xsl:value-of select="@label"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'type'"/>
+        <xsl:with-param name="title" select="@label"/>
+        <xsl:with-param name="summary" select="jg:summary(description)"/>
+      </xsl:call-template>
       <xsl:for-each select="field|capabilityfield">
-        <li data-kind="{$kind}"><a href="#{../@id}.{@id}"><code><xsl:value-of select="../@id"/>.<xsl:value-of select="@id"/></code>
-          <span class="kind"><xsl:value-of select="$kind"/></span></a></li>
+        <xsl:call-template name="search-entry">
+          <xsl:with-param name="kind" select="$kind"/>
+          <xsl:with-param name="href" select="concat(../@id, '.', @id)"/>
+          <xsl:with-param name="name" select="concat(../@id, '.', @id)"/>
+          <xsl:with-param name="summary" select="jg:summary(description)"/>
+        </xsl:call-template>
       </xsl:for-each>
     </xsl:for-each>
     <xsl:for-each select="/specification/functionsection/category/callback">
-      <li data-kind="callback"><a href="#{@id}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">callback</span> <xsl:call-template name="synopsis-text"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'callback'"/>
+        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
+        <xsl:with-param name="summary" select="jg:summary(description)"/>
+      </xsl:call-template>
     </xsl:for-each>
     <xsl:for-each select="/specification/datasection/basetypes/basetype">
       <!-- Its anchor as its table row has it (not always its id). -->
       <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
-      <li data-kind="type"><a href="#{$anchor}"><code><xsl:value-of select="@id"/></code>
-        <span class="kind">type</span> <xsl:value-of select="../@label"/></a></li>
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="'type'"/>
+        <xsl:with-param name="href" select="$anchor"/>
+        <xsl:with-param name="title" select="../@label"/>
+        <xsl:with-param name="summary" select="jg:summary(description)"/>
+      </xsl:call-template>
     </xsl:for-each>
   </xsl:template>
+
+  <!-- The names an agent is called by, and JNI's GetEnv, with the section
+       of the introduction (an <intro id>) that describes each. -->
+  <jg:entry-points>
+    <entry name="Agent_OnLoad" at="onload" kind="entry point"/>
+    <entry name="Agent_OnLoad_L" at="entryPoint" kind="entry point"/>
+    <entry name="Agent_OnAttach" at="onattach" kind="entry point"/>
+    <entry name="Agent_OnAttach_L" at="entryPoint" kind="entry point"/>
+    <entry name="Agent_OnUnload" at="onunload" kind="entry point"/>
+    <entry name="Agent_OnUnload_L" at="entryPoint" kind="entry point"/>
+    <entry name="GetEnv" at="environments" kind="JNI function"/>
+  </jg:entry-points>
 
   <!-- ================================================================ -->
   <!-- Functions                                                         -->
@@ -333,6 +484,14 @@
         <xsl:call-template name="since-badge"/>
 <xsl:call-template name="self-link"/></h3>
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
+      <!-- Phase · callback-safe · capabilities · since, as the man page
+           says it too (jg:facts). -->
+      <p class="proto-facts">
+        <xsl:for-each select="jg:facts(@id)">
+          <xsl:if test="position() &gt; 1"> · </xsl:if>
+          <span data-fact="{@kind}"><xsl:value-of select="."/></span>
+        </xsl:for-each>
+      </p>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
         <tr>
@@ -976,6 +1135,19 @@
         </table></div>
       </section>
       <xsl:call-template name="function-table"/>
+      <section id="VersionConstants">
+        <h3>Version constants<xsl:call-template name="self-link"><xsl:with-param name="id" select="'VersionConstants'"/></xsl:call-template></h3>
+        <p>The versions <code>jvmti.h</code> names, for JNI's <code>GetEnv</code> and
+          <xsl:call-template name="xref"><xsl:with-param name="id" select="'GetVersionNumber'"/><xsl:with-param name="text"><code>GetVersionNumber</code></xsl:with-param></xsl:call-template>.</p>
+        <div class="scroll"><table class="wide">
+          <tr><th scope="col">Constant</th><th scope="col">Value</th><th scope="col">Since</th></tr>
+          <xsl:for-each select="jg:versions()">
+            <tr><th scope="row"><code id="{@name}"><xsl:value-of select="@name"/></code></th>
+              <td><code><xsl:value-of select="@value"/></code></td>
+              <td><xsl:value-of select="@since"/></td></tr>
+          </xsl:for-each>
+        </table></div>
+      </section>
       <section id="ConstantIndex">
         <h3>Constant index<xsl:call-template name="self-link"><xsl:with-param name="id" select="'ConstantIndex'"/></xsl:call-template></h3>
         <ul class="index-columns">

@@ -102,6 +102,16 @@
       <xsl:value-of select="jg:roff-lines(jg:call-form(@id))"/>
     </xsl:if>
     <xsl:text>&#10;.fi&#10;</xsl:text>
+    <!-- The page's line under the prototype (jg:facts): phase,
+         callback-safe, capabilities, since. -->
+    <xsl:if test="self::function">
+      <xsl:text>.PP&#10;</xsl:text>
+      <xsl:for-each select="jg:facts(@id)">
+        <xsl:if test="position() &gt; 1"><xsl:text>; </xsl:text></xsl:if>
+        <xsl:value-of select="jg:roff-text(.)"/>
+      </xsl:for-each>
+      <xsl:text>.&#10;</xsl:text>
+    </xsl:if>
   </xsl:template>
 
   <!-- ================================================================ -->

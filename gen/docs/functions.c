@@ -15,6 +15,7 @@
 #include "c/impl.h"
 #include "spec/ctype.h"
 #include "spec/errors.h"
+#include "spec/facts.h"
 #include "spec/refs.h"
 
 static DocsState *state_of(xmlXPathParserContextPtr pc)
@@ -176,6 +177,25 @@ static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
     return frag;
 }
 
+/* A new element NAME at the end of the fragment, added to the result set. */
+static xmlNodePtr add_element(xmlDocPtr frag, xmlNodeSetPtr set, const char *name)
+{
+    xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST name, NULL);
+    xmlAddChild((xmlNodePtr)frag, c);
+    xmlXPathNodeSetAdd(set, c);
+    return c;
+}
+
+/* The frame of a function without arguments: its state, NULL (with the
+ * arity error set) when given any. */
+static DocsState *no_args(xmlXPathParserContextPtr pc, int nargs, bool *ok)
+{
+    *ok = nargs == 0;
+    if (!*ok)
+        xmlXPathSetArityError(pc);
+    return state_of(pc);
+}
+
 /* jg:errors(FUNCTION): every error the function can return besides the
  * universal ones (errors.h), in order, as <error id= origin= on-entry=
  * [cap=] [param= kind= says=] [min=] [type=] [class=]/> elements; origin is
@@ -196,8 +216,7 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
         FnErrors fe = fn_errors_of(f);
         for (size_t i = 0; i < fe.n; i++) {
             const FnError *x = &fe.items[i];
-            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "error", NULL);
-            xmlAddChild((xmlNodePtr)frag, c);
+            xmlNodePtr c = add_element(frag, set, "error");
             xmlSetProp(c, BAD_CAST "id", BAD_CAST x->error);
             xmlSetProp(c, BAD_CAST "origin", BAD_CAST origins[x->origin]);
             xmlSetProp(c, BAD_CAST "on-entry", BAD_CAST(x->on_entry ? "yes" : "no"));
@@ -215,7 +234,6 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
                 xmlSetProp(c, BAD_CAST "type", BAD_CAST x->param->type->name);
             if (x->guard && x->guard->klass)
                 xmlSetProp(c, BAD_CAST "class", BAD_CAST x->guard->klass->name);
-            xmlXPathNodeSetAdd(set, c);
         }
         fn_errors_free(&fe);
     }
@@ -237,10 +255,8 @@ static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
     xmlDocPtr frag = v ? new_fragment(pc) : NULL;
     for (size_t i = 0; frag && i < v->n; i++) {
         const Function *f = v->items[i];
-        xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "function", NULL);
-        xmlAddChild((xmlNodePtr)frag, c);
+        xmlNodePtr c = add_element(frag, set, "function");
         xmlSetProp(c, BAD_CAST "id", BAD_CAST f->id);
-        xmlXPathNodeSetAdd(set, c);
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
@@ -250,11 +266,10 @@ static void fn_error_functions(xmlXPathParserContextPtr pc, int nargs)
  * <slot num="" [function="" since=""]/> (no function: a reserved slot). */
 static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
 {
-    DocsState *st = state_of(pc);
-    if (nargs != 0) {
-        xmlXPathSetArityError(pc);
+    bool ok;
+    DocsState *st = no_args(pc, nargs, &ok);
+    if (!ok)
         return;
-    }
     xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
     xmlDocPtr frag = st ? new_fragment(pc) : NULL;
     if (frag) {
@@ -263,17 +278,94 @@ static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
         for (int num = 1; num <= max; num++) {
             char text[16];
             snprintf(text, sizeof text, "%d", num);
-            xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST "slot", NULL);
-            xmlAddChild((xmlNodePtr)frag, c);
+            xmlNodePtr c = add_element(frag, set, "slot");
             xmlSetProp(c, BAD_CAST "num", BAD_CAST text);
             if (slot[num]) {
                 xmlSetProp(c, BAD_CAST "function", BAD_CAST slot[num]->id);
                 xmlSetProp(c, BAD_CAST "since",
                            BAD_CAST(slot[num]->since ? slot[num]->since : "1.0"));
             }
-            xmlXPathNodeSetAdd(set, c);
         }
         free(slot);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+}
+
+/* jg:facts(FUNCTION): the one-line summary under a function's prototype, the
+ * page's and the man page's, as <fact> elements each output joins its own
+ * way: the phases it may be called in, whether it is callback-safe, the
+ * capabilities it needs, the release that added it. Empty for an unknown
+ * id. */
+static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
+{
+    static const char *const phases[] = {
+        [PHASE_DEFAULT] = "live phase only",       [PHASE_ONLOAD] = "OnLoad or live phase",
+        [PHASE_ONLOAD_ONLY] = "OnLoad phase only", [PHASE_START] = "start or live phase",
+        [PHASE_LIVE] = "live phase only",          [PHASE_ANY] = "any phase"};
+    xmlChar *id = one_arg(pc, nargs);
+    DocsState *st = state_of(pc);
+    if (!id)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
+    xmlDocPtr frag = f ? new_fragment(pc) : NULL;
+    if (frag) {
+        Buf caps;
+        buf_init(&caps);
+        if (f->eventcapabilities)
+            buf_puts(&caps, "needs the event's capabilities");
+        for (size_t i = 0; i < f->n_required; i++)
+            buf_printf(&caps, "%s%s", i ? ", " : "needs ", f->required[i]->id);
+        if (!caps.len)
+            buf_puts(&caps, "no capability needed");
+        char since[64];
+        snprintf(since, sizeof since, "since %s", f->since ? f->since : "1.0");
+        const char *facts[] = {phases[f->phase],
+                               f->callbacksafe ? "callback-safe" : "not callback-safe", caps.data,
+                               since};
+        static const char *const kinds[] = {"phase", "callback-safe", "capabilities", "since"};
+        for (size_t i = 0; i < sizeof facts / sizeof *facts; i++) {
+            xmlNodePtr c = add_element(frag, set, "fact");
+            xmlSetProp(c, BAD_CAST "kind", BAD_CAST kinds[i]);
+            xmlNodeAddContent(c, BAD_CAST facts[i]);
+        }
+        buf_free(&caps);
+    }
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+    xmlFree(id);
+}
+
+/* jg:versions(): the JVMTI_VERSION_* constants jvmti.h defines for the
+ * run's version, in its order, as <version name="" value="0x..." [since=""]/>
+ * (since: the release that added the name, as since attributes say it),
+ * and JVMTI_VERSION itself last: what the header's versions() writes. */
+static void fn_versions(xmlXPathParserContextPtr pc, int nargs)
+{
+    bool ok;
+    DocsState *st = no_args(pc, nargs, &ok);
+    if (!ok)
+        return;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    xmlDocPtr frag = st ? new_fragment(pc) : NULL;
+    const JvmtiVersion *v = frag ? &st->ctx->version : NULL;
+    for (int i = 0; v && i <= n_named_versions; i++) {
+        const NamedVersion *nv = i < n_named_versions ? &named_versions[i] : NULL;
+        if (nv && !version_at_least(v, nv->since_major, nv->since_minor))
+            continue;
+        char value[16], since[24] = "";
+        unsigned num = nv ? nv->value
+                          : 0x30000000u + ((unsigned)v->major << 16) + ((unsigned)v->minor << 8) +
+                                (unsigned)v->micro;
+        snprintf(value, sizeof value, "0x%08X", num);
+        if (nv && nv->since_major >= 9)
+            snprintf(since, sizeof since, "%d", nv->since_major);
+        else if (nv && (nv->since_major != 1 || nv->since_minor != 0))
+            snprintf(since, sizeof since, "%d.%d", nv->since_major, nv->since_minor);
+        xmlNodePtr c = add_element(frag, set, "version");
+        xmlSetProp(c, BAD_CAST "name", BAD_CAST(nv ? nv->name : "JVMTI_VERSION"));
+        xmlSetProp(c, BAD_CAST "value", BAD_CAST value);
+        if (*since)
+            xmlSetProp(c, BAD_CAST "since", BAD_CAST since);
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
 }
@@ -355,6 +447,8 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "reference", BAD_CAST DOCS_NS, fn_reference);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
+    xsltRegisterExtFunction(t, BAD_CAST "versions", BAD_CAST DOCS_NS, fn_versions);
+    xsltRegisterExtFunction(t, BAD_CAST "facts", BAD_CAST DOCS_NS, fn_facts);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
     xsltRegisterExtFunction(t, BAD_CAST "see-also", BAD_CAST DOCS_NS, fn_see_also);

@@ -124,12 +124,15 @@ try {
   report(true, "Enter follows the first match (#VMInit)");
   await search.fill("");
 
-  // Exact names or titles first, then those that start with the query,
-  // then the rest; Enter opens the first.
+  // Exact names (an entry's code: an event's constant too) or titles first,
+  // then those that start with the query, then those whose name or title
+  // holds it, then the rest (a word of the summary); Enter opens the first.
   const ranks = (q) => page.$$eval("#search-results li[data-kind]", (lis, q) => lis.filter((li) => !li.hidden).map((li) => {
-    const c = li.querySelector("code"), n = c ? c.textContent.toLowerCase() : "";
-    const t = li.textContent.replace(c ? c.textContent : "", "").replace(/\s+/g, " ").trim().toLowerCase();
-    return n === q || t === q || n.split(".").pop() === q ? 0 : n.startsWith(q) || t.startsWith(q) ? 1 : 2;
+    const ns = [...li.querySelectorAll("code")].map((c) => c.textContent.toLowerCase());
+    const t = (li.querySelector(".title") || { textContent: "" }).textContent.toLowerCase();
+    if (ns.some((n) => n === q || n.split(".").pop() === q) || t === q) return 0;
+    if (ns.some((n) => n.startsWith(q)) || t.startsWith(q)) return 1;
+    return ns.some((n) => n.includes(q)) || t.includes(q) ? 2 : 3;
   }), q);
   for (const [q, exact] of [["breakpoint", true], ["thread", true], ["suspend", false],
                             ["can_tag_objects", true], ["jint", true]]) {

@@ -573,6 +573,36 @@ def main():
     r.fact('%s: each function says the phases it may be called in, as its phase attribute says'
            % label, probs)
 
+    # The line under each function's prototype, on the page and below the
+    # man page's SYNOPSIS: phase, callback-safe, the capabilities it needs,
+    # the release that added it, from the function's attributes and
+    # capabilities as the XML says them.
+    short_phase = {None: 'live phase only', 'live': 'live phase only',
+                   'onload': 'OnLoad or live phase', 'onloadOnly': 'OnLoad phase only',
+                   'start': 'start or live phase', 'any': 'any phase'}
+    probs = []
+    for fn in funcs:
+        caps = [c.get('id') for c in fn.iterfind('capabilities/required')]
+        need = ('needs the event\'s capabilities' if fn.find('eventcapabilities') is not None
+                else '') + ('needs ' + ', '.join(caps) if caps else '')
+        want = [short_phase[fn.get('phase')],
+                'callback-safe' if fn.get('callbacksafe') == 'safe' else 'not callback-safe',
+                need or 'no capability needed', 'since ' + (fn.get('since') or '1.0')]
+        m = re.search(r'<p class="proto-facts">(.*?)</p>', fsec.get(fn.get('id'), ''), re.S)
+        got = re.findall(r'<span data-fact="[^"]*">([^<]*)</span>', m.group(1)) if m else None
+        if got != want:
+            probs.append('%s: page %s, want %s' % (fn.get('id'), got, want))
+        if len(sys.argv) > 5:
+            try:
+                roff = open('%s/%s.3' % (sys.argv[5], fn.get('id')), encoding='utf-8').read()
+            except OSError:
+                roff = ''
+            line = '\n.PP\n%s.\n.SH DESCRIPTION' % '; '.join(w.replace('\\', '\\e') for w in want)
+            if line not in roff:
+                probs.append('%s: man page lacks %r' % (fn.get('id'), line))
+    r.fact('%s: each function\'s line under its prototype (page and man page) gives its phase, '
+           'callback safety, capabilities and since, as the XML says' % label, probs)
+
     # Events the spec sends in any phase are sent in the primordial, start
     # and live phases: never "in any phase".
     probs = [ev.get('id') for ev in events if 'Sent in any phase' in esec.get(ev.get('id'), '')]

@@ -4,7 +4,7 @@
 // however many items above it were never laid out (content-visibility).
 // usage: node jumps.mjs PAGE.html [N]   (N random ids besides the fixed ones)
 // Prints "ok - ..." / "not ok - ..." lines for tests/run-all.
-import { openChromium } from "./chromium.mjs";
+import { openChromium, settle, landed } from "./chromium.mjs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -19,31 +19,6 @@ function report(ok, what, detail) {
     if (detail) console.log(String(detail).split("\n").map((l) => "    " + l).join("\n"));
   }
 }
-
-// In the page: where the target of the hash is once it has stopped
-// moving (the same top for 5 frames running, or 3 s), against where a
-// target belongs: the scroll padding, or lower when the page cannot scroll
-// that far.
-function settle() {
-  return new Promise((done) => {
-    const id = decodeURIComponent(location.hash.slice(1));
-    const el = document.getElementById(id);
-    if (!el) return done({ id, missing: true });
-    const want = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-    let last = NaN, same = 0;
-    const start = performance.now();
-    (function frame() {
-      const top = el.getBoundingClientRect().top;
-      same = Math.abs(top - last) < 0.5 ? same + 1 : 0;
-      last = top;
-      if (same < 5 && performance.now() - start < 3000) return requestAnimationFrame(frame);
-      const end = document.documentElement.scrollHeight - innerHeight;
-      const bottom = scrollY >= end - 1;
-      done({ id, top: Math.round(top), want, off: Math.round(top - want), bottom });
-    })();
-  });
-}
-const landed = (r) => r && !r.missing && (Math.abs(r.off) <= 8 || (r.bottom && r.off > 0));
 
 let browser;
 try {

@@ -347,6 +347,18 @@ else
     # Jumps and Back: 8 fixed items and 50 picked with a fixed seed.
     timeout 300 node tests/docs/jumps.mjs "$root/own/jvmti.html" 50 2>&1 ||
         [ $? -eq 1 ] || not_ok "docs: jumps: the browser run ended"
+    # Search against results written by hand from spec/jvmti.xml.
+    timeout 240 node tests/docs/search.mjs "$root/own/jvmti.html" 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: search: the browser run ended"
+    # The contents sidebar: where you are, types, capabilities, errors.
+    timeout 240 node tests/docs/contents.mjs "$root/own/jvmti.html" 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: contents: the browser run ended"
+    # Wide screens: no table scrolls sideways at 1920 px (the JDK 17 spec's
+    # page too, where it is: two of its tables did).
+    wide=("$root/own/jvmti.html")
+    [ -f "$root/jdk17/jvmti.html" ] && wide+=("$root/jdk17/jvmti.html")
+    timeout 240 node tests/docs/wide.mjs "${wide[@]}" 2>&1 ||
+        [ $? -eq 1 ] || not_ok "docs: wide: the browser run ended"
     # A 375 px phone: the summary tables as label and value rows, the
     # identifiers broken only between words.
     timeout 240 node tests/docs/phone.mjs "$root/own/jvmti.html" "$SHOTS" 2>&1 ||
