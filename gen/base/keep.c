@@ -13,6 +13,8 @@ static bool free_now(void)
     return e && strcmp(e, "1") == 0;
 }
 
+bool keeping_until_exit(void) { return !free_now(); }
+
 /* False when the caller must free P itself. */
 static bool keep(void *p)
 {

@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 
+bool keeping_until_exit(void);            /* false under JVMTIGEN_FREE_AT_EXIT=1 */
 void keep_doc_until_exit(xmlDocPtr doc);  /* else xmlFreeDoc */
 void keep_arena_until_exit(Arena *arena); /* else arena_free */
 

@@ -129,13 +129,8 @@ BENCH_VISIBLE static xmlDocPtr render_html(DocsState *st, xsltStylesheetPtr html
                                            int *rc)
 {
     xmlDocPtr r = apply(st, html, doc, file, params, rc);
-    if (r) {
-        xmlChar *text = NULL;
-        int len = 0;
-        if (xsltSaveResultToString(&text, &len, r, html) == 0 && text)
-            buf_put(&page->data, (const char *)text, (size_t)len);
-        xmlFree(text);
-    }
+    if (r)
+        save_html(r, html, &page->data);
     return r;
 }
 

@@ -16,14 +16,16 @@
  * the same quote. Verbatim lines (.nf) are no macro's and keep theirs. */
 static void roff_escape(Buf *b, const char *s, size_t n, bool quotes)
 {
+    size_t run = 0; /* the bytes since the last escape, appended at once */
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\\')
-            buf_put(b, "\\e", 2);
-        else if (s[i] == '"' && quotes)
-            buf_put(b, "\\(dq", 4);
-        else
-            buf_putc(b, s[i]);
+        const char *e = s[i] == '\\' ? "\\e" : s[i] == '"' && quotes ? "\\(dq" : NULL;
+        if (e) {
+            buf_put(b, s + run, i - run);
+            buf_puts(b, e);
+            run = i + 1;
+        }
     }
+    buf_put(b, s + run, n - run);
 }
 
 /* A line that would start with a dot or an apostrophe (a roff request) is

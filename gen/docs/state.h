@@ -69,6 +69,10 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
 /* render.c */
 DocFile *add_file(DocsResult *res, const char *name);
 
+/* htmlsave.c: an HTML result document of style appended to out, the bytes
+ * xsltSaveResultToString makes of it. 0, or -1 when it makes none. */
+int save_html(xmlDocPtr doc, xsltStylesheetPtr style, Buf *out);
+
 /* manpages.c: the man page stylesheet's <pages> into res's files. 0 or 1. */
 int split_pages(xmlDocPtr pages, const char *file, DocsResult *res);
 

@@ -69,7 +69,8 @@ instruction_goals() {
     # HTML), set against the page in its two parts: the transformation
     # (xsltproc's xsltRunStylesheetUser less the serialization it calls;
     # render_html less its serialization in jvmtigen) and the HTML
-    # serialization (xsltSaveResultToFilename; xsltSaveResultToString).
+    # serialization (xsltSaveResultToFilename; save_html, jvmtigen's own,
+    # gen/docs/htmlsave.c).
     local copy="" page_copy="" page_apply="" page_save="" html_save=""
     if command -v xsltproc >/dev/null; then
         copy=$(count "$d/copy" xsltproc --nonet --novalid -o "$d/copy.html" tests/bench/copy.xsl "$spec")
@@ -77,7 +78,7 @@ instruction_goals() {
         page_apply=$(inclusive_of "$d/pcopy" xsltRunStylesheetUser)
         page_save=$(inclusive_of "$d/pcopy" xsltSaveResultToFilename)
         [ -n "$page_apply" ] && [ -n "$page_save" ] && page_apply=$((page_apply - page_save))
-        html_save=$(inclusive_of "$d/all" xsltSaveResultToString)
+        html_save=$(inclusive_of "$d/all" save_html)
     fi
     if [ -n "$copy" ]; then
         ratio_line "floor: libxslt copying the spec into HTML / validated parse" "$copy" "$parse" "the issue took it for about 2x"

@@ -428,6 +428,18 @@ Dispose(jvmtiEnv* env)\" ] && [ \"\$(ls '$d/custom/man/man3')\" = only.3 ]"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
+# jvmti.html is serialized by jvmtigen itself (gen/docs/htmlsave.c): the
+# same bytes as libxslt's serializer (xsltproc) for a page with every case
+# the page can hold, and for one with a case left to libxslt.
+if need_tool "docs: the page's serialization against xsltproc's" xsltproc; then
+    for s in "$FIXTURE" tests/checks/fixtures/valid.xml; do
+        "$JVMTIGEN" -q --templates tests/docs/fixtures/serialize -o "$d/ser" "$s" &&
+            xsltproc --nonet -o "$d/ser.html" tests/docs/fixtures/serialize/html.xsl "$s"
+        check "docs: $(basename "$s"): the page's bytes are those of libxslt's serializer" \
+            cmp "$d/ser/jvmti.html" "$d/ser.html"
+        rm -rf "$d/ser" "$d/ser.html"
+    done
+fi
 "$JVMTIGEN" -q -MD -o "$d/default" "$FIXTURE"
 check "docs: the depfile lists every template file read (includes too)" \
     bash -c "grep -q 'templates/html.xsl' '$d/default/jvmtigen.d' && grep -q 'templates/common.xsl' '$d/default/jvmtigen.d' \
