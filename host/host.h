@@ -72,6 +72,7 @@ typedef struct host_thread {
     int alive;                            /* started and not ended */
     int index;
     int agent_priority;                   /* an agent thread's (groups.c); 0: none */
+    jthreadGroup group;                   /* its constructor's (jni_calls.c); NULL: the default */
     pthread_t pthread;
     struct host_thread *next_attached; /* attached through JNI: the host's list */
     /* suspension (suspend.c), under its lock; suspended also read atomically */
@@ -219,7 +220,16 @@ void host_stacks_run_main(host_thread *t);
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 
-/* The minimal JNI function table (jni.c). */
+/* java.home and what comes from it (javahome.c): the properties a JDK's
+ * agents read (java.home, sun.boot.library.path, ...), defined once after
+ * jvmtirt_init; the file -agentlib:NAME loads (malloc'ed; NULL with a
+ * message when there is none); and the placeholders of the JDK's own
+ * libraries, loaded before any agent where they are installed. */
+void host_java_home_setup(void);
+char *host_agentlib_path(const char *name);
+void host_jdk_placeholders_load(void);
+
+/* The JNI function table (jni.c, from jni_*.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 
 #endif
