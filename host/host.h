@@ -149,11 +149,15 @@ int host_classes_describe(void);
 int host_class_describe_empty(host_class *c);
 /* config.class_by_name: a class of the host by its internal name, or NULL. */
 jclass host_class_by_name(jclass from, const char *name);
-/* The heap (objects.c): plain objects made by JNI AllocObject, counted
+/* The heap (objects.c): plain objects made by JNI AllocObject and strings, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones
  * (all = 1: every object, at exit; returns how many it freed). */
 jobject host_object_new(void);
+/* A java/lang/String of that modified UTF-8 in the same heap (jni_strings.c),
+ * and its text (NULL: not a string). */
+jobject host_object_new_string(const char *text);
+const char *host_object_text(jobject ref);
 void host_ref_add(jobject ref);
 void host_ref_drop(jobject ref);
 jobject host_object_ref(uintptr_t id);

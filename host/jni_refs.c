@@ -1,8 +1,9 @@
 /* JNI references: a reference is the object's address, so every kind
- * (local, global, weak) is the object itself; a plain object (objects.c)
- * counts them, and is collected when none is left. Local frames are
- * bookkeeping only: the host does not free a frame's locals when it is
- * popped (they stay counted until deleted, tests/conformance/differences.md). */
+ * (local, global, weak) is the object itself; a heap object (objects.c: a
+ * plain object or a string) counts them, and is collected when none is
+ * left. Local frames are bookkeeping only: the host does not free a
+ * frame's locals when it is popped (they stay counted until deleted,
+ * tests/conformance/differences.md). */
 #include "jni_parts.h"
 
 static jobject JNICALL new_ref(JNIEnv *env, jobject obj)

@@ -1,31 +1,13 @@
 /* JNI strings: a java/lang/String is an immutable run of modified UTF-8
- * (what JNI hands agents) in a host object; it lives as long as the host
- * (objects outlive references). */
-#include <stdlib.h>
+ * (what JNI hands agents), an object of the host's heap (objects.c):
+ * counted by its references, freed by the collector once none is left. */
 #include <string.h>
 
 #include "jni_parts.h"
 
-typedef struct host_string {
-    host_object obj; /* HOST_STRING */
-    char text[];
-} host_string;
+jstring host_string_new(const char *utf) { return (jstring)host_object_new_string(utf); }
 
-jstring host_string_new(const char *utf)
-{
-    size_t n = strlen(utf) + 1;
-    host_string *s = malloc(sizeof *s + n);
-    if (!s)
-        return NULL;
-    s->obj.kind = HOST_STRING;
-    memcpy(s->text, utf, n);
-    return (jstring)&s->obj;
-}
-
-const char *host_string_utf(jobject str)
-{
-    return str && ((host_object *)str)->kind == HOST_STRING ? ((host_string *)str)->text : NULL;
-}
+const char *host_string_utf(jobject str) { return host_object_text(str); }
 
 /* A NULL name or string finds or makes nothing (HotSpot returns NULL too). */
 static jstring JNICALL new_string_utf(JNIEnv *env, const char *utf)
