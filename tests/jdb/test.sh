@@ -25,7 +25,7 @@ o=$(scratch jdb-jdk17)
 dirs=(BINDIR="$o/bin" LIBDIR="$o/lib" OUT="$o/out" RTDIR="$o/rt" CHECKDIR="$o/check"
       LINKED_BY="$o/linked-by" SPEC="$SHARED_SPECS/jdk17/jvmti.xml"
       JVMTIGEN_FLAGS="--no-docs --templates $PWD/templates --jvmti-version=17")
-if ! make -s -j2 CC="$CC" SANITIZE="${SANITIZE:-}" "${dirs[@]}" JVMTIGEN="$JVMTIGEN" "$o/bin/jvmti-host" \
+if ! make -s -j2 CC="$CC" SANITIZE="${SANITIZE:-}" "${dirs[@]}" "$o/bin/jvmti-host" \
     "$o/lib/jvmti-host/libjvm.so" "$o/lib/jvmti-host/libjava.so" "$o/lib/libjvmticheck.so" >"$o.log" 2>&1; then
     not_ok "jdb: jvmti-host and libjvmticheck.so build from the JDK 17 spec"
     grep -E 'error|Error' "$o.log" | head -20
