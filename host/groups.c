@@ -8,6 +8,7 @@
  * NewObject (in the group and with the name its constructor was given,
  * jni_calls.c): a daemon, at the priority RunAgentThread gave. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,17 @@ typedef struct agent_run {
     int running;
 } agent_run;
 
+/* Thread(ThreadGroup, String) (jni_calls.c): under the lock, since the
+ * object is listed (made) before its constructor runs. */
+void host_thread_construct(host_thread *t, jthreadGroup group, const char *name)
+{
+    pthread_mutex_lock(&lock);
+    t->group = group;
+    if (name)
+        snprintf(t->name, sizeof t->name, "%s", name);
+    pthread_mutex_unlock(&lock);
+}
+
 /* The thread objects JNI made in group (their constructor's). */
 static void made_each(jthreadGroup group, int (*visit_thread)(void *arg, jthread thread), void *arg)
 {
@@ -101,8 +113,9 @@ static void made_each(jthreadGroup group, int (*visit_thread)(void *arg, jthread
     for (size_t i = 0; group && i < n; i++) {
         pthread_mutex_lock(&lock);
         host_thread *t = made[i];
+        int in_group = t->group == group;
         pthread_mutex_unlock(&lock);
-        if (t->group == group && visit_thread(arg, (jthread)&t->obj))
+        if (in_group && visit_thread(arg, (jthread)&t->obj))
             return;
     }
 }

@@ -108,6 +108,8 @@ void host_threads_each(int (*fn)(void *arg, jthread thread), void *arg);
 void host_groups_configure(jvmtirt_config *c);
 jthreadGroup host_thread_group_of(host_thread *t);
 jobject host_thread_new(void); /* JNI AllocObject of java/lang/Thread */
+/* Thread(ThreadGroup, String): its group and name, before it starts. */
+void host_thread_construct(host_thread *t, jthreadGroup group, const char *name);
 void host_thread_finish(host_thread *t, int post);
 
 /* The extension function and event every run has (extensions.c):

@@ -22,11 +22,8 @@ static jvalue thread_init(JNIEnv *env, jobject self, const jvalue *args)
     (void)env;
     host_thread *t = host_thread_of(self);
     const char *name = host_string_utf(args[1].l);
-    if (t && !t->jni) { /* not started yet: its facts are still the constructor's */
-        t->group = args[0].l;
-        if (name)
-            snprintf(t->name, sizeof t->name, "%s", name);
-    }
+    if (t && !t->jni) /* not started yet: its facts are still the constructor's */
+        host_thread_construct(t, args[0].l, name);
     return (jvalue){0};
 }
 
