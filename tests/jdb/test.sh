@@ -7,7 +7,8 @@
 # it chose, exiting 0 with nothing on stderr. Once with -agentpath, once
 # with -agentlib:jdwp (found in JAVA_HOME's lib), once wrapped by the
 # checker built from the same spec (no finding). Built with SANITIZE when
-# make check passes it, so the sanitized pass runs the same sessions.
+# make check passes it, so the sanitized passes (ASan/UBSan, TSan) run the
+# same sessions.
 # Skips without ../shared/spec/jdk17, JDK 17's jdb or python3.
 . tests/lib.sh
 CC=${CC:-cc}
@@ -34,14 +35,16 @@ fi
 ok "jdb: jvmti-host and libjvmticheck.so build from the JDK 17 spec${SANITIZE:+ (SANITIZE=$SANITIZE)}"
 
 opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
-# Under ASan: what libjdwp itself never gives back (lsan.supp), unreported.
+# Under ASan: what libjdwp itself never gives back (lsan.supp); under TSan:
+# libjdwp closing its socket under its own reader (tsan.supp). Unreported.
 lsan=suppressions=$PWD/$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+tsan=suppressions=$PWD/$here/tsan.supp:print_suppressions=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}
 # session LABEL AGENT-OPTION [STDERR]: the session, its transcript and the
 # VM's end (its stderr empty, or the one line STDERR, an extended regex).
 session() {
     local label=$1 d=$o/$1 err=${3:-}
     mkdir -p "$d"
-    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan python3 tests/jdb_session.py --session $here/host.session "$jdk/bin/jdb" $here "$d" \
+    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan TSAN_OPTIONS=$tsan python3 tests/jdb_session.py --session $here/host.session "$jdk/bin/jdb" $here "$d" \
         "$o/bin/jvmti-host" "$2" Main >"$d/transcript" 2>"$d/session.err"
     local rc=$?
     check "jdb: $label: every answer came" test "$rc" -eq 0
