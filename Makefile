@@ -189,9 +189,11 @@ HOST_OBJS := $(patsubst host/%.c,$(RTDIR)/host-%.o,$(wildcard host/*.c))
 RT_LIB := $(LIBDIR)/libjvmtirt.a
 RT_SO := $(LIBDIR)/libjvmtirt.so
 JVMTI_HOST := $(BINDIR)/jvmti-host
+# What the host loads before a JDK's own agent (host/placeholders/README.md).
+HOST_PLACEHOLDERS := $(LIBDIR)/jvmti-host/libjvm.so $(LIBDIR)/jvmti-host/libjava.so
 
 ifneq ($(wildcard $(SPEC)),)
-runtime: $(RT_LIB) $(RT_SO) $(JVMTI_HOST)
+runtime: $(RT_LIB) $(RT_SO) $(JVMTI_HOST) $(HOST_PLACEHOLDERS)
 else
 runtime:
 endif
@@ -228,6 +230,12 @@ $(RT_SO): $(RT_OBJS) $(LINKED_BY) | $(LIBDIR)
 	ln -sf libjvmtirt.so.0 $@
 $(JVMTI_HOST): $(HOST_OBJS) $(RT_LIB) $(LINKED_BY) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(HOST_OBJS) $(RT_LIB) -ldl -pthread
+# -agentlib's default JDK: the one whose jni.h the host is built with.
+$(RTDIR)/host-javahome.o: RT_CFLAGS += '-DHOST_JAVA_HOME="$(patsubst %/include,%,$(JNI_INCLUDE))"'
+$(LIBDIR)/jvmti-host/lib%.so: host/placeholders/libjvm.c host/placeholders/libjvm.map
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -I$(JNI_INCLUDE) -I$(JNI_INCLUDE)/linux -shared -fPIC \
+	    -Wl,-soname,lib$*.so -Wl,--version-script=host/placeholders/libjvm.map $(LDFLAGS) -o $@ $<
 
 $(RTDIR) $(LIBDIR):
 	mkdir -p $@
@@ -307,7 +315,7 @@ docdir := $(PREFIX)/share/doc/jvmtigen
 pkgconfigdir := $(libdir)/pkgconfig
 # The reference VM's sources, with a Makefile that builds them with pkg-config.
 exampledir := $(datadir)/examples/jvmti-host
-HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/README.md
+HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/jni_parts.h host/README.md
 INSTALL ?= install
 SO_REAL = libjvmtirt.so.$(VERSION)
 RT_HEADERS := runtime/include/jvmtirt.h runtime/include/jvmtigen_hooks.h \

@@ -13,13 +13,14 @@ CFLAGS ?= -O2 -g
 JVMTIRT_CFLAGS := $(shell $(PKG_CONFIG) --cflags jvmtirt)
 JVMTIRT_LIBS := $(shell $(PKG_CONFIG) --static --libs jvmtirt)
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(JVMTIRT_CFLAGS) \
-    -I'$(JAVA_HOME)/include' -I'$(JAVA_HOME)/include/linux' $(CFLAGS)
+    -I'$(JAVA_HOME)/include' -I'$(JAVA_HOME)/include/linux' $(CFLAGS) \
+    '-DHOST_JAVA_HOME="$(JAVA_HOME)"'
 OBJS := $(patsubst %.c,%.o,$(wildcard *.c))
 
 jvmti-host: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(JVMTIRT_LIBS) -ldl -pthread
 
-%.o: %.c host.h
+%.o: %.c host.h jni_parts.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 clean:

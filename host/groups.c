@@ -4,9 +4,11 @@
  * config.thread_group_info, config.start_agent_thread). Two groups, as a
  * JVM starts with: "system" at the top and its child "main", which holds
  * the main thread and the workers. An agent thread's object is a
- * java/lang/Thread the agent made with JNI AllocObject: it is in no group,
- * a daemon, at the priority RunAgentThread gave. */
+ * java/lang/Thread the agent made with JNI AllocObject (in no group) or
+ * NewObject (in the group and with the name its constructor was given,
+ * jni_calls.c): a daemon, at the priority RunAgentThread gave. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,14 @@ static host_object group_main = {HOST_THREAD_GROUP};
 #define SYSTEM ((jthreadGroup)&group_system)
 #define MAIN ((jthreadGroup)&group_main)
 
-jthreadGroup host_thread_group_of(host_thread *t) { return t->agent_priority ? NULL : MAIN; }
+jthreadGroup host_thread_group_of(host_thread *t)
+{
+    if (t->group)
+        return t->group; /* made by JNI with Thread's constructor (jni_calls.c) */
+    return t->agent_priority ? NULL : MAIN;
+}
+
+static void made_each(jthreadGroup group, int (*visit_thread)(void *arg, jthread thread), void *arg);
 
 static jvmtiError members(jthreadGroup group, int (*visit_thread)(void *arg, jthread thread),
                           int (*visit_group)(void *arg, jthreadGroup child), void *arg)
@@ -30,6 +39,7 @@ static jvmtiError members(jthreadGroup group, int (*visit_thread)(void *arg, jth
         host_threads_each(visit_thread, arg); /* the core keeps the live ones */
     else
         return JVMTI_ERROR_INVALID_THREAD_GROUP;
+    made_each(group, visit_thread, arg); /* agent threads constructed in the group */
     return JVMTI_ERROR_NONE;
 }
 
@@ -83,10 +93,38 @@ typedef struct agent_run {
     int running;
 } agent_run;
 
+/* Thread(ThreadGroup, String) (jni_calls.c): under the lock, since the
+ * object is listed (made) before its constructor runs. */
+void host_thread_construct(host_thread *t, jthreadGroup group, const char *name)
+{
+    pthread_mutex_lock(&lock);
+    t->group = group;
+    if (name)
+        snprintf(t->name, sizeof t->name, "%s", name);
+    pthread_mutex_unlock(&lock);
+}
+
+/* The thread objects JNI made in group (their constructor's). */
+static void made_each(jthreadGroup group, int (*visit_thread)(void *arg, jthread thread), void *arg)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = n_made;
+    pthread_mutex_unlock(&lock);
+    for (size_t i = 0; group && i < n; i++) {
+        pthread_mutex_lock(&lock);
+        host_thread *t = made[i];
+        int in_group = t->group == group;
+        pthread_mutex_unlock(&lock);
+        if (in_group && visit_thread(arg, (jthread)&t->obj))
+            return;
+    }
+}
+
 static void *agent_main(void *arg)
 {
     agent_run run = *(agent_run *)arg;
-    host_thread_begin(run.t, "agent", 1); /* registers it, posts ThreadStart */
+    /* registers it, posts ThreadStart; named by its constructor, if any */
+    host_thread_begin(run.t, run.t->name[0] ? run.t->name : "agent", 1);
     pthread_mutex_lock(&lock);
     ((agent_run *)arg)->running = 1;
     pthread_cond_broadcast(&started);

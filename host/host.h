@@ -74,6 +74,7 @@ typedef struct host_thread {
     int alive;                            /* started and not ended */
     int index;
     int agent_priority;                   /* an agent thread's (groups.c); 0: none */
+    jthreadGroup group;                   /* its constructor's (jni_calls.c); NULL: the default */
     pthread_t pthread;
     struct host_thread *next_attached; /* attached through JNI: the host's list */
     /* suspension (suspend.c), under its lock; suspended also read atomically */
@@ -109,6 +110,8 @@ void host_threads_each(int (*fn)(void *arg, jthread thread), void *arg);
 void host_groups_configure(jvmtirt_config *c);
 jthreadGroup host_thread_group_of(host_thread *t);
 jobject host_thread_new(void); /* JNI AllocObject of java/lang/Thread */
+/* Thread(ThreadGroup, String): its group and name, before it starts. */
+void host_thread_construct(host_thread *t, jthreadGroup group, const char *name);
 void host_thread_finish(host_thread *t, int post);
 
 /* The extension function and event every run has (extensions.c):
@@ -150,11 +153,15 @@ int host_classes_describe(void);
 int host_class_describe_empty(host_class *c);
 /* config.class_by_name: a class of the host by its internal name, or NULL. */
 jclass host_class_by_name(jclass from, const char *name);
-/* The heap (objects.c): plain objects made by JNI AllocObject, counted
+/* The heap (objects.c): plain objects made by JNI AllocObject and strings, counted
  * references (local and global alike; other kinds of objects ignore them),
  * the core's object_ref operation, a collector of the unreferenced ones
  * (all = 1: every object, at exit; returns how many it freed). */
 jobject host_object_new(void);
+/* A java/lang/String of len bytes of modified UTF-8 in the same heap
+ * (host_string_new), and its text (NULL: not a string). */
+jobject host_object_new_string(const char *text, size_t len);
+const char *host_object_text(jobject ref);
 void host_ref_add(jobject ref);
 void host_ref_drop(jobject ref);
 jobject host_object_ref(uintptr_t id);
@@ -240,9 +247,11 @@ const unsigned char *host_class_bytes(jclass klass, size_t *len, host_member **m
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 
-/* A String of len bytes of modified UTF-8 (jni.c): ldc's constants
- * (interp.c) and NewStringUTF. NULL when out of memory. */
+/* A String of len bytes of modified UTF-8 (jni_strings.c), holding the
+ * one reference it comes with: ldc's constants (interp.c, kept for the
+ * run) and NewStringUTF. NULL when out of memory. */
 jstring host_string_new(const char *utf, size_t len);
+
 /* Java monitors (monitors.c): the core's owned_monitors, contended_monitor
  * and monitor_usage over the stacks (Main.main holds class Main's monitor,
  * Thread.run its thread's), and their capabilities; after
@@ -254,7 +263,16 @@ void host_monitors_configure(jvmtirt_config *c);
  * unnamed module; each update is printed ("jvmti-host: module ..."). */
 void host_modules_configure(jvmtirt_config *c);
 
-/* The minimal JNI function table (jni.c). */
+/* java.home and what comes from it (javahome.c): the properties a JDK's
+ * agents read (java.home, sun.boot.library.path, ...), defined once after
+ * jvmtirt_init; the file -agentlib:NAME loads (malloc'ed; NULL with a
+ * message when there is none); and the placeholders of the JDK's own
+ * libraries, loaded before any agent where they are installed. */
+void host_java_home_setup(void);
+char *host_agentlib_path(const char *name);
+void host_jdk_placeholders_load(void);
+
+/* The JNI function table (jni.c, from jni_*.c). */
 extern const struct JNINativeInterface_ *host_jni_functions(void);
 
 #endif

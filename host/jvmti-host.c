@@ -7,7 +7,8 @@
  *   threads             jvmtirt_thread_start / _end on each thread
  *   events              jvmtirt_post_VMStart(...) and friends
  *
- * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities] [-heap:N]
+ * usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-agentlib:NAME[=OPTIONS]]...
+ *                   [-threads:N] [-all-capabilities] [-heap:N]
  *                   [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR]
  *                   [-cp DIR CLASS | CLASS]
  * With -cp, DIR/CLASS.class is loaded and its main(String[]) interpreted
@@ -40,6 +41,11 @@ host_class host_classes[] = {
     {{HOST_CLASS}, "java/lang/Thread", "Ljava/lang/Thread;", 0x21, "Thread.java"},
     {{HOST_CLASS}, "Main", "LMain;", 0x21, "Main.java"},
     {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x20, "Main.java"}, /* stacks.c */
+    /* what libjdwp looks up as it starts (jni_calls.c, tests/jdb) */
+    {{HOST_CLASS}, "java/lang/ThreadGroup", "Ljava/lang/ThreadGroup;", 0x21, "ThreadGroup.java"},
+    {{HOST_CLASS}, "java/lang/ClassLoader", "Ljava/lang/ClassLoader;", 0x421, "ClassLoader.java"},
+    {{HOST_CLASS}, "java/lang/System", "Ljava/lang/System;", 0x31, "System.java"},
+    {{HOST_CLASS}, "java/util/Properties", "Ljava/util/Properties;", 0x21, "Properties.java"},
 };
 const int host_n_classes = (int)(sizeof host_classes / sizeof *host_classes);
 
@@ -59,6 +65,13 @@ host_member host_members[] = {
     {{HOST_METHOD}, 5, "a", "()V", 0x0008, NULL, 0, 1},                       /* static */
     {{HOST_METHOD}, 5, "b", "()V", 0x0008, NULL, 0, 1},
     {{HOST_METHOD}, 5, "c", "()V", 0x0008, NULL, 0, 1},
+    /* run by JNI calls (jni_calls.c); setProperty only looked up */
+    {{HOST_METHOD}, 3, "<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V", 0x0001, NULL, 3, 0},
+    {{HOST_METHOD}, 3, "setDaemon", "(Z)V", 0x0011, NULL, 2, 0},         /* public final */
+    {{HOST_METHOD}, 3, "resume", "()V", 0x0011, NULL, 1, 0},             /* JDK 17's libjdwp */
+    {{HOST_METHOD}, 8, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", 0x0009, NULL, 1, 1},
+    {{HOST_METHOD}, 9, "setProperty", "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;",
+     0x0021, NULL, 3, 0},                                                    /* public synchronized */
 };
 const int host_n_members = (int)(sizeof host_members / sizeof *host_members);
 
@@ -241,11 +254,20 @@ typedef void (JNICALL *agent_onunload_fn)(JavaVM *);
 
 typedef struct agent {
     char *path, *options;
+    int by_name; /* -agentlib: path is the library's NAME */
+    char *arg;   /* -agentlib: NAME's buffer, which options point into */
     void *handle;
 } agent;
 
 static int load_agent(agent *a)
 {
+    if (a->by_name) { /* -agentlib:NAME: the JDK's library of that name (javahome.c) */
+        char *path = host_agentlib_path(a->path);
+        if (!path)
+            return 0;
+        a->arg = a->path; /* NAME, and the options after it */
+        a->path = path;
+    }
     a->handle = dlopen(a->path, RTLD_NOW | RTLD_LOCAL);
     if (!a->handle) {
         fprintf(stderr, "jvmti-host: cannot load agent %s: %s\n", a->path, dlerror());
@@ -301,10 +323,12 @@ static void *thread_main(void *arg)
 
 static void usage(void)
 {
-    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-threads:N] [-all-capabilities]\n"
+    fputs("usage: jvmti-host [-agentpath:PATH[=OPTIONS]]... [-agentlib:NAME[=OPTIONS]]...\n"
+          "                  [-threads:N] [-all-capabilities]\n"
           "                  [-soak:SECONDS] [-work:SECONDS] [-load:FILE]... [-dump-classes:DIR]\n"
           "                  [-heap:N] [-cp DIR CLASS | CLASS]\n"
-          "Loads each agent, walks the VM phases, runs N threads (default 2) and\n"
+          "Loads each agent (-agentlib:NAME: JAVA_HOME's lib/libNAME.so, see README.md),\n"
+          "walks the VM phases, runs N threads (default 2) and\n"
           "posts VMStart, VMInit, ThreadStart, ThreadEnd and VMDeath.\n"
           "-all-capabilities offers every capability (the functions the host does\n"
           "not implement still answer NOT_AVAILABLE once their checks pass).\n"
@@ -348,9 +372,10 @@ int main(int argc, char **argv)
     const char *class_path = NULL, *main_class = NULL; /* -cp DIR CLASS (host/interp.c) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strncmp(a, "-agentpath:", 11) == 0) {
+        if (strncmp(a, "-agentpath:", 11) == 0 || strncmp(a, "-agentlib:", 10) == 0) {
             agent *ag = &agents[n_agents++];
-            ag->path = strdup(a + 11);
+            ag->by_name = a[6] == 'l';
+            ag->path = strdup(strchr(a, ':') + 1);
             char *eq = strchr(ag->path, '=');
             if (eq) {
                 *eq = '\0';
@@ -443,6 +468,20 @@ int main(int argc, char **argv)
     config.suspend_thread = host_suspend_thread;
     config.resume_thread = host_resume_thread;
     config.potential.can_generate_object_free_events = 1;
+    /* The rest of what libjdwp cannot start without (tests/jdb): the core's
+     * metadata answers the debug extension and the class file's order of
+     * methods; single steps and method entries and exits are posted by every
+     * moving frame (frames.c); exceptions and monitor events never happen
+     * in the host's programs (see README.md). */
+    config.potential.can_get_source_debug_extension = 1;
+    config.potential.can_maintain_original_method_order = 1;
+    config.potential.can_get_constant_pool = 1;
+    config.potential.can_get_synthetic_attribute = 1;
+    config.potential.can_generate_single_step_events = 1;
+    config.potential.can_generate_exception_events = 1;
+    config.potential.can_generate_method_entry_events = 1;
+    config.potential.can_generate_method_exit_events = 1;
+    config.potential.can_generate_monitor_events = 1;
     config.object_ref = host_object_ref;
     /* The samples jvmtirt_init tries thread_id/thread_ref and the object
      * identity on: the main thread, whose object exists before it starts. */
@@ -468,6 +507,9 @@ int main(int argc, char **argv)
     jvmtirt_property_define("java.vm.name", "jvmti-host", 0);
     jvmtirt_property_define("java.vm.vendor", "jvmtigen", 0);
     jvmtirt_property_define("java.class.path", ".", 1);
+    host_java_home_setup(); /* java.home, sun.boot.library.path, ... (javahome.c) */
+    if (n_agents > 0)
+        host_jdk_placeholders_load(); /* libjdwp.so needs libjvm.so and libjava.so */
 
     /* OnLoad: agents start before the VM has any thread. */
     int rc = 0;

@@ -1,4 +1,5 @@
-/* The host's heap: plain java/lang/Object instances made by JNI AllocObject,
+/* The host's heap: plain java/lang/Object instances made by JNI AllocObject
+ * and the strings JNI makes (jni_strings.c, their text after the object),
  * kept alive by their references, and a collector that frees the ones no
  * reference holds and tells the core (jvmtirt_objects_freed), which posts
  * ObjectFree for the tagged ones.
@@ -10,6 +11,7 @@
  * ForceGarbageCollection, and at exit. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "host.h"
 #include "jvmtigen_impl.h"
@@ -17,9 +19,10 @@
 #include "jvmtirt.h"
 
 typedef struct host_plain {
-    host_object obj; /* HOST_OBJECT */
+    host_object obj; /* HOST_OBJECT, HOST_STRING */
     long refs;       /* under heap_lock */
     struct host_plain *next;
+    char text[];     /* a string's modified UTF-8 */
 } host_plain;
 
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,15 +32,20 @@ static long heap_count;
 static host_plain *plain_of(jobject ref)
 {
     host_object *o = (host_object *)ref;
-    return o && o->kind == HOST_OBJECT ? (host_plain *)o : NULL;
+    return o && (o->kind == HOST_OBJECT || o->kind == HOST_STRING) ? (host_plain *)o : NULL;
 }
 
-jobject host_object_new(void)
+jobject host_object_new(void) { return host_object_new_string(NULL, 0); }
+
+jobject host_object_new_string(const char *text, size_t len)
 {
-    host_plain *p = calloc(1, sizeof *p);
+    size_t n = text ? len + 1 : 0;
+    host_plain *p = calloc(1, sizeof *p + n);
     if (!p)
         return NULL;
-    p->obj.kind = HOST_OBJECT;
+    p->obj.kind = text ? HOST_STRING : HOST_OBJECT;
+    if (text)
+        memcpy(p->text, text, len); /* calloc wrote the terminating NUL */
     p->refs = 1; /* the local reference AllocObject returns */
     pthread_mutex_lock(&heap_lock);
     p->next = heap;
@@ -45,6 +53,12 @@ jobject host_object_new(void)
     heap_count++;
     pthread_mutex_unlock(&heap_lock);
     return (jobject)&p->obj;
+}
+
+const char *host_object_text(jobject ref)
+{
+    host_object *o = (host_object *)ref;
+    return o && o->kind == HOST_STRING ? ((host_plain *)o)->text : NULL;
 }
 
 void host_ref_add(jobject ref)

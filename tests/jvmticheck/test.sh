@@ -578,7 +578,7 @@ elif need_tool "jvmticheck: the jdb session" python3; then
     "$JAVAC" -g -d "$d" $here/Debuggee.java
     jdwp_opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
     mkdir -p "$d/jdb-plain" "$d/jdb-checked"
-    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-plain" \
+    python3 tests/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-plain" \
         "$JAVA" -agentlib:jdwp=$jdwp_opts -cp "$d" Debuggee >"$d/jdb-plain.txt" 2>"$d/jdb-plain.log"
     check "jvmticheck: jdb without the checker: the session's every answer" \
         bash -c 'test "$1" -eq 0 && grep -qx "Set deferred breakpoint Debuggee:6" "$2" &&
@@ -586,7 +586,7 @@ elif need_tool "jvmticheck: the jdb session" python3; then
                  grep -qx "Step completed: \"thread=main\", Debuggee.area(), line=7 bci=4" "$2" &&
                  grep -qx "product = 42" "$2" && grep -qx "The application exited" "$2"' \
         _ $? "$d/jdb-plain.txt"
-    python3 $here/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-checked" \
+    python3 tests/jdb_session.py "$jdk/bin/jdb" $here "$d/jdb-checked" \
         "$JAVA" -agentpath:"$CHECK_SO=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$jdwp_opts" \
         -cp "$d" Debuggee >"$d/jdb-checked.txt" 2>"$d/jdb-checked.log"
     check "jvmticheck: jdb through jvmticheck: the same transcript" \

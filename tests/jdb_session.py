@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """A scripted jdb session against a VM that JDWP makes a debuggee.
 
-Usage: jdb_session.py JDB SOURCEPATH OUTDIR JAVA ARGS...
+Usage: jdb_session.py [--session FILE] JDB SOURCEPATH OUTDIR JAVA ARGS...
 Starts JAVA ARGS (JDWP listening on a port it chooses, suspended), reads the
-port from its output, attaches JDB (Debuggee.java in SOURCEPATH) and runs the session below, waiting for
-each command's answer before sending the next. Writes OUTDIR/vm.out,
-OUTDIR/vm.err (the VM's) and prints the transcript with jdb's prompts
-removed (where they fall depends on timing; the rest does not).
-Exit status 0 when every answer came, 1 when one did not in time."""
+port from its output, attaches JDB (sources in SOURCEPATH) and runs the
+session, waiting for each command's answer before sending the next: the
+one below (tests/jvmticheck's, over Debuggee.java), or FILE's, one command
+a line as `COMMAND | TEXT ITS ANSWER ENDS WITH` (`(attach)` for the answer
+to attaching; `#` starts a comment). Writes OUTDIR/vm.out, OUTDIR/vm.err
+(the VM's), OUTDIR/vm.status (its exit status) and prints the transcript
+with jdb's prompts removed (where they fall depends on timing; the rest
+does not). Exit status 0 when every answer came, 1 when one did not in time."""
 import os
 import re
 import select
@@ -29,8 +32,24 @@ SESSION = [
 STEP_SECONDS = 60
 
 
+def read_session(path):
+    session = []
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        command, _, answer = line.partition(" | ")
+        command = command.strip()
+        session.append((None if command == "(attach)" else command, answer))
+    return session
+
+
 def main():
-    jdb, sourcepath, outdir, java = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    args = sys.argv[1:]
+    session = SESSION
+    if args[:1] == ["--session"]:
+        session, args = read_session(args[1]), args[2:]
+    jdb, sourcepath, outdir, java = args[0], args[1], args[2], args[3:]
     vm_out = open(os.path.join(outdir, "vm.out"), "wb")
     vm_err = open(os.path.join(outdir, "vm.err"), "wb")
     vm = subprocess.Popen(java, stdout=subprocess.PIPE, stderr=vm_err, stdin=subprocess.DEVNULL)
@@ -48,7 +67,7 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     got = b""
     status = 0
-    for command, answer in SESSION:
+    for command, answer in session:
         if command is not None:
             jdb_p.stdin.write((command + "\n").encode())
             jdb_p.stdin.flush()
@@ -75,6 +94,8 @@ def main():
     try:
         rest, _ = vm.communicate(timeout=STEP_SECONDS)
         vm_out.write(rest)
+        with open(os.path.join(outdir, "vm.status"), "w") as f:
+            f.write("%d\n" % vm.returncode)
     except subprocess.TimeoutExpired:
         vm.kill()
         status = 1

@@ -1,0 +1,126 @@
+/* JNI classes and their members: FindClass over every class the host has
+ * (its own, the heap model's, the -load'ed ones), an object's class, the
+ * hierarchy (every class but java/lang/Object extends java/lang/Object:
+ * the host keeps no superclass names), method and field IDs, AllocObject. */
+#include <string.h>
+
+#include "jni_parts.h"
+
+#define ACC_STATIC 0x0008
+
+jclass host_find_class(const char *name) { return name ? host_class_by_name(NULL, name) : NULL; }
+
+/* A class the host lacks answers NULL with no exception pending (HotSpot
+ * throws NoClassDefFoundError: the host has no exception objects). */
+static jclass JNICALL find_class(JNIEnv *env, const char *name)
+{
+    (void)env;
+    return host_find_class(name);
+}
+
+jclass host_object_class(jobject obj)
+{
+    if (!obj)
+        return NULL;
+    switch (((host_object *)obj)->kind) {
+    case HOST_THREAD: return host_find_class("java/lang/Thread");
+    case HOST_CLASS: return host_find_class("java/lang/Class");
+    case HOST_STRING: return host_find_class("java/lang/String");
+    case HOST_OBJECT: return host_find_class("java/lang/Object");
+    case HOST_THREAD_GROUP: return host_find_class("java/lang/ThreadGroup");
+    case HOST_INSTANCE: return host_heap_class_of(obj);
+    case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
+    case HOST_STREAM: break; /* no java/io/PrintStream class (interp.c's System.out) */
+    case HOST_MODULE: break; /* nor java/lang/Module (modules.c) */
+    }
+    return NULL;
+}
+
+static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
+{
+    (void)env;
+    return host_object_class(obj);
+}
+
+static int is_class(jclass c) { return c && ((host_object *)c)->kind == HOST_CLASS; }
+
+static jclass JNICALL get_superclass(JNIEnv *env, jclass sub)
+{
+    (void)env;
+    jclass object = host_find_class("java/lang/Object");
+    return is_class(sub) && sub != object ? object : NULL;
+}
+
+static jboolean JNICALL is_assignable_from(JNIEnv *env, jclass sub, jclass sup)
+{
+    (void)env;
+    return is_class(sub) && (sub == sup || sup == host_find_class("java/lang/Object"));
+}
+
+/* NULL is an instance of every class, as JNI says. */
+static jboolean JNICALL is_instance_of(JNIEnv *env, jobject obj, jclass clazz)
+{
+    return !obj || is_assignable_from(env, host_object_class(obj), clazz);
+}
+
+/* The members the host's own classes declare (jvmti-host.c): kind, and
+ * whether static; GetMethodID finds an instance method (or constructor)
+ * of the class or of java/lang/Object, GetStaticMethodID a static one. */
+static void *find_member(jclass clazz, const char *name, const char *sig, host_kind kind,
+                         int is_static)
+{
+    jclass object = host_find_class("java/lang/Object");
+    for (int i = 0; clazz && name && sig && i < host_n_members; i++) {
+        host_member *m = &host_members[i];
+        jclass owner = (jclass)&host_classes[m->class_index].obj;
+        if (m->obj.kind == kind && !(m->modifiers & ACC_STATIC) == !is_static &&
+            (owner == clazz || (!is_static && owner == object && strcmp(name, "<init>") != 0)) &&
+            strcmp(m->name, name) == 0 && strcmp(m->signature, sig) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static jmethodID JNICALL get_method_id(JNIEnv *env, jclass clazz, const char *name,
+                                       const char *sig)
+{
+    (void)env;
+    return (jmethodID)find_member(clazz, name, sig, HOST_METHOD, 0);
+}
+
+static jmethodID JNICALL get_static_method_id(JNIEnv *env, jclass clazz, const char *name,
+                                              const char *sig)
+{
+    (void)env;
+    return (jmethodID)find_member(clazz, name, sig, HOST_METHOD, 1);
+}
+
+static jfieldID JNICALL get_field_id(JNIEnv *env, jclass clazz, const char *name, const char *sig)
+{
+    (void)env;
+    return (jfieldID)find_member(clazz, name, sig, HOST_FIELD, 0);
+}
+
+/* Only java/lang/Object and java/lang/Thread can be made without a
+ * constructor: a new Thread object is one an agent can hand to
+ * RunAgentThread (groups.c). */
+static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
+{
+    (void)env;
+    if (clazz && clazz == host_find_class("java/lang/Thread"))
+        return host_thread_new();
+    return clazz && clazz == host_find_class("java/lang/Object") ? host_object_new() : NULL;
+}
+
+void host_jni_classes_fill(struct JNINativeInterface_ *t)
+{
+    t->FindClass = find_class;
+    t->GetObjectClass = get_object_class;
+    t->GetSuperclass = get_superclass;
+    t->IsAssignableFrom = is_assignable_from;
+    t->IsInstanceOf = is_instance_of;
+    t->GetMethodID = get_method_id;
+    t->GetStaticMethodID = get_static_method_id;
+    t->GetFieldID = get_field_id;
+    t->AllocObject = alloc_object;
+}
