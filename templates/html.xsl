@@ -1144,7 +1144,7 @@
           <xsl:for-each select="jg:versions()">
             <tr><th scope="row"><code id="{@name}"><xsl:value-of select="@name"/></code></th>
               <td><code><xsl:value-of select="@value"/></code></td>
-              <td><xsl:value-of select="@since"/></td></tr>
+              <td><xsl:call-template name="since"/></td></tr>
           </xsl:for-each>
         </table></div>
       </section>

@@ -405,8 +405,8 @@ run_gen fill --core "$BASE" "$x"
 check "fill --core: starts the file" test -s "$x"
 check "fill --core: no stub for what the core implements (GetPhase, RawMonitorEnter, Allocate, SetEventCallbacks)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetPhase|RawMonitorEnter|Allocate|SetEventCallbacks)\(' '$x'"
-check "fill --core: a stub for what the VM must do (GetOwnedMonitorInfo, GetClassLoader)" \
-    bash -c "grep -q 'jvmti_impl_GetOwnedMonitorInfo(' '$x' && grep -q 'jvmti_impl_GetClassLoader(' '$x'"
+check "fill --core: a stub for what the VM must do (StopThread, GetClassLoader)" \
+    bash -c "grep -q 'jvmti_impl_StopThread(' '$x' && grep -q 'jvmti_impl_GetClassLoader(' '$x'"
 check "fill --core: no stub for the metadata the core answers (GetClassMethods, GetMethodName, GetImplementedInterfaces)" \
     bash -c "! grep -Eq 'jvmti_impl_(GetClassMethods|GetMethodName|GetImplementedInterfaces)\(' '$x'"
 check "fill --core: says why the core's functions are missing" grep -q "runtime core implements" "$x"
@@ -434,15 +434,15 @@ check "fill --core: the new file ends with the table of registered implementatio
 check "fill --core: ... which registers no stub" \
     bash -c "! grep -q '^    \.[A-Za-z]* = jvmti_impl_' '$x'"
 check "fill --core: the file with its table compiles (gcc, clang; C99, C11)" compiles "$x" "$d/out-base"
-# Give two stubs real bodies (GetOwnedMonitorInfo, GetCurrentContendedMonitor;
+# Give two stubs real bodies (StopThread, InterruptThread;
 # one only re-indented stays a stub), then run again.
-perl -0pi -e 's/(jvmti_impl_GetOwnedMonitorInfo\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *owned_monitor_count_ptr = 0;\n    *owned_monitors_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
-              s/(jvmti_impl_GetCurrentContendedMonitor\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    *monitor_ptr = NULL;\n    return JVMTI_ERROR_NONE;\n}/s;
+perl -0pi -e 's/(jvmti_impl_StopThread\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    (void)exception;\n    return JVMTI_ERROR_NONE;\n}/s;
+              s/(jvmti_impl_InterruptThread\([^)]*\)\n\{\n)(.*?)\n\}/$1    (void)env;\n    (void)thread;\n    return JVMTI_ERROR_NONE;\n}/s;
               s/(jvmti_impl_GetClassLoader\([^)]*\)\n\{\n)    \(void\)env;/$1  (void) env ;/s' "$x"
 cp "$x" "$d/table-before.c"
 run_gen fill --core "$BASE" "$x"
 check "fill --core: the table now registers the two real definitions, in spec order" \
-    diff <(printf '    .GetOwnedMonitorInfo = jvmti_impl_GetOwnedMonitorInfo,\n    .GetCurrentContendedMonitor = jvmti_impl_GetCurrentContendedMonitor,\n') \
+    diff <(printf '    .StopThread = jvmti_impl_StopThread,\n    .InterruptThread = jvmti_impl_InterruptThread,\n') \
          <(grep '^    \.[A-Za-z]* = jvmti_impl_' "$x")
 check "fill --core: ... and nothing else of the file changed" \
     diff <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$d/table-before.c") <(grep -v '^    \.[A-Za-z]* = jvmti_impl_' "$x")
