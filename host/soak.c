@@ -216,21 +216,25 @@ int host_soak_end(int n_threads)
          "environments back to the baseline (%ld; %ld at most during the run)",
          s.environments, max_envs);
     /* Disposed environments are reclaimed while events keep coming, not
-     * only once posting pauses: the backlog, sampled every 10 ms, is mostly
-     * next to nothing (a median of a few dozen; its peaks are what is
-     * disposed during the longest post under way, preemption included).
-     * When reclaiming waited for a moment with no post at all, the median
-     * was in the thousands and the peaks grew with the run (10,000-28,000
-     * in 3 s, with six threads posting). The bound leaves room for a slow
-     * machine: a median of 279 was seen under ASan on a busy CI run. */
-    long median = 0;
+     * only once posting pauses. When reclaiming waited for a moment with no
+     * post at all, the backlog, sampled every 10 ms, only grew between the
+     * rare pauses (a median in the thousands, peaks of 10,000-28,000 in 3 s
+     * with six threads posting); reclaimed during the run, it falls between
+     * many pairs of samples. Its size is the disposals made during the
+     * longest post under way, so it grows with the machine's load (a median
+     * of 1,248 under load 20): what is judged is that it falls, in at least
+     * one sample in ten, and is 0 at the end. */
+    long median = 0, falls = 0;
+    for (long i = 1; i < n_samples; i++)
+        falls += pending_samples[i] < pending_samples[i - 1];
     if (n_samples) {
         qsort(pending_samples, (size_t)n_samples, sizeof *pending_samples, cmp_long);
         median = pending_samples[n_samples / 2];
     }
-    line(s.pending_disposal == 0 && n_samples > 0 && median <= 1024,
-         "disposed environments reclaimed during the run (backlog: median %ld, at most %ld, "
-         "%ld at the end)", median, max_pending, s.pending_disposal);
+    line(s.pending_disposal == 0 && n_samples > 1 && falls * 10 >= n_samples,
+         "disposed environments reclaimed during the run (the backlog fell in %ld of %ld samples; "
+         "median %ld, at most %ld, %ld at the end)",
+         falls, n_samples, median, max_pending, s.pending_disposal);
     line(s.raw_monitors == base_stats.raw_monitors, "raw monitors back to the baseline (%ld)",
          s.raw_monitors);
     line(s.threads <= base_stats.threads, "thread records back to the baseline (%ld, was %ld)",
