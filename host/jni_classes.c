@@ -112,8 +112,22 @@ static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
     return clazz && clazz == host_find_class("java/lang/Object") ? host_object_new() : NULL;
 }
 
+#ifdef JNI_VERSION_21 /* a jni.h of JDK 21 on: the slot IsVirtualThread */
+/* The host has no virtual threads: every object answers false (JDK 25's
+ * libjdwp asks of each thread it meets). */
+static jboolean JNICALL is_virtual_thread(JNIEnv *env, jobject obj)
+{
+    (void)env;
+    (void)obj;
+    return JNI_FALSE;
+}
+#endif
+
 void host_jni_classes_fill(struct JNINativeInterface_ *t)
 {
+#ifdef JNI_VERSION_21
+    t->IsVirtualThread = is_virtual_thread;
+#endif
     t->FindClass = find_class;
     t->GetObjectClass = get_object_class;
     t->GetSuperclass = get_superclass;

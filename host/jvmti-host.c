@@ -482,6 +482,13 @@ int main(int argc, char **argv)
     config.potential.can_generate_method_entry_events = 1;
     config.potential.can_generate_method_exit_events = 1;
     config.potential.can_generate_monitor_events = 1;
+#ifdef JVMTIGEN_HAS_can_support_virtual_threads /* JVM TI 21 on */
+    /* The host has no virtual threads: SuspendAllVirtualThreads and
+     * ResumeAllVirtualThreads act on none (no thread_is_virtual), and
+     * VirtualThreadStart and VirtualThreadEnd, which may be enabled, never
+     * come; JDK 25's libjdwp asks for it. */
+    config.potential.can_support_virtual_threads = 1;
+#endif
     config.object_ref = host_object_ref;
     /* The samples jvmtirt_init tries thread_id/thread_ref and the object
      * identity on: the main thread, whose object exists before it starts. */

@@ -7,7 +7,12 @@
  * inside it, so a suspend and a resume of the same thread never cross. A
  * thread that suspends itself waits on `resumed` (with rt.lock) until
  * another thread resumes it: the VM is only told, never asked to block it,
- * so a resume that comes at once cannot be lost. */
+ * so a resume that comes at once cannot be lost. Only a call that itself
+ * suspended its caller blocks it (SuspendThread and SuspendThreadList naming
+ * it, as the spec says, and SuspendAllVirtualThreads): a caller that another
+ * thread suspended while it ran native code returns from every call, and a
+ * resume never blocks its caller (as in HotSpot: it blocks a self-suspender
+ * only, and its resumes return at once). */
 #include <stdlib.h>
 
 #include "jvmtigen_impl.h"
@@ -107,25 +112,30 @@ jvmtiError jvmti_impl_SuspendThread(jvmtiEnv *env, jthread thread)
 
 /* The list forms: one result per element, the function itself NONE. The
  * caller's own element comes last, since suspending the caller blocks it
- * (once every other listed thread is suspended); block_self returns at
- * once unless the caller was suspended. Under rt.lock. */
+ * (once every other listed thread is suspended); only this call suspending
+ * it does: one already suspended by another thread gets THREAD_SUSPENDED
+ * and returns. Under rt.lock. */
 static jvmtiError on_list(jvmtiEnv *env, jint n, const jthread *list, jvmtiError *results,
                           jvmtiError (*act)(rt_thread *))
 {
     if (!available())
         return JVMTI_ERROR_NOT_AVAILABLE;
     pthread_mutex_lock(&rt.lock);
+    int self_suspended = 0;
     for (int self_pass = 0; self_pass < 2; self_pass++) {
         for (jint i = 0; i < n; i++) {
             rt_thread *t;
             jvmtiError err = element(env, list[i], &t);
             if (!self_pass)
                 results[i] = err;
-            if (err == JVMTI_ERROR_NONE && (t == rt_self) == self_pass)
+            if (err == JVMTI_ERROR_NONE && (t == rt_self) == self_pass) {
                 results[i] = act(t);
+                self_suspended |= self_pass && act == suspend && results[i] == JVMTI_ERROR_NONE;
+            }
         }
     }
-    block_self();
+    if (self_suspended)
+        block_self();
     pthread_mutex_unlock(&rt.lock);
     return JVMTI_ERROR_NONE;
 }
@@ -186,7 +196,8 @@ static int chosen(const rt_thread *t, const uintptr_t *ids, jint n)
 /* The all-virtual-threads forms: act on every virtual thread not excepted,
  * the caller last; one already in the state asked for does not change (act
  * answers THREAD_SUSPENDED or THREAD_NOT_SUSPENDED without asking the VM),
- * and one the VM cannot change is left as it is. */
+ * and one the VM cannot change is left as it is. The caller blocks only
+ * when this call suspended it. */
 static jvmtiError on_virtual(jvmtiEnv *env, jint except_count, const jthread *except_list,
                              jvmtiError (*act)(rt_thread *))
 {
@@ -195,12 +206,14 @@ static jvmtiError on_virtual(jvmtiEnv *env, jint except_count, const jthread *ex
     pthread_mutex_lock(&rt.lock);
     uintptr_t *ids;
     jvmtiError err = except_ids(env, except_count, except_list, &ids);
+    int self_suspended = 0;
     for (int self_pass = 0; err == JVMTI_ERROR_NONE && self_pass < 2; self_pass++)
         for (rt_thread *t = rt.threads; t; t = t->next)
             if ((t == rt_self) == self_pass && chosen(t, ids, except_count))
-                act(t);
+                self_suspended |= act(t) == JVMTI_ERROR_NONE && self_pass && act == suspend;
     free(ids);
-    block_self();
+    if (self_suspended)
+        block_self();
     pthread_mutex_unlock(&rt.lock);
     return err;
 }

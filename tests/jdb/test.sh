@@ -14,6 +14,52 @@
 CC=${CC:-cc}
 here=tests/jdb
 
+# ---- JDK 25: its own libjdwp.so and jdb, in a host built from the JDK 25
+# spec against that JDK's jni.h (IsVirtualThread, can_support_virtual_threads);
+# threads, classes, cont to a clean exit, once, with -agentpath. Optional:
+# where no JDK 25 is installed (CI has Debian's 17 only) a plain skip saying
+# so, also under STRICT=1. A function, so that the JDK 17 part's early exits
+# do not depend on it.
+jdk25_session() {
+    local jdk=${JDK25_HOME:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -1)}
+    if ! grep -qs '^JAVA_VERSION="25[."]' "$jdk/release" || [ ! -x "$jdk/bin/jdb" ] ||
+        [ ! -f "$jdk/lib/libjdwp.so" ] || [ ! -f "$jdk/include/jni.h" ]; then
+        skip "jdb: jdk25: no JDK 25 with jdb, libjdwp.so and jni.h on this machine (JDK25_HOME, or /usr/lib/jvm/*25*)"
+        return 0
+    fi
+    need_refs "jdb: jdk25: the JDK 25 host" jdk25 || return 0
+    need_tool "jdb: jdk25: the session against jvmti-host" python3 || return 0
+    local o d
+    o=$(scratch jdb-jdk25)
+    d=$o/session
+    if ! make -s -j2 CC="$CC" SANITIZE="${SANITIZE:-}" JNI_INCLUDE="$jdk/include" BINDIR="$o/bin" \
+        LIBDIR="$o/lib" OUT="$o/out" RTDIR="$o/rt" CHECKDIR="$o/check" LINKED_BY="$o/linked-by" \
+        SPEC="$SHARED_SPECS/jdk25/jvmti.xml" JVMTIGEN_FLAGS="--no-docs --templates $PWD/templates --jvmti-version=25" \
+        "$o/bin/jvmti-host" "$o/lib/jvmti-host/libjvm.so" "$o/lib/jvmti-host/libjava.so" >"$o.log" 2>&1; then
+        not_ok "jdb: jdk25: jvmti-host builds from the JDK 25 spec with $jdk/include"
+        grep -E 'error|Error' "$o.log" | head -20
+        return 0
+    fi
+    ok "jdb: jdk25: jvmti-host builds from the JDK 25 spec with $jdk/include${SANITIZE:+ (SANITIZE=$SANITIZE)}"
+    mkdir -p "$d"
+    JAVA_HOME=$jdk LSAN_OPTIONS=suppressions=$PWD/$here/lsan.supp:print_suppressions=0 \
+        TSAN_OPTIONS=suppressions=$PWD/$here/tsan.supp:print_suppressions=0 \
+        python3 tests/jdb_session.py --session $here/host.session "$jdk/bin/jdb" $here "$d" "$o/bin/jvmti-host" \
+        "-agentpath:$jdk/lib/libjdwp.so=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0" Main \
+        >"$d/transcript" 2>"$d/session.err"
+    local rc=$?
+    check "jdb: jdk25: every answer came (cont resumes: no caller blocked in ResumeAllVirtualThreads)" \
+        test "$rc" -eq 0
+    check "jdb: jdk25: threads, classes and cont as jdk25.expected says (object ids masked)" \
+        diff $here/jdk25.expected <(sed -E 's/^\((java\.lang\.Thread)\)[0-9]+ /(\1)ID /' "$d/transcript")
+    check "jdb: jdk25: the VM listened on the port it chose, exited 0, nothing on stderr" \
+        bash -c 'grep -Eqx "Listening for transport dt_socket at address: [0-9]+" "$1/vm.out" &&
+                 test "$(cat "$1/vm.status")" = 0 && test ! -s "$1/vm.err"' _ "$d"
+    [ -s "$d/vm.err" ] && head -5 "$d/vm.err"
+    return 0
+}
+jdk25_session
+
 need_refs "jdb: the JDK 17 host" jdk17 || exit 0
 jdk=${JDK17_HOME:-$(ls -d /usr/lib/jvm/java-17-openjdk-* 2>/dev/null | head -1)}
 if [ ! -x "$jdk/bin/jdb" ] || [ ! -f "$jdk/lib/libjdwp.so" ]; then

@@ -1103,6 +1103,40 @@ static int wait_self_suspended(void)
     return 0;
 }
 
+/* Thread 3 runs native code while another thread suspends it, then
+ * suspends and resumes others: no call of it may block, since none
+ * suspends it (libjdwp's threads do this: one suspends all, another, in
+ * native code, then resumes the virtual threads). */
+static int others_done; /* atomic: how many of its calls returned */
+static jvmtiError others_err[3], others_results[2];
+
+static void suspended_caller(test_thread *t)
+{
+    (void)t;
+    gate_open(1); /* the core knows it: it can be suspended */
+    gate_wait(2); /* it is */
+    jthread one[] = {THREAD(1)}, two[] = {THREAD(2)};
+    others_err[0] = (*susp_env)->ResumeThreadList(susp_env, 1, one, &others_results[0]);
+    __atomic_store_n(&others_done, 1, __ATOMIC_RELEASE);
+    others_err[1] = (*susp_env)->SuspendThreadList(susp_env, 1, two, &others_results[1]);
+    __atomic_store_n(&others_done, 2, __ATOMIC_RELEASE);
+#ifdef JVMTIGEN_HAS_SuspendAllVirtualThreads /* JVM TI 21 on */
+    others_err[2] = (*susp_env)->ResumeAllVirtualThreads(susp_env, 0, NULL);
+#else
+    others_err[2] = JVMTI_ERROR_NONE;
+#endif
+    __atomic_store_n(&others_done, 3, __ATOMIC_RELEASE);
+    gate_wait(3); /* alive until resumed */
+}
+
+/* Waits (up to 10 s) until thread 3 made its three calls. */
+static int others_returned(void)
+{
+    for (int k = 0; k < 2000 && __atomic_load_n(&others_done, __ATOMIC_ACQUIRE) < 3; k++)
+        sleep_ms(5);
+    return __atomic_load_n(&others_done, __ATOMIC_ACQUIRE) == 3;
+}
+
 /* Returns once thread i runs, so the core has its record: its counter
  * starts from 0 (an earlier section's count must not pass for it). */
 static void start_java(test_thread *t, int i)
@@ -1203,6 +1237,36 @@ static void section_suspend(void)
 
     /* Virtual threads (thread 0 is one; 1 and 2 are not). */
     start_java(&t0, 0);
+
+    /* A caller another thread suspended: its suspends and resumes of
+     * others return (they blocked it until it was resumed). */
+    gate_step = 0;
+    __atomic_store_n(&others_done, 0, __ATOMIC_RELEASE);
+    (*e)->SuspendThread(e, THREAD(1));
+    (*e)->SuspendThread(e, THREAD(0));
+    test_thread_start(&t3, 3, suspended_caller, NULL);
+    gate_wait(1);
+    CHECK_ERR((*e)->SuspendThread(e, THREAD(3)), JVMTI_ERROR_NONE,
+              "a thread in native code suspended by another");
+    gate_open(2);
+    check(others_returned(), "... its ResumeThreadList, SuspendThreadList and "
+                             "ResumeAllVirtualThreads of others return (%d of 3 did)",
+          __atomic_load_n(&others_done, __ATOMIC_ACQUIRE));
+    CHECK_ERR((*e)->ResumeThread(e, THREAD(3)), JVMTI_ERROR_NONE, "... it is still suspended");
+    gate_open(3);
+    test_thread_join(&t3);
+    check(others_err[0] == JVMTI_ERROR_NONE && others_results[0] == JVMTI_ERROR_NONE &&
+              others_err[1] == JVMTI_ERROR_NONE && others_results[1] == JVMTI_ERROR_NONE &&
+              others_err[2] == JVMTI_ERROR_NONE,
+          "... and answer NONE (got %s [%s], %s [%s], %s)", en(others_err[0]),
+          en(others_results[0]), en(others_err[1]), en(others_results[1]), en(others_err[2]));
+    check(runs(1) && stopped(2), "... thread 1 resumed, thread 2 suspended");
+#ifdef JVMTIGEN_HAS_SuspendAllVirtualThreads
+    check(runs(0), "... the virtual thread resumed");
+#else
+    (*e)->ResumeThread(e, THREAD(0));
+#endif
+    (*e)->ResumeThread(e, THREAD(2));
 #ifdef JVMTIGEN_HAS_SuspendAllVirtualThreads /* JVM TI 21 on */
     jthread except_bad[] = {(jthread)(void *)&not_a_thread};
     CHECK_ERR((*e)->SuspendAllVirtualThreads(e, 1, except_bad), JVMTI_ERROR_INVALID_THREAD,
