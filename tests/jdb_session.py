@@ -7,10 +7,13 @@ port from its output, attaches JDB (sources in SOURCEPATH) and runs the
 session, waiting for each command's answer before sending the next: the
 one below (tests/jvmticheck's, over Debuggee.java), or FILE's, one command
 a line as `COMMAND | TEXT ITS ANSWER ENDS WITH` (`(attach)` for the answer
-to attaching; `#` starts a comment), or `COMMAND | TEXT | PROMPT` when the
-answer is an event (a breakpoint hit, a step completed): jdb prints the
-event before it makes its thread the current one and prints PROMPT, so a
-command sent before PROMPT may find no current thread suspended. Writes OUTDIR/vm.out, OUTDIR/vm.err
+to attaching; `#` starts a comment), or `COMMAND | TEXT | PROMPT` when
+jdb is not done once TEXT is out: after an event (a breakpoint hit, a
+step completed) it makes the event's thread the current one, and after
+`print` (run on a thread of its own) it restores the current frame, and
+only then prints PROMPT; a command sent before may find no current
+thread, or resume the thread under the restore ("Current thread isn't
+suspended."). Writes OUTDIR/vm.out, OUTDIR/vm.err
 (the VM's), OUTDIR/vm.status (its exit status) and prints the transcript
 with jdb's prompts removed (where they fall depends on timing; the rest
 does not). Exit status 0 when every answer came, 1 when one did not in time."""

@@ -6,8 +6,8 @@
 # cont (host.session; with -agentpath, with -agentlib:jdwp found in
 # JAVA_HOME's lib, and wrapped by the checker built from the same spec).
 # Over a real program, Steps.java compiled with javac -g and interpreted
-# (-cp): breakpoints, where, locals, print, step, next, step up, clear
-# (program.session; alone and through the checker), and the same session
+# (-cp): breakpoints, where, locals, print, step, next, step up, suspend,
+# resume, clear (program.session; alone and through the checker), and the same session
 # in HotSpot 17, differing only in hotspot.diff's lines. Each transcript
 # equal to its .expected once object ids are masked, the VM listening on
 # the port it chose, exiting 0 with nothing on stderr (the checker: its
@@ -79,7 +79,8 @@ session jvmticheck host "$findings" "$host" "$checked" Main
 
 # A real program: Steps.java, compiled with javac -g, interpreted by the
 # host (-cp): breakpoints at a line and in a method, where, locals, print,
-# step, next, step up, clear, cont to the end. Alone and through the checker.
+# step, next, step up, suspend, resume, clear, resume to the end. Alone and
+# through the checker.
 if [ ! -x "$jdk/bin/javac" ] || ! "$jdk/bin/javac" -g -d "$o/classes" $here/Steps.java 2>"$o/javac.err"; then
     lack "jdb: the sessions over Steps.java" "JDK 17's javac" "Debian: openjdk-17-jdk-headless"
     exit 0
