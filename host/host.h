@@ -191,6 +191,8 @@ jvmtiError host_resume_thread(uintptr_t id);
 void host_run_java(host_thread *t, double seconds);
 void host_move_begin(host_thread *t);
 void host_move_end(void);
+/* A safe point outside a move: t stops here while suspended. */
+void host_safepoint(host_thread *t);
 
 /* The frames area (frames.c): breakpoints, field watches, frame pops,
  * native method prefixes, the JNI table and class-loader search. configure

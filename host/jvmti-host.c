@@ -550,6 +550,10 @@ int main(int argc, char **argv)
         if (!host_classes_load(jni, jthread_of(&main_thread)))
             rc = 1;
         if (class_path) { /* a real program: CLASS.main's bytecodes (host/interp.c) */
+            /* The launcher's Java code before the main class loads: a safe
+             * point, where a thread an agent suspended in VMInit (libjdwp's
+             * suspend=y) waits to be resumed, as in HotSpot. */
+            host_safepoint(&main_thread);
             if (!host_interp_main(&main_thread, class_path, main_class))
                 rc = 1;
         } else {

@@ -3,7 +3,9 @@
  *
  * A host thread runs "Java code" in host_run_java (its -work loop), which
  * passes a safe point every turn, and moves its interpreter's stack (a
- * call, a step, a return: stacks.c), each move a safe point; everywhere
+ * call, a step, a return: stacks.c), each move a safe point (and
+ * host_safepoint is one outside a move: the main thread's before it loads
+ * the -cp program); everywhere
  * else (posting events, agents' callbacks, JVM TI) it is in native code,
  * which counts as stopped: suspending it returns at once, and it stops at
  * its next move. A move holds this lock from its safe point to its end, so
@@ -37,6 +39,13 @@ void host_move_begin(host_thread *t)
 }
 
 void host_move_end(void) { pthread_mutex_unlock(&lock); }
+
+void host_safepoint(host_thread *t)
+{
+    pthread_mutex_lock(&lock);
+    safepoint_locked(t);
+    pthread_mutex_unlock(&lock);
+}
 
 jvmtiError host_suspend_thread(uintptr_t id, int is_current)
 {
@@ -78,11 +87,8 @@ void host_run_java(host_thread *t, double seconds)
     while (seconds_now() < end) {
         for (int i = 0; i < 1000; i++)
             work += (unsigned long)i;
-        if (__atomic_load_n(&t->suspended, __ATOMIC_ACQUIRE)) {
-            pthread_mutex_lock(&lock);
-            safepoint_locked(t);
-            pthread_mutex_unlock(&lock);
-        }
+        if (__atomic_load_n(&t->suspended, __ATOMIC_ACQUIRE))
+            host_safepoint(t);
     }
     (void)work; /* the loop's work is only to take time */
     pthread_mutex_lock(&lock);

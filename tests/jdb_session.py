@@ -7,7 +7,13 @@ port from its output, attaches JDB (sources in SOURCEPATH) and runs the
 session, waiting for each command's answer before sending the next: the
 one below (tests/jvmticheck's, over Debuggee.java), or FILE's, one command
 a line as `COMMAND | TEXT ITS ANSWER ENDS WITH` (`(attach)` for the answer
-to attaching; `#` starts a comment). Writes OUTDIR/vm.out, OUTDIR/vm.err
+to attaching; `#` starts a comment), or `COMMAND | TEXT | PROMPT` when
+jdb is not done once TEXT is out: after an event (a breakpoint hit, a
+step completed) it makes the event's thread the current one, and after
+`print` (run on a thread of its own) it restores the current frame, and
+only then prints PROMPT; a command sent before may find no current
+thread, or resume the thread under the restore ("Current thread isn't
+suspended."). Writes OUTDIR/vm.out, OUTDIR/vm.err
 (the VM's), OUTDIR/vm.status (its exit status) and prints the transcript
 with jdb's prompts removed (where they fall depends on timing; the rest
 does not). Exit status 0 when every answer came, 1 when one did not in time."""
@@ -39,8 +45,9 @@ def read_session(path):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         command, _, answer = line.partition(" | ")
+        answer, _, prompt = answer.partition(" | ")
         command = command.strip()
-        session.append((None if command == "(attach)" else command, answer))
+        session.append((None if command == "(attach)" else command, answer, prompt))
     return session
 
 
@@ -67,13 +74,14 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     got = b""
     status = 0
-    for command, answer in session:
+    for command, answer, *prompt in session:
         if command is not None:
             jdb_p.stdin.write((command + "\n").encode())
             jdb_p.stdin.flush()
         start = len(got)
         end = time.time() + STEP_SECONDS
-        while answer.encode() not in got[start:]:
+        wanted = re.compile(re.escape(answer.encode()) + b".*" + re.escape((prompt or [""])[0].encode()), re.S)
+        while not wanted.search(got, start):
             left = end - time.time()
             ready = select.select([jdb_p.stdout], [], [], max(0.0, left))[0]
             chunk = os.read(jdb_p.stdout.fileno(), 4096) if ready else b""

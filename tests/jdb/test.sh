@@ -2,14 +2,18 @@
 # OpenJDK 17's own libjdwp.so, unmodified, in bin/jvmti-host built from the
 # JDK 17 spec (a scratch build: the host and the placeholders of libjvm.so
 # and libjava.so, host/placeholders), debugged by JDK 17's jdb through
-# tests/jdb_session.py: threads, classes, cont; the transcript equal to
-# host.expected once object ids are masked, the VM listening on the port
-# it chose, exiting 0 with nothing on stderr. Once with -agentpath, once
-# with -agentlib:jdwp (found in JAVA_HOME's lib), once wrapped by the
-# checker built from the same spec (no finding). Built with SANITIZE when
-# make check passes it, so the sanitized passes (ASan/UBSan, TSan) run the
-# same sessions.
-# Skips without ../shared/spec/jdk17, JDK 17's jdb or python3.
+# tests/jdb_session.py. Over the host's built-in program: threads, classes,
+# cont (host.session; with -agentpath, with -agentlib:jdwp found in
+# JAVA_HOME's lib, and wrapped by the checker built from the same spec).
+# Over a real program, Steps.java compiled with javac -g and interpreted
+# (-cp): breakpoints, where, locals, print, step, next, step up, suspend,
+# resume, clear (program.session; alone and through the checker), and the same session
+# in HotSpot 17, differing only in hotspot.diff's lines. Each transcript
+# equal to its .expected once object ids are masked, the VM listening on
+# the port it chose, exiting 0 with nothing on stderr (the checker: its
+# summary, no finding). Built with SANITIZE when make check passes it, so
+# the sanitized passes (ASan/UBSan, TSan) run the same sessions on the host.
+# Skips without ../shared/spec/jdk17, JDK 17's jdb (javac for Steps) or python3.
 . tests/lib.sh
 CC=${CC:-cc}
 here=tests/jdb
@@ -85,17 +89,19 @@ opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
 # libjdwp closing its socket under its own reader (tsan.supp). Unreported.
 lsan=suppressions=$PWD/$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 tsan=suppressions=$PWD/$here/tsan.supp:print_suppressions=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}
-# session LABEL AGENT-OPTION [STDERR]: the session, its transcript and the
-# VM's end (its stderr empty, or the one line STDERR, an extended regex).
+# session LABEL NAME STDERR VM...: the session NAME.session against VM...,
+# its transcript (object ids masked) equal to NAME.expected, and the VM's
+# end (its stderr empty, or the one line STDERR, an extended regex).
 session() {
-    local label=$1 d=$o/$1 err=${3:-}
+    local label=$1 name=$2 err=$3 d=$o/$1
+    shift 3
     mkdir -p "$d"
-    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan TSAN_OPTIONS=$tsan python3 tests/jdb_session.py --session $here/host.session "$jdk/bin/jdb" $here "$d" \
-        "$o/bin/jvmti-host" "$2" Main >"$d/transcript" 2>"$d/session.err"
+    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan TSAN_OPTIONS=$tsan python3 tests/jdb_session.py --session $here/$name.session "$jdk/bin/jdb" $here "$d" \
+        "$@" >"$d/transcript.raw" 2>"$d/session.err"
     local rc=$?
+    sed -E 's/^\((java\.lang\.Thread)\)[0-9]+ /(\1)ID /; s/\(id=[0-9]+\)/(id=ID)/' "$d/transcript.raw" >"$d/transcript"
     check "jdb: $label: every answer came" test "$rc" -eq 0
-    check "jdb: $label: threads, classes and cont as expected (object ids masked)" \
-        diff $here/host.expected <(sed -E 's/^\((java\.lang\.Thread)\)[0-9]+ /(\1)ID /' "$d/transcript")
+    check "jdb: $label: the transcript is $name.expected (object ids masked)" diff $here/$name.expected "$d/transcript"
     local says="nothing on stderr"
     [ -n "$err" ] && says="on stderr only the summary: $err"
     check "jdb: $label: the VM listened on the port it chose, exited 0, $says" \
@@ -106,11 +112,40 @@ session() {
     [ -s "$d/vm.err" ] && head -5 "$d/vm.err"
     return 0
 }
-session agentpath "-agentpath:$jdk/lib/libjdwp.so=$opts"
-session agentlib "-agentlib:jdwp=$opts"
+host=$o/bin/jvmti-host
+checked="-agentpath:$o/lib/libjvmticheck.so=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$opts"
+findings="jvmticheck: 0 findings, 0 distinct, [0-9]+ suppressed"
+# The host's built-in program (no -cp): threads, classes, cont.
+session agentpath host "" "$host" "-agentpath:$jdk/lib/libjdwp.so=$opts" Main
+session agentlib host "" "$host" "-agentlib:jdwp=$opts" Main
 # Through the checker built from the same spec: the same transcript and no
 # finding; with leaks=results, what JDWP keeps to the end is what
 # check/jdwp.supp names (as in HotSpot, tests/jvmticheck).
-session jvmticheck "-agentpath:$o/lib/libjvmticheck.so=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$opts" \
-    "jvmticheck: 0 findings, 0 distinct, [0-9]+ suppressed"
+session jvmticheck host "$findings" "$host" "$checked" Main
+
+# A real program: Steps.java, compiled with javac -g, interpreted by the
+# host (-cp): breakpoints at a line and in a method, where, locals, print,
+# step, next, step up, suspend, resume, clear, resume to the end. Alone and
+# through the checker.
+if [ ! -x "$jdk/bin/javac" ] || ! "$jdk/bin/javac" -g -d "$o/classes" $here/Steps.java 2>"$o/javac.err"; then
+    lack "jdb: the sessions over Steps.java" "JDK 17's javac" "Debian: openjdk-17-jdk-headless"
+    exit 0
+fi
+session program program "" "$host" "-agentlib:jdwp=$opts" -cp "$o/classes" Steps
+session program-jvmticheck program "$findings" "$host" "$checked" -cp "$o/classes" Steps
+# The same session in HotSpot 17: its transcript differs from the host's in
+# the lines hotspot.diff holds, each explained in
+# tests/conformance/differences.md ("Under jdb"). HotSpot is not what a
+# sanitized pass tests: the plain pass only.
+if [ -z "${SANITIZE:-}" ]; then
+    d=$o/hotspot
+    mkdir -p "$d"
+    python3 tests/jdb_session.py --session $here/program.session "$jdk/bin/jdb" $here "$d" \
+        "$jdk/bin/java" "-agentlib:jdwp=$opts" -cp "$o/classes" Steps >"$d/transcript.raw" 2>"$d/session.err"
+    rc=$?
+    sed -E 's/\(id=[0-9]+\)/(id=ID)/' "$d/transcript.raw" >"$d/transcript"
+    check "jdb: HotSpot 17: every answer came, the VM exited 0" test "$rc" -eq 0 -a "$(cat "$d/vm.status" 2>/dev/null)" = 0
+    check "jdb: HotSpot 17: the same session differs from the host's in hotspot.diff's lines only" \
+        diff $here/hotspot.diff <(diff $here/program.expected "$d/transcript")
+fi
 exit 0
