@@ -23,8 +23,9 @@
            use="@id"/>
 
   <!-- Every constants group (they sit in descriptions, at any depth): one
-       walk of the tree, shared by the search list and the indexes. -->
-  <xsl:variable name="constant-groups" select="/specification/functionsection//constants[not(ancestor::elide)]"/>
+       walk of the tree, shared by the search list and the indexes;
+       descendant::, as //constants[p] visits the children of every node). -->
+  <xsl:variable name="constant-groups" select="/specification/functionsection/descendant::constants[not(ancestor::elide)]"/>
 
   <xsl:variable name="title">
     <xsl:apply-templates select="/specification/title/node()" mode="plain"/>
