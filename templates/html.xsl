@@ -614,7 +614,7 @@
             <xsl:choose>
               <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
               <xsl:otherwise>
-                <xsl:apply-templates select="key('capability-field', @id)/description/node()"/>
+                <xsl:apply-templates select="key('capability', concat('capabilityfield ', @id))/description/node()"/>
               </xsl:otherwise>
             </xsl:choose>
           </td>
@@ -965,8 +965,8 @@
 
   <!-- Which functions and events need (or may use) the capability. -->
   <xsl:template name="capability-users">
-    <xsl:variable name="req" select="key('requires', @id)"/>
-    <xsl:variable name="opt" select="key('may-use', @id)"/>
+    <xsl:variable name="req" select="key('capability', concat('required ', @id))/../.."/>
+    <xsl:variable name="opt" select="key('capability', concat('capability ', @id))/../.."/>
     <xsl:if test="$req">
       <span class="xref-label">Required by</span>
       <xsl:for-each select="$req">

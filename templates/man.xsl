@@ -273,7 +273,7 @@
   <xsl:template name="capability-effect">
     <xsl:choose>
       <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
-      <xsl:otherwise><xsl:apply-templates select="key('capability-field', @id)/description/node()"/></xsl:otherwise>
+      <xsl:otherwise><xsl:apply-templates select="key('capability', concat('capabilityfield ', @id))/description/node()"/></xsl:otherwise>
     </xsl:choose>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
@@ -497,12 +497,12 @@
     <xsl:for-each select="capabilityfield">
       <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates select="description/node()"/>
-      <xsl:for-each select="key('requires', @id)">
+      <xsl:for-each select="key('capability', concat('required ', @id))/../..">
         <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Required by: </xsl:text></xsl:if>
         <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
         <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
       </xsl:for-each>
-      <xsl:for-each select="key('may-use', @id)">
+      <xsl:for-each select="key('capability', concat('capability ', @id))/../..">
         <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Used by: </xsl:text></xsl:if>
         <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
         <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
