@@ -23,10 +23,12 @@
   <xsl:variable name="type-pages"
                 select="/descendant::typedef[not(ancestor::elide)]|/descendant::uniontypedef[not(ancestor::elide)]|
                         /descendant::category/callback|/descendant::constants[not(ancestor::elide)]"/>
-  <!-- Parameters and fields by the types they name (a struct, union,
-       callback or constants group, at any depth of their type): a type's
-       page lists its users under SEE ALSO. -->
-  <xsl:key name="type-users" match="param|field" use="descendant::struct|descendant::enum"/>
+  <!-- The struct and enum elements by the type they name: a type's page
+       lists under SEE ALSO the parameters and fields whose type names it at
+       any depth, the param and field ancestors of these. (Keying the
+       params and fields by their descendants' names evaluated two
+       descendant walks for each: 5.9M instructions on JDK 25, this 3.6M.) -->
+  <xsl:key name="type-users" match="struct|enum" use="."/>
   <!-- $type-pages by id: a page's SEE ALSO looks its types up here
        (filtering $type-pages on each page cost 149M of the man pages'
        415M instructions on JDK 25). The elided are left out by use, not by
@@ -468,7 +470,7 @@
     <xsl:variable name="types" select="key('type-page', $named)[not(@id = $self)]
                                        [not(@id = $links/@id)][not(@id = $owner/@id)]"/>
     <xsl:call-template name="see-also-pages"><xsl:with-param name="pages" select="$types"/></xsl:call-template>
-    <xsl:variable name="uses" select="key('type-users', $self)[not(ancestor::elide)]"/>
+    <xsl:variable name="uses" select="key('type-users', $self)/ancestor::*[self::param or self::field][not(ancestor::elide)]"/>
     <xsl:call-template name="see-also-pages">
       <xsl:with-param name="pages"
                       select="($uses/parent::parameters/parent::function[parent::category]|
