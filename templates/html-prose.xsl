@@ -6,8 +6,6 @@
                 xmlns:jg="urn:jvmtigen"
                 exclude-result-prefixes="jg">
 
-  <xsl:variable name="spec" select="/"/>
-
   <!-- The anchors the page makes itself (besides the spec's ids). -->
   <xsl:variable name="own-anchors"
                 select="' top main SpecificationIntro FunctionSection FunctionIndex ErrorSection EventSection EventIndex DataSection StructureTypeDefinitions FunctionTypeDefinitions EnumerationDefinitions FunctionTable ConstantIndex CapabilityIndex '"/>

@@ -23,8 +23,9 @@
            use="@id"/>
 
   <!-- Every constants group (they sit in descriptions, at any depth): one
-       walk of the tree, shared by the search list and the indexes. -->
-  <xsl:variable name="constant-groups" select="/specification/functionsection//constants[not(ancestor::elide)]"/>
+       walk of the tree, shared by the search list and the indexes;
+       descendant::, as //constants[p] visits the children of every node). -->
+  <xsl:variable name="constant-groups" select="/specification/functionsection/descendant::constants[not(ancestor::elide)]"/>
 
   <xsl:variable name="title">
     <xsl:apply-templates select="/specification/title/node()" mode="plain"/>
@@ -283,21 +284,37 @@
       </xsl:call-template>
     </xsl:for-each>
     <!-- The agent's entry points and JNI's GetEnv, which the spec describes
-         in its introduction (where the page has those sections). -->
-    <xsl:for-each select="document('')/*/jg:entry-points/entry">
-      <xsl:variable name="at" select="@at"/>
-      <xsl:variable name="name" select="@name"/>
-      <xsl:variable name="kind" select="string(@kind)"/>
-      <xsl:for-each select="$spec">
-        <xsl:for-each select="key('anchor', $at)[self::intro]">
-          <xsl:call-template name="search-entry">
-            <xsl:with-param name="kind" select="$kind"/>
-            <xsl:with-param name="name" select="$name"/>
-            <xsl:with-param name="title" select="@label"/>
-          </xsl:call-template>
-        </xsl:for-each>
-      </xsl:for-each>
-    </xsl:for-each>
+         in its introduction (where the page has those sections). Named
+         here rather than read from the stylesheet with document(''), which
+         parsed html.xsl a second time (5.7M instructions on JDK 25). -->
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnLoad'"/><xsl:with-param name="at" select="'onload'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnLoad_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnAttach'"/><xsl:with-param name="at" select="'onattach'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnAttach_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnUnload'"/><xsl:with-param name="at" select="'onunload'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'Agent_OnUnload_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
+      <xsl:with-param name="kind" select="'entry point'"/>
+    </xsl:call-template>
+    <xsl:call-template name="entry-point">
+      <xsl:with-param name="name" select="'GetEnv'"/><xsl:with-param name="at" select="'environments'"/>
+      <xsl:with-param name="kind" select="'JNI function'"/>
+    </xsl:call-template>
     <!-- The JVMTI_VERSION_* constants of jvmti.h (jg:versions). -->
     <xsl:for-each select="jg:versions()">
       <xsl:call-template name="search-entry">
@@ -374,17 +391,21 @@
     </xsl:for-each>
   </xsl:template>
 
-  <!-- The names an agent is called by, and JNI's GetEnv, with the section
-       of the introduction (an <intro id>) that describes each. -->
-  <jg:entry-points>
-    <entry name="Agent_OnLoad" at="onload" kind="entry point"/>
-    <entry name="Agent_OnLoad_L" at="entryPoint" kind="entry point"/>
-    <entry name="Agent_OnAttach" at="onattach" kind="entry point"/>
-    <entry name="Agent_OnAttach_L" at="entryPoint" kind="entry point"/>
-    <entry name="Agent_OnUnload" at="onunload" kind="entry point"/>
-    <entry name="Agent_OnUnload_L" at="entryPoint" kind="entry point"/>
-    <entry name="GetEnv" at="environments" kind="JNI function"/>
-  </jg:entry-points>
+  <!-- A search entry for an agent's entry point or JNI's GetEnv, named
+       $name, linking to the <intro id="$at"> that describes it, if the
+       spec has that section. -->
+  <xsl:template name="entry-point">
+    <xsl:param name="name"/>
+    <xsl:param name="at"/>
+    <xsl:param name="kind"/>
+    <xsl:for-each select="key('anchor', $at)[self::intro]">
+      <xsl:call-template name="search-entry">
+        <xsl:with-param name="kind" select="$kind"/>
+        <xsl:with-param name="name" select="$name"/>
+        <xsl:with-param name="title" select="@label"/>
+      </xsl:call-template>
+    </xsl:for-each>
+  </xsl:template>
 
   <!-- ================================================================ -->
   <!-- Functions                                                         -->
@@ -593,7 +614,7 @@
             <xsl:choose>
               <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
               <xsl:otherwise>
-                <xsl:apply-templates select="key('capability-field', @id)/description/node()"/>
+                <xsl:apply-templates select="key('capability', concat('capabilityfield ', @id))/description/node()"/>
               </xsl:otherwise>
             </xsl:choose>
           </td>
@@ -944,8 +965,8 @@
 
   <!-- Which functions and events need (or may use) the capability. -->
   <xsl:template name="capability-users">
-    <xsl:variable name="req" select="key('requires', @id)"/>
-    <xsl:variable name="opt" select="key('may-use', @id)"/>
+    <xsl:variable name="req" select="key('capability', concat('required ', @id))/../.."/>
+    <xsl:variable name="opt" select="key('capability', concat('capability ', @id))/../.."/>
     <xsl:if test="$req">
       <span class="xref-label">Required by</span>
       <xsl:for-each select="$req">
