@@ -46,6 +46,25 @@ void host_classes_dump_to(const char *dir) { dump_dir = dir; }
 
 static unsigned u2(const unsigned char *p) { return (unsigned)p[0] << 8 | p[1]; }
 
+size_t host_class_file_pool(const unsigned char *b, size_t n, unsigned count, size_t *at)
+{
+    size_t p = 10;
+    for (unsigned i = 1; i < count; i++) {
+        if (p > n || n - p < 3) /* every entry is at least 3 bytes */
+            return 0;
+        at[i] = p;
+        switch (b[p]) {
+        case 1: p += 3 + u2(b + p + 1); break; /* Utf8 */
+        case 7: case 8: case 16: case 19: case 20: p += 3; break;
+        case 15: p += 4; break;
+        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: p += 5; break;
+        case 5: case 6: p += 9; i++; break; /* takes two entries */
+        default: return 0;
+        }
+    }
+    return p;
+}
+
 /* The internal name of the class a class file defines (this_class), as a
  * new string, or NULL if the bytes are not a class file; its access_flags
  * in *access (if not NULL). Walks the constant pool only as far as it must
@@ -58,26 +77,9 @@ static char *class_file_name(const unsigned char *b, size_t n, unsigned *access)
     size_t *at = calloc(count ? count : 1, sizeof *at); /* offset of entry i */
     if (!at)
         return NULL;
-    size_t p = 10;
+    size_t p = host_class_file_pool(b, n, count, at);
     char *name = NULL;
-    for (unsigned i = 1; i < count; i++) {
-        if (p >= n)
-            goto out;
-        at[i] = p;
-        switch (b[p]) {
-        case 1: /* Utf8 */
-            if (p + 3 > n)
-                goto out;
-            p += 3 + u2(b + p + 1);
-            break;
-        case 7: case 8: case 16: case 19: case 20: p += 3; break;
-        case 15: p += 4; break;
-        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: p += 5; break;
-        case 5: case 6: p += 9; i++; break; /* takes two entries */
-        default: goto out;
-        }
-    }
-    if (p + 4 > n)
+    if (p == 0 || p + 4 > n)
         goto out;
     if (access)
         *access = u2(b + p);

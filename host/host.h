@@ -238,6 +238,12 @@ int host_interp_main(host_thread *t, const char *dir, const char *class_name);
 /* How many bytes of code method m of the interpreted class has (0: none,
  * or not the interpreted class's). */
 jlocation host_interp_code_length(const host_member *m);
+/* A class file's constant pool (classes.c; JVMS 4.4), count entries from
+ * offset 10 of the n bytes b: the offset of each entry's tag in at[1] to
+ * at[count - 1] (the second slot of a long or double left as it was), and
+ * the offset just past the pool; 0 when the bytes end inside it or hold an
+ * unknown tag. */
+size_t host_class_file_pool(const unsigned char *b, size_t n, unsigned count, size_t *at);
 /* One class file loaded as -load does (classes.c): the class, or NULL with
  * a message; defined(klass, arg), if not NULL, runs once the class is
  * defined, before ClassLoad and ClassPrepare (0: stop there). The bytes it

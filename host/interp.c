@@ -165,21 +165,8 @@ static int parse(program *p)
     p->strings = calloc(p->cp_count ? p->cp_count : 1, sizeof *p->strings);
     if (!p->cp || !p->strings)
         return 0;
-    size_t at = 10;
-    for (unsigned i = 1; i < p->cp_count; i++) {
-        if (!fits(p, at, 3))
-            return 0;
-        p->cp[i] = at;
-        switch (p->b[at]) {
-        case CP_UTF8: at += 3 + get_u2(p->b + at + 1); break;
-        case 7: case 8: case 16: case 19: case 20: at += 3; break;
-        case 15: at += 4; break;
-        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: at += 5; break;
-        case CP_LONG: case CP_DOUBLE: at += 9; i++; break; /* takes two entries */
-        default: return 0;
-        }
-    }
-    if (!fits(p, at, 8))
+    size_t at = host_class_file_pool(p->b, p->n, p->cp_count, p->cp);
+    if (at == 0 || !fits(p, at, 8))
         return 0;
     at += 8 + 2 * (size_t)get_u2(p->b + at + 6); /* access, this, super, interfaces */
     if (!fits(p, at, 2))
