@@ -316,6 +316,7 @@ pkgconfigdir := $(libdir)/pkgconfig
 # The reference VM's sources, with a Makefile that builds them with pkg-config.
 exampledir := $(datadir)/examples/jvmti-host
 HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/jni_parts.h host/README.md
+HOST_PLACEHOLDER_SOURCES := $(wildcard host/placeholders/*)
 INSTALL ?= install
 SO_REAL = libjvmtirt.so.$(VERSION)
 RT_HEADERS := runtime/include/jvmtirt.h runtime/include/jvmtigen_hooks.h \
@@ -356,6 +357,9 @@ install: all $(RT_PCS)
 	$(INSTALL) -d $(call D,$(exampledir))
 	$(INSTALL) -m 644 $(HOST_EXAMPLE) $(call D,$(exampledir))
 	$(INSTALL) -m 644 host/example.mk $(call D,$(exampledir)/Makefile)
+	$(INSTALL) -d $(call D,$(exampledir)/placeholders) $(call D,$(libdir)/jvmti-host)
+	$(INSTALL) -m 644 $(HOST_PLACEHOLDER_SOURCES) $(call D,$(exampledir)/placeholders)
+	$(INSTALL) -m 755 $(HOST_PLACEHOLDERS) $(call D,$(libdir)/jvmti-host)
 
 # Removes exactly the files install puts in place, and the directories that
 # are jvmtigen's own; shared ones (bin, lib, man1, ...) stay. The man3 pages
@@ -373,7 +377,10 @@ uninstall:
 	$(call rm_in,$(includedir)/jvmtigen,$(notdir $(RT_HEADERS)) $(GEN_HEADERS))
 	$(call rm_in,$(pkgconfigdir),jvmtirt.pc jvmtirt-lib.pc)
 	$(call rm_in,$(exampledir),$(notdir $(HOST_EXAMPLE)) Makefile)
-	rmdir $(call D,$(exampledir)) $(call D,$(datadir)/examples) \
+	$(call rm_in,$(exampledir)/placeholders,$(notdir $(HOST_PLACEHOLDER_SOURCES)))
+	$(call rm_in,$(libdir)/jvmti-host,$(notdir $(HOST_PLACEHOLDERS)))
+	rmdir $(call D,$(exampledir)/placeholders) $(call D,$(libdir)/jvmti-host) \
+	    $(call D,$(exampledir)) $(call D,$(datadir)/examples) \
 	    $(call D,$(datadir)/templates) $(call D,$(datadir)) $(call D,$(docdir)) \
 	    $(call D,$(includedir)/jvmtigen) 2>/dev/null || true
 

@@ -16,14 +16,25 @@ ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(JVMTIRT_CFLAGS) \
     -I'$(JAVA_HOME)/include' -I'$(JAVA_HOME)/include/linux' $(CFLAGS) \
     '-DHOST_JAVA_HOME="$(JAVA_HOME)"'
 OBJS := $(patsubst %.c,%.o,$(wildcard *.c))
+# What a JDK's own agent (libjdwp.so) needs loaded: placeholders/README.md.
+# The program loads them from placeholders/ beside it.
+PLACEHOLDERS := placeholders/libjvm.so placeholders/libjava.so
+
+all: jvmti-host $(PLACEHOLDERS)
 
 jvmti-host: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(JVMTIRT_LIBS) -ldl -pthread
+
+javahome.o: ALL_CFLAGS += '-DHOST_PLACEHOLDER_DIR="placeholders"'
+
+placeholders/lib%.so: placeholders/libjvm.c placeholders/libjvm.map
+	$(CC) -std=c11 $(CFLAGS) -I'$(JAVA_HOME)/include' -I'$(JAVA_HOME)/include/linux' -shared -fPIC \
+	    -Wl,-soname,lib$*.so -Wl,--version-script=placeholders/libjvm.map $(LDFLAGS) -o $@ $<
 
 %.o: %.c host.h jni_parts.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 clean:
-	rm -f jvmti-host $(OBJS)
+	rm -f jvmti-host $(OBJS) $(PLACEHOLDERS)
 
-.PHONY: clean
+.PHONY: all clean

@@ -56,9 +56,14 @@ char *host_agentlib_path(const char *name)
     return path;
 }
 
-/* host/placeholders/README.md: from ../lib/jvmti-host beside the
- * executable; where they are not installed, an agent that needs them
- * fails to load with dlopen's message. */
+/* host/placeholders/README.md: from HOST_PLACEHOLDER_DIR, relative to the
+ * executable's folder (../lib/jvmti-host for bin/jvmti-host, built and
+ * installed; the installed example's Makefile builds them in its own
+ * placeholders/); where they are not there, an agent that needs them fails
+ * to load with dlopen's message. */
+#ifndef HOST_PLACEHOLDER_DIR
+#define HOST_PLACEHOLDER_DIR "../lib/jvmti-host"
+#endif
 void host_jdk_placeholders_load(void)
 {
     char exe[PATH_MAX], path[PATH_MAX + 64];
@@ -72,7 +77,7 @@ void host_jdk_placeholders_load(void)
     *slash = '\0';
     static const char *const names[] = {"libjvm.so", "libjava.so"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        snprintf(path, sizeof path, "%s/../lib/jvmti-host/%s", exe, names[i]);
+        snprintf(path, sizeof path, "%s/" HOST_PLACEHOLDER_DIR "/%s", exe, names[i]);
         (void)dlopen(path, RTLD_NOW | RTLD_LOCAL); /* kept: the agents need it until the end */
     }
 }

@@ -39,6 +39,25 @@ makevars=(CC="$CC" SANITIZE="${SANITIZE:-}" PREFIX="$PREFIX")
 [ -n "${RT_SPEC:-}" ] && makevars+=(SPEC="$RT_SPEC")
 run_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$MAKE" --no-print-directory "$@" "${makevars[@]}"; }
 
+# A JDK's own libjdwp.so loads in a host (its libjvm.so and libjava.so
+# placeholders found beside the program, host/placeholders/README.md) and
+# its Agent_OnLoad runs: it prints its help, or, on a core of another JVM TI
+# release, refuses the version, in its own words. Without the placeholders
+# dlopen fails on libjvm.so.
+jdwp_loads() { # WHAT HOST
+    local jdwp=${JNI_INCLUDE%/include}/lib/libjdwp.so out
+    if [ ! -f "$jdwp" ]; then
+        skip "$1 loads the JDK's libjdwp.so: no $jdwp"; return
+    fi
+    out=$("$2" -agentpath:"$jdwp"=help -threads:0 2>&1)
+    if grep -q -e 'jdwp native library' -e 'JDWP Agent Library' <<<"$out" &&
+        ! grep -q 'cannot open shared object' <<<"$out"; then
+        ok "$1 loads the JDK's libjdwp.so, which runs its Agent_OnLoad"
+    else
+        not_ok "$1 loads the JDK's libjdwp.so"; printf '%s\n' "$out" | head -5
+    fi
+}
+
 if run_make install DESTDIR="$dest" >"$d/install.log" 2>&1; then
     ok "install: make install DESTDIR=... PREFIX=$PREFIX"
 else
@@ -54,7 +73,8 @@ fi
 
 # ---- what is where ----
 want=(bin/jvmtigen bin/jvmti-host share/man/man1/jvmtigen.1 share/man/man3/jvmtirt.3 lib/libjvmtirt.a lib/pkgconfig/jvmtirt.pc
-      lib/pkgconfig/jvmtirt-lib.pc share/jvmtigen/jvmti.xml share/jvmtigen/jvmti.dtd
+      lib/pkgconfig/jvmtirt-lib.pc lib/jvmti-host/libjvm.so lib/jvmti-host/libjava.so
+      share/jvmtigen/jvmti.xml share/jvmtigen/jvmti.dtd
       share/doc/jvmtigen/jvmti.html share/doc/jvmtigen/runtime.md
       share/man/man3/jvmti.3 share/man/man3/GetThreadState.3 share/man/man3/VMInit.3
       share/man/man3/jvmtiThreadInfo.3 share/man/man3/jvmtiCapabilities.3 share/man/man3/jvmtiError.3
@@ -243,6 +263,7 @@ if need_tool "install: a program built with pkg-config" pkg-config; then
             out=$("$d/example/jvmti-host" -agentpath:"$d/example/stacks_agent.so" -threads:1 2>&1)
             check "install: the example runs an agent: its worker's stack at the breakpoint" \
                 grep -qx 'stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2' <<<"$out"
+            jdwp_loads "install: the example" "$d/example/jvmti-host"
         else
             not_ok "install: the agent for the example does not build"; head -10 "$d/example-agent.log"
         fi
@@ -325,6 +346,7 @@ check "install: moved elsewhere, it reads the spec beside it" \
 
 # The installed jvmti-host and man3 pages.
 check "install: the installed jvmti-host runs (no agent, no threads)" "$inst/bin/jvmti-host" -threads:0
+jdwp_loads "install: the installed jvmti-host" "$inst/bin/jvmti-host"
 if need_tool "install: the installed man3 pages read" man; then
     check "install: the installed man3 page of GetThreadState reads" \
         bash -c "MANWIDTH=80 man -l '$inst/share/man/man3/GetThreadState.3' 2>/dev/null | grep -q 'GetThreadState'"
