@@ -16,7 +16,9 @@
  * "bare" holds none.
  *
  * Options (-agentpath:agent.so=OPTIONS, separated by commas): iters=N, the
- * calls each timing makes (default 1000000; 0: no timing); skipfile=PATH,
+ * calls each timing makes (default 1000000; 0: no timing); span=MS, the
+ * least wall time each block of timings is spread over (default 0: its
+ * rounds back to back); skipfile=PATH,
  * the generated cases not to run (they crashed the VM before: run);
  * crash=ID, crash in generated case ID (to test run). */
 #include <limits.h>
@@ -36,6 +38,7 @@ static JavaVM *vm;
 static jvmtiEnv *full, *bare;
 static conf_ctx ctx;
 static long iters = 1000000;
+static long span_ms; /* span=MS: see paced_rounds */
 static jvmtiCapabilities onload_potential; /* what bare could have had in OnLoad */
 
 static _Alignas(64) unsigned char scratch_mem[CONF_SCRATCH][CONF_SCRATCH_SIZE];
@@ -809,8 +812,14 @@ static double now_ns(void)
  * short rounds, many of them, so that on a machine shared by many some
  * run undisturbed (15 rounds of 333,000 calls were all preempted under a
  * load of 15, and RawMonitorEnter+Exit read 14 ns in one run, 24 in the
- * next). GetObjectsWithTags over 100,000 objects, milliseconds a call,
- * keeps TIMING_ROUNDS. */
+ * next). The rows of a block take their rounds in turn, and span=MS paces
+ * the rounds over that much wall time (paced_rounds): this machine (2 KVM
+ * vCPUs) has stretches, from a tenth of a second to seconds, in which
+ * every loop runs 1.25-1.5x slower in CPU time, whatever the load on its
+ * own cores; one row's 150 rounds back to back (55 ms for
+ * RawMonitorEnter+Exit) fit inside one, and the row read 17.7 ns for its
+ * 11.4 with the same 134 instructions a call. GetObjectsWithTags over
+ * 100,000 objects, milliseconds a call, keeps TIMING_ROUNDS. */
 #define CALL_ROUNDS 150
 #define TIMING_ROUNDS 15
 
@@ -867,17 +876,41 @@ static double time_calls(int what, long n)
     return (now_ns() - t0) / (double)n;
 }
 
-/* ns per call, the best of CALL_ROUNDS rounds of time(what, ...). */
-static double best_of_rounds(double (*time)(int, long), int what)
+static double wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* best[w - first]: ns per call of row w (first <= w < first + rows), the
+ * best of CALL_ROUNDS rounds of time(w, ...); each round times every row
+ * once, and sleeps (no CPU time) to finish no earlier than its share of
+ * span_ms. After a sleep the caches hold what ran meanwhile: with span_ms
+ * each timed call of time() follows an untimed one of the same calls, so
+ * that a round is as warm as back to back (the host's SetTag and GetTag
+ * over 100,000 objects read 19.1-19.6 ns cold against 9.7-12.9 warm;
+ * HotSpot's 44-64 either way). */
+static void paced_rounds(double (*time)(int, long), int first, int rows, double *best)
 {
     long n = iters / CALL_ROUNDS > 0 ? iters / CALL_ROUNDS : 1;
-    double best = 1e30;
+    for (int w = 0; w < rows; w++)
+        best[w] = 1e30;
+    double start = wall_ns();
     for (int round = 0; round < CALL_ROUNDS; round++) {
-        double ns = time(what, n);
-        if (ns < best)
-            best = ns;
+        for (int w = 0; w < rows; w++) {
+            if (span_ms > 0)
+                time(first + w, n); /* warm */
+            double ns = time(first + w, n);
+            if (ns < best[w])
+                best[w] = ns;
+        }
+        double left = start + (double)span_ms * 1e6 * (round + 1) / CALL_ROUNDS - wall_ns();
+        if (left > 0) {
+            struct timespec ts = {(time_t)(left / 1e9), (long)((long long)left % 1000000000)};
+            nanosleep(&ts, NULL);
+        }
     }
-    return best;
 }
 
 static void timings(void)
@@ -888,8 +921,10 @@ static void timings(void)
         "GetThreadState"};
     if (iters <= 0)
         return;
+    double best[T_COUNT];
+    paced_rounds(time_calls, 0, T_COUNT, best);
     for (int w = 0; w < T_COUNT; w++)
-        printf("timing.%s %.2f\n", names[w], best_of_rounds(time_calls, w));
+        printf("timing.%s %.2f\n", names[w], best[w]);
     fflush(stdout);
 }
 
@@ -1033,6 +1068,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
         size_t len = strcspn(o, ",");
         if (strncmp(o, "iters=", 6) == 0)
             iters = strtol(o + 6, NULL, 10);
+        else if (strncmp(o, "span=", 5) == 0)
+            span_ms = strtol(o + 5, NULL, 10);
         else if (strncmp(o, "skipfile=", 9) == 0 && len - 9 < 4096) {
             char path[4096];
             memcpy(path, o + 9, len - 9);

@@ -165,7 +165,7 @@ def main(argv):
             args[2], r["line"], r["glob"], r["hotspot"], r["host"]))
     if any(name in host_t and hs_t[name] > 0 for name in hs_t):
         print("timing: ns per call, the agent's thread CPU time (CLOCK_THREAD_CPUTIME_ID), "
-              "best of 150 rounds (GetObjectsWithTags-100k: 15), the same loop in both VMs, nothing subtracted")
+              "best of 150 rounds (GetObjectsWithTags-100k: 15), paced by the agent's span option if set, the same loop in both VMs, nothing subtracted")
     for name in hs_t:
         if name in host_t and hs_t[name] > 0:
             print("timing: %-32s HotSpot %8.2f ns  host %8.2f ns  host/HotSpot %6.2f" % (
