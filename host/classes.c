@@ -21,6 +21,7 @@
 typedef struct loaded_class {
     host_class klass; /* first: the jclass points here */
     host_member *members; /* its methods, then its fields: their IDs */
+    char *super_name;     /* its class file's superclass; NULL: none */
     unsigned char *bytes; /* what it was defined from (the interpreter runs them) */
     size_t len;
     struct loaded_class *next;
@@ -65,11 +66,26 @@ size_t host_class_file_pool(const unsigned char *b, size_t n, unsigned count, si
     return p;
 }
 
+/* The internal name of the Class entry `index` of a class file's pool, as
+ * a new string; NULL if there is none. */
+static char *class_entry_name(const unsigned char *b, size_t n, unsigned count, const size_t *at,
+                              unsigned index)
+{
+    if (index == 0 || index >= count || b[at[index]] != 7)
+        return NULL;
+    unsigned utf = u2(b + at[index] + 1);
+    if (utf == 0 || utf >= count || b[at[utf]] != 1)
+        return NULL;
+    size_t len = u2(b + at[utf] + 1);
+    return at[utf] + 3 + len > n ? NULL : strndup((const char *)b + at[utf] + 3, len);
+}
+
 /* The internal name of the class a class file defines (this_class), as a
  * new string, or NULL if the bytes are not a class file; its access_flags
- * in *access (if not NULL). Walks the constant pool only as far as it must
- * (JVMS 4.1, 4.4). */
-static char *class_file_name(const unsigned char *b, size_t n, unsigned *access)
+ * in *access and its superclass's name (a new string; NULL for none) in
+ * *super (each if not NULL). Walks the constant pool only as far as it
+ * must (JVMS 4.1, 4.4). */
+static char *class_file_name(const unsigned char *b, size_t n, unsigned *access, char **super)
 {
     if (n < 10 || b[0] != 0xCA || b[1] != 0xFE || b[2] != 0xBA || b[3] != 0xBE)
         return NULL;
@@ -79,21 +95,13 @@ static char *class_file_name(const unsigned char *b, size_t n, unsigned *access)
         return NULL;
     size_t p = host_class_file_pool(b, n, count, at);
     char *name = NULL;
-    if (p == 0 || p + 4 > n)
-        goto out;
-    if (access)
-        *access = u2(b + p);
-    unsigned this_class = u2(b + p + 2);
-    if (this_class == 0 || this_class >= count || b[at[this_class]] != 7)
-        goto out;
-    unsigned utf = u2(b + at[this_class] + 1);
-    if (utf == 0 || utf >= count || b[at[utf]] != 1)
-        goto out;
-    size_t len = u2(b + at[utf] + 1);
-    if (at[utf] + 3 + len > n)
-        goto out;
-    name = strndup((const char *)b + at[utf] + 3, len);
-out:
+    if (p != 0 && p + 6 <= n) {
+        if (access)
+            *access = u2(b + p);
+        name = class_entry_name(b, n, count, at, u2(b + p + 2));
+        if (name && super)
+            *super = class_entry_name(b, n, count, at, u2(b + p + 4));
+    }
     free(at);
     return name;
 }
@@ -187,7 +195,7 @@ static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
 {
     size_t len = 0;
     unsigned char *bytes = read_file(path, &len);
-    char *name = bytes ? class_file_name(bytes, len, NULL) : NULL;
+    char *name = bytes ? class_file_name(bytes, len, NULL, NULL) : NULL;
     if (!name) {
         fprintf(stderr, "jvmti-host: %s: %s\n", path,
                 bytes ? "not a class file" : strerror(errno));
@@ -203,7 +211,8 @@ static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
     const unsigned char *defined = new_bytes ? new_bytes : bytes;
     size_t defined_len = new_bytes ? (size_t)new_len : len;
     unsigned access = 0;
-    char *new_name = new_len >= 0 ? class_file_name(defined, defined_len, &access) : NULL;
+    char *super = NULL;
+    char *new_name = new_len >= 0 ? class_file_name(defined, defined_len, &access, &super) : NULL;
     int ok = new_name && strcmp(new_name, name) == 0;
     if (!ok)
         fprintf(stderr, "jvmti-host: %s: the agents' bytes are not a class file of %s\n", path,
@@ -220,7 +229,10 @@ static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
         c->klass.signature = signature;
         /* A top-level class's modifiers are its class file's access_flags. */
         c->klass.modifiers = (jint)access;
+        c->super_name = super; /* JNI's GetSuperclass (jni_classes.c) */
+        super = NULL;
     }
+    free(super);
     ok = c && signature && define(path, c, defined, defined_len);
     if (ok && (c->bytes = malloc(defined_len)) != NULL) {
         memcpy(c->bytes, defined, defined_len);
@@ -231,8 +243,10 @@ static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
     free(bytes);
     if (!ok) {
         jvmtirt_class_defined(NULL, kept);
-        if (c)
+        if (c) {
             free(c->members);
+            free(c->super_name);
+        }
         free(c);
         free(signature);
         free(name);
@@ -264,6 +278,12 @@ const unsigned char *host_class_bytes(jclass klass, size_t *len, host_member **m
     return c->bytes;
 }
 
+const char *host_class_super_name(jclass klass)
+{
+    const host_class *c = (const host_class *)(const void *)klass;
+    return is_loaded(c) ? ((const loaded_class *)(const void *)klass)->super_name : NULL;
+}
+
 /* Newest first; agents' threads may call while the main thread loads. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg)
 {
@@ -286,6 +306,7 @@ void host_classes_free(void)
         next = c->next;
         free((char *)c->klass.name);
         free((char *)c->klass.signature);
+        free(c->super_name);
         free(c->members);
         free(c->bytes);
         free(c);
@@ -391,7 +412,8 @@ jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int re
     (void)retransform;
     for (jint i = 0; i < n; i++) {
         const host_class *c = (const host_class *)(void *)defs[i].klass;
-        char *name = class_file_name(defs[i].class_bytes, (size_t)defs[i].class_byte_count, NULL);
+        char *name =
+            class_file_name(defs[i].class_bytes, (size_t)defs[i].class_byte_count, NULL, NULL);
         jvmtiError err = !name                         ? JVMTI_ERROR_INVALID_CLASS_FORMAT
                          : strcmp(name, c->name) != 0 ? JVMTI_ERROR_NAMES_DONT_MATCH
                                                        : JVMTI_ERROR_NONE;

@@ -87,6 +87,9 @@ typedef struct host_thread {
      * (where its Breakpoint is posted); unwind, what the core asked for
      * (JVMTIRT_FRAME_POP or _RETURN, 0: nothing), done at the step's end */
     int unwindable, unwind;
+    /* a thread object made by the interpreter's `new` of a class extending
+     * java/lang/Thread (interp.c): that class; NULL: java/lang/Thread */
+    const host_class *klass;
 } host_thread;
 
 extern JavaVM host_vm;
@@ -252,6 +255,9 @@ size_t host_class_file_pool(const unsigned char *b, size_t n, unsigned count, si
 jclass host_class_load_file(JNIEnv *jni, jthread thread, const char *path,
                            int (*defined)(jclass klass, void *arg), void *arg);
 const unsigned char *host_class_bytes(jclass klass, size_t *len, host_member **members);
+/* A -load'ed class's superclass as its class file names it; NULL for the
+ * others (java/lang/Object's subclasses, as jni_classes.c has it). */
+const char *host_class_super_name(jclass klass);
 /* Each class classes.c loaded (-load), for each_class. */
 void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg);
 

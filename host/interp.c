@@ -17,17 +17,36 @@
  *   branches     ifeq ifne iflt ifge ifgt ifle if_icmpeq if_icmpne
  *                if_icmplt if_icmpge if_icmpgt if_icmple if_acmpeq
  *                if_acmpne ifnull ifnonnull goto
- *   calls        invokestatic of the class's own static methods; ireturn
- *                lreturn areturn return
+ *   calls        invokestatic of the class's own static methods;
+ *                invokevirtual and invokespecial of its own instance
+ *                methods (`this` in slot 0; the class's constructors);
+ *                ireturn lreturn areturn return
+ *   fields       getstatic and putstatic of the class's own static int
+ *                and boolean fields (each access atomic: volatile or not)
+ *   threads      when the class extends java/lang/Thread: new of the
+ *                class (an unstarted thread object whose class is the
+ *                program's: JNI GetObjectClass, GetSuperclass, IsInstanceOf
+ *                and the core's class functions answer so), and natively
+ *                invokespecial java/lang/Object.<init>()V and
+ *                java/lang/Thread.<init>(Ljava/lang/String;)V (its name;
+ *                its group the caller's, main), invokevirtual of start()V
+ *                (a new host thread, in group main, that posts ThreadStart,
+ *                interprets the object's run()V and posts ThreadEnd, as a
+ *                Java thread does) and join()V (waits for it; outside the
+ *                instruction's move, so the joining thread counts as in
+ *                native code, then passes a safe point)
  *   output       getstatic java/lang/System.out and invokevirtual
  *                java/io/PrintStream.println of (Ljava/lang/String;)V, (I)V,
  *                (J)V or ()V, printed to stdout (and flushed) natively
  *
  * So: static methods, int and long arithmetic, loops, locals, String
- * constants. No objects of its own (new, fields, arrays), no exceptions
- * (an idiv by zero stops), no invokedynamic (javac's string
- * concatenation), no other class, no static initializer run. main's args
- * is null (the host has no arrays).
+ * constants, static int and boolean fields, and threads of the class's
+ * own. No other objects (instance fields, arrays), no exceptions (an idiv
+ * by zero, a call on null, a second start stop), no invokedynamic
+ * (javac's string concatenation), no other class, no static initializer
+ * run (static fields start at 0), no monitors. main's args is null (the
+ * host has no arrays). The program ends, as java's launcher does, once
+ * main has returned and every thread it started has ended.
  *
  * A frame is the method's host_member (its jmethodID, the one the core has
  * for the class), the location (the bytecode index) and the locals, all in
@@ -48,12 +67,20 @@
 #include <string.h>
 
 #include "host.h"
+#include "jvmtigen_post.h"
 
 /* ---- the class file: what the interpreter reads of it (JVMS 4) ---- */
 
 enum { CP_UTF8 = 1, CP_INTEGER = 3, CP_LONG = 5, CP_DOUBLE = 6, CP_CLASS = 7, CP_STRING = 8,
        CP_FIELDREF = 9, CP_METHODREF = 10, CP_NAME_AND_TYPE = 12 };
 #define ACC_STATIC 0x0008
+
+/* A static field of the class: its value (an int or a boolean). */
+typedef struct static_field {
+    char *name, *descriptor;
+    unsigned access;
+    jint value; /* atomic: the program's threads share it */
+} static_field;
 
 typedef struct method_code {
     host_member *id;      /* the method's ID (classes.c made it) */
@@ -72,6 +99,10 @@ typedef struct program {
     jstring *strings;         /* String constants made so far, by index */
     unsigned n_methods;
     method_code *methods;
+    unsigned n_fields;
+    static_field *fields;
+    const host_class *klass; /* the class loaded from the bytes */
+    int is_thread;            /* it extends java/lang/Thread */
 } program;
 
 /* System.out: the one java/io/PrintStream there is. */
@@ -171,11 +202,20 @@ static int parse(program *p)
     at += 8 + 2 * (size_t)get_u2(p->b + at + 6); /* access, this, super, interfaces */
     if (!fits(p, at, 2))
         return 0;
-    unsigned n_fields = get_u2(p->b + at);
+    p->n_fields = get_u2(p->b + at);
+    p->fields = calloc(p->n_fields ? p->n_fields : 1, sizeof *p->fields);
+    if (!p->fields)
+        return 0;
     at += 2;
-    for (unsigned i = 0; i < n_fields; i++) {
+    for (unsigned i = 0; i < p->n_fields; i++) {
+        static_field *f = &p->fields[i];
+        if (!fits(p, at, 6))
+            return 0;
+        f->access = get_u2(p->b + at);
+        f->name = utf8_dup(p, get_u2(p->b + at + 2));
+        f->descriptor = utf8_dup(p, get_u2(p->b + at + 4));
         at += 6;
-        if (!attributes(p, &at, NULL))
+        if (!f->name || !f->descriptor || !attributes(p, &at, NULL))
             return 0;
     }
     if (!fits(p, at, 2))
@@ -276,6 +316,14 @@ typedef struct activation {
 /* What an instruction asks of the loop after its safe move. */
 enum { NEXT, CALL, RETURN, STOP };
 
+/* A CALL: what the loop does outside the instruction's move (the callee's
+ * moves are its own; a start or join waits for another thread). */
+typedef struct pending {
+    method_code *callee;              /* its arguments (this first) on the stack */
+    enum { INTERPRETED, START, JOIN } what;
+    jobject thread;                   /* START, JOIN: the thread object */
+} pending;
+
 /* Stops the program: one message naming the method, the location and why. */
 static int stop(activation *a, const char *fmt, const char *what)
 {
@@ -340,6 +388,9 @@ static int branch(activation *a, int taken, size_t *next)
     return NEXT;
 }
 
+/* The program's threads share its String constants. */
+static pthread_mutex_t strings_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* ldc, ldc_w: an int or a String (made once per constant, kept: the
  * constant pool's strings are interned). ldc2_w: a long. */
 static int load_constant(activation *a, unsigned i, int wide)
@@ -351,13 +402,17 @@ static int load_constant(activation *a, unsigned i, int wide)
     if (!wide && (at = entry(p, i, CP_INTEGER)) != 0)
         return push_i(a, (jint)get_u4(p->b + at + 1));
     if (!wide && (at = entry(p, i, CP_STRING)) != 0) {
+        pthread_mutex_lock(&strings_lock);
         if (!p->strings[i]) {
             size_t u = entry(p, get_u2(p->b + at + 1), CP_UTF8);
-            if (!u || !(p->strings[i] = host_string_new((const char *)p->b + u + 3,
-                                                         get_u2(p->b + u + 1))))
-                return stop(a, "%s", "a String constant could not be made");
+            if (u)
+                p->strings[i] = host_string_new((const char *)p->b + u + 3, get_u2(p->b + u + 1));
         }
-        return push_l(a, p->strings[i]);
+        jstring str = p->strings[i];
+        pthread_mutex_unlock(&strings_lock);
+        if (!str)
+            return stop(a, "%s", "a String constant could not be made");
+        return push_l(a, str);
     }
     return stop(a, "%s", "a constant outside the subset (float, double, class, ...)");
 }
@@ -391,9 +446,101 @@ static int println(activation *a, const member_ref *r)
     return NEXT;
 }
 
-/* One instruction at a->pc, inside its safe move. CALL leaves the callee
- * in *callee (its arguments still on the stack); RETURN the value in *ret. */
-static int execute(activation *a, size_t *next, method_code **callee, jvalue *ret)
+/* The class's own method of r's name and descriptor, static or not; NULL if none. */
+static method_code *own_method(const program *p, const member_ref *r, int is_static)
+{
+    if (strcmp(r->klass, p->class_name) != 0)
+        return NULL;
+    for (unsigned i = 0; i < p->n_methods; i++) {
+        method_code *m = &p->methods[i];
+        if (!(m->access & ACC_STATIC) == !is_static && strcmp(m->name, r->name) == 0 &&
+            strcmp(m->descriptor, r->descriptor) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+/* The class's own static int or boolean field r names; NULL if none. */
+static static_field *own_field(const program *p, const member_ref *r)
+{
+    if (strcmp(r->klass, p->class_name) != 0 ||
+        (strcmp(r->descriptor, "I") != 0 && strcmp(r->descriptor, "Z") != 0))
+        return NULL;
+    for (unsigned i = 0; i < p->n_fields; i++) {
+        static_field *f = &p->fields[i];
+        if ((f->access & ACC_STATIC) && strcmp(f->name, r->name) == 0 &&
+            strcmp(f->descriptor, r->descriptor) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* new: an unstarted thread object of the class (which extends Thread). */
+static int new_object(activation *a, unsigned index)
+{
+    char name[256];
+    size_t at = entry(a->p, index, CP_CLASS);
+    if (!at || !utf8(a->p, get_u2(a->p->b + at + 1), name, sizeof name) ||
+        strcmp(name, a->p->class_name) != 0 || !a->p->is_thread)
+        return outside(a, 0xbb); /* the only objects it makes are its threads */
+    jobject o = host_thread_new();
+    if (!o)
+        return stop(a, "%s", "out of memory");
+    host_thread_of(o)->klass = a->p->klass; /* before its constructor lists it in group main */
+    return push_l(a, o);
+}
+
+/* invokespecial: the class's own constructors and instance methods, and
+ * natively Object() and Thread(String). */
+static int invoke_special(activation *a, const member_ref *r, pending *call)
+{
+    jvalue *s = a->stack;
+    if ((call->callee = own_method(a->p, r, 0)) != NULL)
+        return CALL;
+    if (strcmp(r->name, "<init>") == 0 && strcmp(r->klass, "java/lang/Object") == 0 &&
+        strcmp(r->descriptor, "()V") == 0) {
+        POP_CHECK(1);
+        a->sp--;
+        return NEXT;
+    }
+    if (strcmp(r->name, "<init>") != 0 || strcmp(r->klass, "java/lang/Thread") != 0 ||
+        strcmp(r->descriptor, "(Ljava/lang/String;)V") != 0)
+        return stop(a, "%s", "invokespecial of a method outside the subset");
+    POP_CHECK(2);
+    host_thread *t = host_thread_of(s[a->sp - 2].l);
+    jstring name = s[a->sp - 1].l;
+    if (!t || !name)
+        return stop(a, "%s", "Thread(String) with a null argument (exceptions are outside the subset)");
+    /* the host's own JNI, as println's; the group the constructing thread's */
+    host_thread_construct(t, host_thread_group_of(a->t),
+                          host_jni_functions()->GetStringUTFChars(host_current_jni(), name, NULL));
+    a->sp -= 2;
+    return NEXT;
+}
+
+/* invokevirtual: the class's own instance methods, Thread's start() and
+ * join() (done by the loop, outside the move), PrintStream.println. */
+static int invoke_virtual(activation *a, const member_ref *r, pending *call)
+{
+    if (strcmp(r->klass, "java/io/PrintStream") == 0 && strcmp(r->name, "println") == 0)
+        return println(a, r);
+    if ((call->callee = own_method(a->p, r, 0)) != NULL)
+        return CALL;
+    int thread_class = strcmp(r->klass, "java/lang/Thread") == 0 ||
+                       (a->p->is_thread && strcmp(r->klass, a->p->class_name) == 0);
+    int start = strcmp(r->name, "start") == 0, join = strcmp(r->name, "join") == 0;
+    if (!thread_class || (!start && !join) || strcmp(r->descriptor, "()V") != 0)
+        return stop(a, "%s", "invokevirtual of a method outside the subset");
+    POP_CHECK(1);
+    call->thread = a->stack[--a->sp].l;
+    call->what = start ? START : JOIN;
+    return CALL;
+}
+
+/* One instruction at a->pc, inside its safe move. CALL leaves what to do
+ * in *call (a callee's arguments still on the stack); RETURN the value in
+ * *ret. */
+static int execute(activation *a, size_t *next, pending *call, jvalue *ret)
 {
     const unsigned char *c = a->m->code;
     unsigned op = c[a->pc];
@@ -584,23 +731,32 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         *ret = slots ? s[a->sp - slots] : (jvalue){.j = 0};
         return RETURN;
     }
-    case 0xb2: {                                                       /* getstatic */
+    case 0xb2: case 0xb3: {                                            /* get/putstatic */
         member_ref r;
         NEED(2);
         *next += 2;
-        if (!resolve(a->p, get_u2(c + a->pc + 1), CP_FIELDREF, &r) ||
-            strcmp(r.klass, "java/lang/System") != 0 || strcmp(r.name, "out") != 0)
-            return stop(a, "%s", "getstatic of a field other than java/lang/System.out");
-        return push_l(a, (jobject)&system_out);
+        if (!resolve(a->p, get_u2(c + a->pc + 1), CP_FIELDREF, &r))
+            return stop(a, "%s", "a field reference that does not resolve");
+        if (op == 0xb2 && strcmp(r.klass, "java/lang/System") == 0 && strcmp(r.name, "out") == 0)
+            return push_l(a, (jobject)&system_out);
+        static_field *f = own_field(a->p, &r);
+        if (!f)
+            return stop(a, "%s of a field other than System.out and the class's own static "
+                           "int and boolean ones", mnemonics[op]);
+        if (op == 0xb2)
+            return push_i(a, __atomic_load_n(&f->value, __ATOMIC_SEQ_CST));
+        POP_CHECK(1);
+        jint v = s[--a->sp].i;
+        __atomic_store_n(&f->value, r.descriptor[0] == 'Z' ? v & 1 : v, __ATOMIC_SEQ_CST);
+        return NEXT;
     }
-    case 0xb6: {                                                       /* invokevirtual */
+    case 0xb6: case 0xb7: {                                            /* invokevirtual, invokespecial */
         member_ref r;
         NEED(2);
         *next += 2;
-        if (!resolve(a->p, get_u2(c + a->pc + 1), CP_METHODREF, &r) ||
-            strcmp(r.klass, "java/io/PrintStream") != 0 || strcmp(r.name, "println") != 0)
-            return stop(a, "%s", "invokevirtual of another method than PrintStream.println");
-        return println(a, &r);
+        if (!resolve(a->p, get_u2(c + a->pc + 1), CP_METHODREF, &r))
+            return stop(a, "%s", "a method reference that does not resolve");
+        return op == 0xb6 ? invoke_virtual(a, &r, call) : invoke_special(a, &r, call);
     }
     case 0xb8: {                                                       /* invokestatic */
         member_ref r;
@@ -609,16 +765,11 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
         if (!resolve(a->p, get_u2(c + a->pc + 1), CP_METHODREF, &r) ||
             strcmp(r.klass, a->p->class_name) != 0)
             return stop(a, "%s", "invokestatic of another class's method");
-        for (unsigned i = 0; i < a->p->n_methods; i++) {
-            method_code *m = &a->p->methods[i];
-            if ((m->access & ACC_STATIC) && strcmp(m->name, r.name) == 0 &&
-                strcmp(m->descriptor, r.descriptor) == 0) {
-                *callee = m;
-                return CALL;
-            }
-        }
-        return stop(a, "%s", "invokestatic of a method the class does not declare");
+        if ((call->callee = own_method(a->p, &r, 1)) == NULL)
+            return stop(a, "%s", "invokestatic of a method the class does not declare");
+        return CALL;
     }
+    case 0xbb: NEED(2); *next += 2; return new_object(a, get_u2(c + a->pc + 1)); /* new */
     default:
         return outside(a, op);
     }
@@ -627,15 +778,142 @@ static int execute(activation *a, size_t *next, method_code **callee, jvalue *re
 static int run(program *p, host_thread *t, method_code *m, const jvalue *args, const char *tags,
                int n_args, jvalue *result);
 
-/* Calls callee with the arguments on a's stack; pushes what it returns. */
+/* ---- the program's threads ---- */
+
+/* Each thread object start() was called on: kept for the run (a second
+ * start is an error; join waits for its end). */
+typedef struct started {
+    host_thread *t;
+    program *p;
+    method_code *run;              /* its run()V; NULL: Thread.run, which does nothing */
+    enum { STARTING, RUNNING, ENDED } state; /* under threads_lock */
+    struct started *next;
+} started;
+
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t threads_changed = PTHREAD_COND_INITIALIZER;
+static started *threads;      /* under threads_lock */
+static int threads_running;   /* started and not ended */
+static int thread_stopped;    /* one stopped outside the subset */
+
+static started *started_of(host_thread *t)
+{
+    started *s = threads;
+    while (s && s->t != t)
+        s = s->next;
+    return s;
+}
+
+/* A started thread, as a Java thread runs: registered (start() returns
+ * once it is), ThreadStart, run() interpreted with the object as `this`,
+ * ThreadEnd. */
+static void *thread_body(void *arg)
+{
+    started *s = arg;
+    host_thread *t = s->t;
+    host_thread_begin(t, t->name, 0);
+    pthread_mutex_lock(&threads_lock);
+    s->state = RUNNING;
+    pthread_cond_broadcast(&threads_changed);
+    pthread_mutex_unlock(&threads_lock);
+    jvmtirt_post_ThreadStart(host_current_jni(), (jthread)&t->obj);
+    jvalue self = {.l = (jobject)&t->obj}, result;
+    int ok = !s->run || run(s->p, t, s->run, &self, "L", 1, &result) == NEXT;
+    host_thread_finish(t, 1);
+    pthread_mutex_lock(&threads_lock);
+    s->state = ENDED;
+    threads_running--;
+    thread_stopped |= !ok;
+    pthread_cond_broadcast(&threads_changed);
+    pthread_mutex_unlock(&threads_lock);
+    return NULL;
+}
+
+/* Thread.start(): a new host thread (detached: join and the program's end
+ * wait on the state, not on the pthread). */
+static int start_thread(activation *a, jobject thread)
+{
+    host_thread *t = host_thread_of(thread);
+    if (!t)
+        return stop(a, "%s", "start() on null (NullPointerException is outside the subset)");
+    member_ref run_ref = {.name = "run", .descriptor = "()V"};
+    snprintf(run_ref.klass, sizeof run_ref.klass, "%s", a->p->class_name);
+    started *s = calloc(1, sizeof *s);
+    if (!s)
+        return stop(a, "%s", "out of memory");
+    *s = (started){t, a->p, t->klass ? own_method(a->p, &run_ref, 0) : NULL, STARTING, NULL};
+    pthread_mutex_lock(&threads_lock);
+    int again = started_of(t) != NULL;
+    if (!again) {
+        s->next = threads;
+        threads = s;
+        threads_running++;
+    }
+    pthread_mutex_unlock(&threads_lock);
+    if (again) {
+        free(s);
+        return stop(a, "%s", "a second start() (IllegalThreadStateException is outside the subset)");
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t os;
+    int rc = pthread_create(&os, &attr, thread_body, s);
+    pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&threads_lock);
+    if (rc != 0) {
+        s->state = ENDED;
+        threads_running--;
+    }
+    while (s->state == STARTING)
+        pthread_cond_wait(&threads_changed, &threads_lock);
+    pthread_mutex_unlock(&threads_lock);
+    return rc == 0 ? NEXT : stop(a, "%s", "a thread could not be created");
+}
+
+/* Thread.join(): waits until the thread has ended (at once if it was
+ * never started), in native code as far as suspension goes; then a safe
+ * point, where a thread suspended meanwhile stops. */
+static int join_thread(activation *a, jobject thread)
+{
+    host_thread *t = host_thread_of(thread);
+    if (!t)
+        return stop(a, "%s", "join() on null (NullPointerException is outside the subset)");
+    pthread_mutex_lock(&threads_lock);
+    for (started *s = started_of(t); s && s->state != ENDED;)
+        pthread_cond_wait(&threads_changed, &threads_lock);
+    pthread_mutex_unlock(&threads_lock);
+    host_safepoint(a->t);
+    return NEXT;
+}
+
+/* The launcher's end: once main returns, every started thread's; 0 if one
+ * stopped outside the subset. */
+static int threads_end(void)
+{
+    pthread_mutex_lock(&threads_lock);
+    while (threads_running > 0)
+        pthread_cond_wait(&threads_changed, &threads_lock);
+    int ok = !thread_stopped;
+    pthread_mutex_unlock(&threads_lock);
+    return ok;
+}
+
+/* Calls callee with the arguments on a's stack (an instance method's
+ * `this` first, into slot 0); pushes what it returns. */
 static int call(activation *a, method_code *callee)
 {
     char tags[HOST_MAX_LOCALS];
-    int n = arguments(callee->descriptor, tags, HOST_MAX_LOCALS);
+    int self = !(callee->access & ACC_STATIC);
+    tags[0] = 'L';
+    int n = arguments(callee->descriptor, tags + self, HOST_MAX_LOCALS - self);
     if (n < 0)
         return stop(a, "%s", "a call with more arguments than the host's locals hold");
+    n += self;
     if (a->sp < n)
         return stop(a, "%s", "the operand stack underflows");
+    if (self && !a->stack[a->sp - n].l)
+        return stop(a, "%s", "a call on null (NullPointerException is outside the subset)");
     if (a->t->height >= HOST_MAX_FRAMES)
         return stop(a, "%s", "the stack is full (StackOverflowError is outside the subset)");
     a->sp -= n;
@@ -683,12 +961,14 @@ static int run(program *p, host_thread *t, method_code *m, const jvalue *args, c
         }
         host_frames_step(t, m->id, (jlocation)a.pc); /* SingleStep, Breakpoint */
         size_t next = a.pc;
-        method_code *callee = NULL;
+        pending todo = {NULL, INTERPRETED, NULL};
         host_move_begin(t); /* the instruction: a safe point */
-        what = execute(&a, &next, &callee, &ret);
+        what = execute(&a, &next, &todo, &ret);
         host_move_end();
         if (what == CALL) /* outside the move: the callee's moves are its own */
-            what = call(&a, callee);
+            what = todo.what == INTERPRETED ? call(&a, todo.callee)
+                   : todo.what == START     ? start_thread(&a, todo.thread)
+                                            : join_thread(&a, todo.thread);
         a.pc = next;
     }
     free(a.stack);
@@ -709,6 +989,9 @@ static int prepare(jclass klass, void *arg)
     program *p = arg;
     host_member *ids;
     p->b = host_class_bytes(klass, &p->n, &ids);
+    p->klass = (const host_class *)(const void *)klass;
+    const char *super = host_class_super_name(klass);
+    p->is_thread = super && strcmp(super, "java/lang/Thread") == 0;
     if (!parse(p)) {
         fprintf(stderr, "jvmti-host: %s: cannot read the class's code\n", p->class_name);
         return 0;
@@ -769,5 +1052,5 @@ int host_interp_main(host_thread *t, const char *dir, const char *class_name)
     }
     jvalue args[1] = {{.l = NULL}}; /* the host has no arrays: args is null */
     jvalue result;
-    return run(p, t, main_method, args, "L", 1, &result) == NEXT;
+    return run(p, t, main_method, args, "L", 1, &result) == NEXT && threads_end();
 }

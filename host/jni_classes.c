@@ -1,7 +1,9 @@
 /* JNI classes and their members: FindClass over every class the host has
- * (its own, the heap model's, the -load'ed ones), an object's class, the
- * hierarchy (every class but java/lang/Object extends java/lang/Object:
- * the host keeps no superclass names), method and field IDs, AllocObject. */
+ * (its own, the heap model's, the -load'ed ones), an object's class (a
+ * thread object's may be the interpreted program's, extending
+ * java/lang/Thread), the hierarchy (a -load'ed class's superclass is its
+ * class file's; every other class but java/lang/Object extends
+ * java/lang/Object; no interfaces), method and field IDs, AllocObject. */
 #include <string.h>
 
 #include "jni_parts.h"
@@ -23,7 +25,10 @@ jclass host_object_class(jobject obj)
     if (!obj)
         return NULL;
     switch (((host_object *)obj)->kind) {
-    case HOST_THREAD: return host_find_class("java/lang/Thread");
+    case HOST_THREAD: { /* the program's own class, if its `new` made it (interp.c) */
+        const host_class *k = host_thread_of(obj)->klass;
+        return k ? (jclass)&k->obj : host_find_class("java/lang/Thread");
+    }
     case HOST_CLASS: return host_find_class("java/lang/Class");
     case HOST_STRING: return host_find_class("java/lang/String");
     case HOST_OBJECT: return host_find_class("java/lang/Object");
@@ -44,17 +49,30 @@ static jclass JNICALL get_object_class(JNIEnv *env, jobject obj)
 
 static int is_class(jclass c) { return c && ((host_object *)c)->kind == HOST_CLASS; }
 
+static jclass superclass(jclass sub)
+{
+    jclass object = host_find_class("java/lang/Object");
+    if (!is_class(sub) || sub == object)
+        return NULL;
+    const char *name = host_class_super_name(sub);
+    jclass super = name ? host_find_class(name) : NULL;
+    return super ? super : object;
+}
+
 static jclass JNICALL get_superclass(JNIEnv *env, jclass sub)
 {
     (void)env;
-    jclass object = host_find_class("java/lang/Object");
-    return is_class(sub) && sub != object ? object : NULL;
+    return superclass(sub);
 }
 
 static jboolean JNICALL is_assignable_from(JNIEnv *env, jclass sub, jclass sup)
 {
     (void)env;
-    return is_class(sub) && (sub == sup || sup == host_find_class("java/lang/Object"));
+    int depth = 0; /* bounded: class files naming each other as superclass */
+    for (jclass c = sub; is_class(c) && depth < 64; c = superclass(c), depth++)
+        if (c == sup)
+            return JNI_TRUE;
+    return JNI_FALSE;
 }
 
 /* NULL is an instance of every class, as JNI says. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A scripted jdb session against a VM that JDWP makes a debuggee.
 
-Usage: jdb_session.py [--session FILE] JDB SOURCEPATH OUTDIR JAVA ARGS...
+Usage: jdb_session.py [--session FILE] [--only THREADS:CLASSES] JDB SOURCEPATH OUTDIR JAVA ARGS...
 Starts JAVA ARGS (JDWP listening on a port it chooses, suspended), reads the
 port from its output, attaches JDB (sources in SOURCEPATH) and runs the
 session, waiting for each command's answer before sending the next: the
@@ -13,7 +13,14 @@ step completed) it makes the event's thread the current one, and after
 `print` (run on a thread of its own) it restores the current frame, and
 only then prints PROMPT; a command sent before may find no current
 thread, or resume the thread under the restore ("Current thread isn't
-suspended."). Writes OUTDIR/vm.out, OUTDIR/vm.err
+suspended."). In a command, {id:NAME} is the id jdb gave thread NAME in
+the last answer that listed it (`threads`): ids differ between VMs.
+--only THREADS:CLASSES (comma-separated names) keeps, of the answers to
+`threads` and `where all`, the lines of those threads only (and the
+group headers above them), and of the answer to `classes` the classes
+whose names start with one of CLASSES: what the VM itself runs (HotSpot's
+system threads and hundreds of JDK classes) is left out, the program's
+kept. Writes OUTDIR/vm.out, OUTDIR/vm.err
 (the VM's), OUTDIR/vm.status (its exit status) and prints the transcript
 with jdb's prompts removed (where they fall depends on timing; the rest
 does not). Exit status 0 when every answer came, 1 when one did not in time."""
@@ -51,11 +58,45 @@ def read_session(path):
     return session
 
 
+def only(command, lines, threads, classes):
+    """The lines of one answer that --only keeps (all, for other commands)."""
+    named = re.compile(r"^\([\w.$]+\)\S+ +(%s)( |$)" % "|".join(map(re.escape, threads)))
+    if command == "threads":
+        kept, group = [], None
+        for line in lines:
+            if line.startswith("Group ") and line.endswith(":"):
+                group = line
+            elif line.startswith("(") and not named.match(line):
+                continue
+            elif line.startswith("(") and group:
+                kept.append(group)
+                group = None
+            if not line.startswith("Group "):
+                kept.append(line)
+        return kept
+    if command == "where all":
+        kept, keep = [], True
+        for line in lines:
+            if not line.startswith("[") and line.endswith(":"):
+                keep = line[:-1] in threads
+            if keep:
+                kept.append(line)
+        return kept
+    if command == "classes":
+        return [line for line in lines if line.startswith("**") or " " in line or
+                any(line.startswith(c) for c in classes)]
+    return lines
+
+
 def main():
     args = sys.argv[1:]
     session = SESSION
+    threads = classes = None
     if args[:1] == ["--session"]:
         session, args = read_session(args[1]), args[2:]
+    if args[:1] == ["--only"]:
+        names, _, prefixes = args[1].partition(":")
+        threads, classes, args = names.split(","), prefixes.split(","), args[2:]
     jdb, sourcepath, outdir, java = args[0], args[1], args[2], args[3:]
     vm_out = open(os.path.join(outdir, "vm.out"), "wb")
     vm_err = open(os.path.join(outdir, "vm.err"), "wb")
@@ -74,8 +115,19 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     got = b""
     status = 0
+    starts = []  # where each answer begins in got
     for command, answer, *prompt in session:
+        starts.append(len(got))
         if command is not None:
+            for name in re.findall(r"\{id:([^}]*)\}", command):
+                ids = re.findall(rb"\([\w.$]+\)(\S+) +" + re.escape(name.encode()) + rb"( |$)", got, re.M)
+                if not ids:
+                    print("jdb_session: no id for thread %r before %r" % (name, command), file=sys.stderr)
+                    status = 1
+                    break
+                command = command.replace("{id:%s}" % name, ids[-1][0].decode())
+            if status:
+                break
             jdb_p.stdin.write((command + "\n").encode())
             jdb_p.stdin.flush()
         start = len(got)
@@ -107,11 +159,19 @@ def main():
     except subprocess.TimeoutExpired:
         vm.kill()
         status = 1
-    for line in got.decode(errors="replace").splitlines():
-        # jdb's prompts, also one printed in the middle of an event's line
-        # ("VM Started: > No frames..."): where it lands is timing.
-        line = re.sub(r"(^|(?<=: ))((main\[\d+\]|>) ?)+", "", line).strip()
-        if line:
+    ends = starts[1:] + [len(got)]
+    for (command, *_), start, end in zip(session, starts, ends):
+        lines = []
+        for line in got[start:end].decode(errors="replace").splitlines():
+            # jdb's prompts (the current thread's name and frame, or >), also
+            # one printed in the middle of an event's line ("VM Started: >
+            # No frames..."): where it lands is timing.
+            line = re.sub(r"(^|(?<=: ))(([A-Za-z][\w-]*\[\d+\]|>) ?)+", "", line).strip()
+            if line:
+                lines.append(line)
+        if threads is not None:
+            lines = only(command, lines, threads, classes)
+        for line in lines:
             print(line)
     return status
 

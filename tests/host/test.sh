@@ -531,8 +531,9 @@ if [ -z "$JAVAC" ]; then
     lack "host: interp: Debuggee.java compiled with javac -g" javac
 else
     id_=$d/interp; mkdir -p "$id_/in"
-    check "host: interp: Debuggee.java, Arith.java and Outside.java compile (javac -g)" \
-        "$JAVAC" -g -d "$id_/in" tests/host/Debuggee.java tests/host/Arith.java tests/host/Outside.java
+    check "host: interp: Debuggee.java, Arith.java, Outside.java and Workers.java compile (javac -g)" \
+        "$JAVAC" -g -d "$id_/in" tests/host/Debuggee.java tests/host/Arith.java tests/host/Outside.java \
+        tests/host/Workers.java
     interp_build() { # OUT [SANITIZER FLAGS]
         local out=$1
         shift
@@ -619,6 +620,22 @@ EOT
         check "host: interp: ... and as HotSpot prints it" \
             diff <(arith_expect) <("$JAVA" -cp "$id_/in" Arith 2>&1)
     fi
+    # Threads of the program's own class: started, run, joined, a static
+    # field shared; as HotSpot prints it. A second start() stops the program.
+    out=$(run_host -threads:0 -cp "$id_/in" Workers 2>&1)
+    status=$?
+    check "host: interp: a thread of the program's class started, run and joined (exit $status)" \
+        diff <(printf '%s\n' main worker 2 end) <(printf '%s\n' "$out")
+    if [ -n "$JAVA" ]; then
+        check "host: interp: ... and as HotSpot prints it" \
+            diff <(printf '%s\n' main worker 2 end) <("$JAVA" -cp "$id_/in" Workers 2>&1)
+    fi
+    err=$(run_host -threads:0 -cp "$id_/in" Restart 2>&1 >"$id_/restart.out")
+    status=$?
+    check "host: interp: a second start() stops the program, exit 1 (got $status), after what came before" \
+        bash -c 'test "$1" = 1 && test "$(cat "$2")" = ran' _ "$status" "$id_/restart.out"
+    check "host: interp: ... naming it" grep -qx \
+        "jvmti-host: Restart.main(\[Ljava/lang/String;)V at location 25: a second start() (IllegalThreadStateException is outside the subset)" <<<"$err"
     # Outside the subset: a clear stop naming the instruction and where, exit 1.
     err=$(run_host -threads:0 -cp "$id_/in" Outside 2>&1 >"$id_/outside.out")
     status=$?

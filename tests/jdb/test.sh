@@ -6,8 +6,10 @@
 # cont (host.session; with -agentpath, with -agentlib:jdwp found in
 # JAVA_HOME's lib, and wrapped by the checker built from the same spec).
 # Over a real program, Steps.java compiled with javac -g and interpreted
-# (-cp): breakpoints, where, locals, print, step, next, step up, suspend,
-# resume, clear (program.session; alone and through the checker), and the same session
+# (-cp), with a worker thread of its own: threads, where all, classes (the
+# program's), breakpoints, where, locals, print, step, next, step up,
+# suspend, where and resume of the worker, suspend, resume, clear
+# (program.session; alone and through the checker), and the same session
 # in HotSpot 17, differing only in hotspot.diff's lines. Each transcript
 # equal to its .expected once object ids are masked, the VM listening on
 # the port it chose, exiting 0 with nothing on stderr (the checker: its
@@ -89,6 +91,16 @@ opts=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0
 # libjdwp closing its socket under its own reader (tsan.supp). Unreported.
 lsan=suppressions=$PWD/$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 tsan=suppressions=$PWD/$here/tsan.supp:print_suppressions=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}
+# Object ids masked as ID: a thread's in `threads` (its columns, as wide as
+# the longest name and id there, squeezed to one space) and an object's
+# (id=N) in print and locals.
+mask() {
+    sed -E '/^\(/{s/^\(([^)]*)\)[0-9]+ +/(\1)ID /; s/  +/ /g}; s/([(, ]id=)[0-9]+\)/\1ID)/g' "$1"
+}
+# The program's threads and classes: of threads, where all and classes,
+# only these are compared (HotSpot's system threads and JDK classes are
+# not the program's; tests/jdb_session.py --only).
+program_only=(--only main,worker:Steps)
 # session LABEL NAME STDERR VM...: the session NAME.session against VM...,
 # its transcript (object ids masked) equal to NAME.expected, and the VM's
 # end (its stderr empty, or the one line STDERR, an extended regex).
@@ -96,10 +108,12 @@ session() {
     local label=$1 name=$2 err=$3 d=$o/$1
     shift 3
     mkdir -p "$d"
-    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan TSAN_OPTIONS=$tsan python3 tests/jdb_session.py --session $here/$name.session "$jdk/bin/jdb" $here "$d" \
-        "$@" >"$d/transcript.raw" 2>"$d/session.err"
+    local only=()
+    [ "$name" = program ] && only=("${program_only[@]}")
+    JAVA_HOME=$jdk LSAN_OPTIONS=$lsan TSAN_OPTIONS=$tsan python3 tests/jdb_session.py --session $here/$name.session \
+        "${only[@]}" "$jdk/bin/jdb" $here "$d" "$@" >"$d/transcript.raw" 2>"$d/session.err"
     local rc=$?
-    sed -E 's/^\((java\.lang\.Thread)\)[0-9]+ /(\1)ID /; s/\(id=[0-9]+\)/(id=ID)/' "$d/transcript.raw" >"$d/transcript"
+    mask "$d/transcript.raw" >"$d/transcript"
     check "jdb: $label: every answer came" test "$rc" -eq 0
     check "jdb: $label: the transcript is $name.expected (object ids masked)" diff $here/$name.expected "$d/transcript"
     local says="nothing on stderr"
@@ -124,9 +138,10 @@ session agentlib host "" "$host" "-agentlib:jdwp=$opts" Main
 session jvmticheck host "$findings" "$host" "$checked" Main
 
 # A real program: Steps.java, compiled with javac -g, interpreted by the
-# host (-cp): breakpoints at a line and in a method, where, locals, print,
-# step, next, step up, suspend, resume, clear, resume to the end. Alone and
-# through the checker.
+# host (-cp): threads, where all, classes, breakpoints at a line and in a
+# method, where, locals, print, step, next, step up, suspend, where and
+# resume of the worker thread, suspend, resume, clear, resume to the end.
+# Alone and through the checker.
 if [ ! -x "$jdk/bin/javac" ] || ! "$jdk/bin/javac" -g -d "$o/classes" $here/Steps.java 2>"$o/javac.err"; then
     lack "jdb: the sessions over Steps.java" "JDK 17's javac" "Debian: openjdk-17-jdk-headless"
     exit 0
@@ -140,10 +155,10 @@ session program-jvmticheck program "$findings" "$host" "$checked" -cp "$o/classe
 if [ -z "${SANITIZE:-}" ]; then
     d=$o/hotspot
     mkdir -p "$d"
-    python3 tests/jdb_session.py --session $here/program.session "$jdk/bin/jdb" $here "$d" \
+    python3 tests/jdb_session.py --session $here/program.session "${program_only[@]}" "$jdk/bin/jdb" $here "$d" \
         "$jdk/bin/java" "-agentlib:jdwp=$opts" -cp "$o/classes" Steps >"$d/transcript.raw" 2>"$d/session.err"
     rc=$?
-    sed -E 's/\(id=[0-9]+\)/(id=ID)/' "$d/transcript.raw" >"$d/transcript"
+    mask "$d/transcript.raw" >"$d/transcript"
     check "jdb: HotSpot 17: every answer came, the VM exited 0" test "$rc" -eq 0 -a "$(cat "$d/vm.status" 2>/dev/null)" = 0
     check "jdb: HotSpot 17: the same session differs from the host's in hotspot.diff's lines only" \
         diff $here/hotspot.diff <(diff $here/program.expected "$d/transcript")
