@@ -354,7 +354,7 @@
                                          [not(@id = $links/@id)]"/>
     </xsl:call-template>
     <xsl:call-template name="see-also-pages">
-      <xsl:with-param name="pages" select="self::function/../function[not(@id = current()/@id)][not(@id = $links/@id)]"/>
+      <xsl:with-param name="pages" select="jg:except-ids(self::function/../function, $links|.)"/>
     </xsl:call-template>
     <xsl:if test="capabilities/required or capabilities/capability or eventcapabilities">
       <xsl:text>.BR </xsl:text><xsl:value-of select="jg:roff-text($caps-id)"/><xsl:text> (3),&#10;</xsl:text>
