@@ -677,9 +677,9 @@
       <xsl:call-template name="local-reference-note"/></span>
   </xsl:template>
   <!-- Where the model says a parameter or field returns new JNI local
-       references (jg:reference), that the agent is to manage them. -->
+       references (jg:reference-of), that the agent is to manage them. -->
   <xsl:template name="local-reference-note">
-    <xsl:if test="jg:reference(concat(ancestor::*[@id][1]/@id, '.', @id)) = 'local'">
+    <xsl:if test="jg:reference-of(.) = 'local'">
       <xsl:choose>
         <xsl:when test="allocbuf|allocallocbuf|allocfieldbuf|outbuf">
           <xsl:text> The references in it are JNI local references, to be </xsl:text>

@@ -207,9 +207,9 @@
     <xsl:call-template name="local-reference-note"/>
   </xsl:template>
   <!-- Where the model says a parameter or field returns new JNI local
-       references (jg:reference), that the agent is to manage them. -->
+       references (jg:reference-of), that the agent is to manage them. -->
   <xsl:template name="local-reference-note">
-    <xsl:if test="jg:reference(concat(ancestor::*[@id][1]/@id, '.', @id)) = 'local'">
+    <xsl:if test="jg:reference-of(.) = 'local'">
       <xsl:choose>
         <xsl:when test="allocbuf|allocallocbuf|allocfieldbuf|outbuf"> The references in it are JNI local references, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep them).</xsl:when>
         <xsl:when test="outptr"> The result is a JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).</xsl:when>
@@ -294,15 +294,17 @@
 
   <!-- What a function returns: the success value, else an error under
        ERRORS or a universal one, each by name. -->
-  <xsl:template name="return-value">
-    <xsl:text>.SH RETURN VALUE&#10;</xsl:text>
+  <!-- The same on every function's page, so written once: the success
+       value and the universal errors each page's RETURN VALUE names
+       (writing them per page cost 13M of the man pages' 195M instructions
+       on JDK 25). -->
+  <xsl:variable name="success-words">
     <xsl:for-each select="$success">
       <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP (</xsl:text>
       <xsl:value-of select="jg:roff-text(@num)"/><xsl:text>) on success. </xsl:text>
     </xsl:for-each>
-    <xsl:text>Otherwise an error code: </xsl:text>
-    <xsl:if test="jg:errors(@id) or errors/error">one of those under ERRORS, or </xsl:if>
-    <xsl:text>one of the universal errors, which every function can return</xsl:text>
+  </xsl:variable>
+  <xsl:variable name="universal-words">
     <xsl:for-each select="$universal">
       <xsl:choose>
         <xsl:when test="position() = 1">: </xsl:when>
@@ -310,6 +312,14 @@
       </xsl:choose>
       <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
     </xsl:for-each>
+  </xsl:variable>
+  <xsl:template name="return-value">
+    <xsl:text>.SH RETURN VALUE&#10;</xsl:text>
+    <xsl:value-of select="$success-words"/>
+    <xsl:text>Otherwise an error code: </xsl:text>
+    <xsl:if test="errors/error or jg:errors(@id)">one of those under ERRORS, or </xsl:if>
+    <xsl:text>one of the universal errors, which every function can return</xsl:text>
+    <xsl:value-of select="$universal-words"/>
     <xsl:text> (see \fBjvmti\fP(3)).&#10;</xsl:text>
   </xsl:template>
 
@@ -354,7 +364,7 @@
                                          [not(@id = $links/@id)]"/>
     </xsl:call-template>
     <xsl:call-template name="see-also-pages">
-      <xsl:with-param name="pages" select="self::function/../function[not(@id = current()/@id)][not(@id = $links/@id)]"/>
+      <xsl:with-param name="pages" select="jg:except-ids(self::function/../function, $links|.)"/>
     </xsl:call-template>
     <xsl:if test="capabilities/required or capabilities/capability or eventcapabilities">
       <xsl:text>.BR </xsl:text><xsl:value-of select="jg:roff-text($caps-id)"/><xsl:text> (3),&#10;</xsl:text>

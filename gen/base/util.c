@@ -320,12 +320,27 @@ void vec_free(Vec *v)
 
 /* ---- string map ---- */
 
+/* Eight bytes a step, each step folding the product's high half into its
+ * low one (the map takes the low bits): a byte at a time (FNV-1a) cost 2%
+ * of a --no-docs run, about five instructions a byte of the spec's names. */
 uint64_t hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    size_t n = strlen(s);
+    uint64_t h = n * 0x9e3779b97f4a7c15ull, w = 0;
+    if (n < 8) {
+        memcpy(&w, s, n);
+    } else {
+        const char *last = s + n - 8; /* the last eight, which may overlap */
+        for (; s < last; s += 8) {
+            memcpy(&w, s, sizeof w);
+            h = (h ^ w) * 0xff51afd7ed558ccdull;
+            h ^= h >> 32;
+        }
+        memcpy(&w, last, sizeof w);
+    }
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull; /* every bit into the low ones */
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
 }
 
 void strmap_init(StrMap *m)

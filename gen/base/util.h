@@ -74,7 +74,7 @@ void strmap_free(StrMap *m);
 void *strmap_get(const StrMap *m, const char *key);
 /* Inserts key unless present; returns the previous value or NULL. */
 void *strmap_put(StrMap *m, const char *key, void *val);
-uint64_t hash_str(const char *s); /* FNV-1a, as the map hashes its keys */
+uint64_t hash_str(const char *s); /* as the map hashes its keys */
 
 /* Out of memory: says so and exits with EXIT_IO (base/status.h). The
  * allocators below call it; so does code whose library returned NULL. */

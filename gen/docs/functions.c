@@ -55,11 +55,21 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
     xmlChar *arg = one_arg(pc, nargs);
     if (!arg)
         return;
-    Buf b;
-    buf_init(&b);
+    /* The buffer comes from xmlMalloc, with room for the roff escapes of
+     * the argument (4 bytes a byte), and becomes the string itself: the
+     * templates' blocks are malloc's (memlimit.c), so buf_grow's realloc
+     * and the string's xmlFree work on it. Kept blocks make it cheap, where
+     * buf_grow's malloc and a copy of each result (xmlXPathNewString) were
+     * about 9M instructions of the man pages on JDK 25. */
+    size_t room = 4 * strlen((const char *)arg) + 16;
+    Buf b = {.data = xmlMalloc(room), .len = 0, .cap = room};
+    if (!b.data) {
+        buf_init(&b);
+        buf_grow(&b, 0);
+    }
+    b.data[0] = '\0';
     render(&b, (const char *)arg, state_of(pc));
-    push_string(pc, b.data ? b.data : "");
-    buf_free(&b);
+    valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));
     xmlFree(arg);
 }
 
@@ -439,12 +449,112 @@ static void fn_see_also(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(out));
 }
 
+/* The value of N's id attribute (no namespace), as XPath's @id reads it;
+ * NULL when it has none. *copy is what to xmlFree after. */
+static const char *id_value(xmlNodePtr n, xmlChar **copy)
+{
+    *copy = NULL;
+    if (n->type != XML_ELEMENT_NODE)
+        return NULL;
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        if (a->ns || strcmp((const char *)a->name, "id") != 0)
+            continue;
+        if (a->children && !a->children->next && a->children->type == XML_TEXT_NODE &&
+            a->children->content)
+            return (const char *)a->children->content;
+        *copy = xmlNodeGetContent((xmlNodePtr)a);
+        return *copy ? (const char *)*copy : "";
+    }
+    return NULL;
+}
+
+/* jg:except-ids(NODES, OTHERS): the nodes of NODES, in their order, but
+ * those whose id some node of OTHERS has: NODES[not(@id = OTHERS/@id)]
+ * with a hash of OTHERS' ids, where XPath compares every id of OTHERS for
+ * each node (a function's man page listing the other functions of its
+ * category without those SEE ALSO has named: 14M of the man pages' 214M
+ * instructions on JDK 25). */
+static void fn_except_ids(xmlXPathParserContextPtr pc, int nargs)
+{
+    if (nargs != 2) {
+        xmlXPathSetArityError(pc);
+        return;
+    }
+    xmlNodeSetPtr others = xmlXPathPopNodeSet(pc);
+    if (xmlXPathCheckError(pc))
+        return;
+    xmlNodeSetPtr nodes = xmlXPathPopNodeSet(pc);
+    if (xmlXPathCheckError(pc)) {
+        xmlXPathFreeNodeSet(others);
+        return;
+    }
+    StrMap ids;
+    strmap_init(&ids);
+    Vec copies = {0};
+    for (int i = 0; others && i < others->nodeNr; i++) {
+        xmlChar *copy;
+        const char *id = id_value(others->nodeTab[i], &copy);
+        if (copy)
+            vec_push(&copies, copy);
+        if (id)
+            strmap_put(&ids, id, others->nodeTab[i]);
+    }
+    xmlNodeSetPtr out = xmlXPathNodeSetCreate(NULL);
+    for (int i = 0; nodes && i < nodes->nodeNr; i++) {
+        xmlChar *copy;
+        const char *id = id_value(nodes->nodeTab[i], &copy);
+        if (!id || !strmap_get(&ids, id))
+            xmlXPathNodeSetAdd(out, nodes->nodeTab[i]);
+        xmlFree(copy);
+    }
+    for (size_t i = 0; i < copies.n; i++)
+        xmlFree(copies.items[i]);
+    vec_free(&copies);
+    strmap_free(&ids);
+    xmlXPathFreeNodeSet(nodes);
+    xmlXPathFreeNodeSet(others);
+    valuePush(pc, xmlXPathWrapNodeSet(out));
+}
+
+/* jg:reference-of(NODE): jg:reference of "OWNER.ID", ID the node's id and
+ * OWNER that of its nearest ancestor with one (a parameter's function,
+ * event or callback, a field's struct), as jg:reference(concat(
+ * ancestor::*[@id][1]/@id, '.', @id)) says it; "" for a node-set not of
+ * one node. The XPath and the key's concatenation cost about 12,000
+ * instructions a call in the man pages, 8M of theirs on JDK 25. */
+static void fn_reference_of(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    xmlNodePtr n = arg && arg->nodeNr == 1 ? arg->nodeTab[0] : NULL;
+    Buf key, b;
+    buf_init(&key);
+    buf_init(&b);
+    if (n) {
+        xmlChar *owner_copy = NULL, *id_copy = NULL;
+        const char *owner = NULL;
+        for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE && !owner; a = a->parent)
+            owner = id_value(a, &owner_copy);
+        const char *id = id_value(n, &id_copy);
+        buf_printf(&key, "%s.%s", owner ? owner : "", id ? id : "");
+        member_reference(&b, key.data, state_of(pc));
+        xmlFree(owner_copy);
+        xmlFree(id_copy);
+    }
+    push_string(pc, b.data ? b.data : "");
+    buf_free(&b);
+    buf_free(&key);
+    xmlXPathFreeNodeSet(arg);
+}
+
 void register_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "prototype", BAD_CAST DOCS_NS, fn_prototype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype", BAD_CAST DOCS_NS, fn_ctype);
     xsltRegisterExtFunction(t, BAD_CAST "ctype-target", BAD_CAST DOCS_NS, fn_ctype_target);
     xsltRegisterExtFunction(t, BAD_CAST "reference", BAD_CAST DOCS_NS, fn_reference);
+    xsltRegisterExtFunction(t, BAD_CAST "reference-of", BAD_CAST DOCS_NS, fn_reference_of);
     xsltRegisterExtFunction(t, BAD_CAST "event-typedef", BAD_CAST DOCS_NS, fn_event_typedef);
     xsltRegisterExtFunction(t, BAD_CAST "table-slots", BAD_CAST DOCS_NS, fn_table_slots);
     xsltRegisterExtFunction(t, BAD_CAST "versions", BAD_CAST DOCS_NS, fn_versions);
@@ -452,5 +562,6 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
     xsltRegisterExtFunction(t, BAD_CAST "see-also", BAD_CAST DOCS_NS, fn_see_also);
+    xsltRegisterExtFunction(t, BAD_CAST "except-ids", BAD_CAST DOCS_NS, fn_except_ids);
     register_summary_functions(t);
 }

@@ -36,34 +36,56 @@ static void roff_guard(Buf *b, const char *s, size_t n)
         buf_put(b, "\\&", 2);
 }
 
+/* What roff_collapse does with a byte: 1 white space, 2 an escape. */
+static const unsigned char roff_class[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\\'] = 2, ['"'] = 2,
+};
+
 /* Running text for roff: white space collapsed to single blanks (a
  * newline too: text never ends a line), one kept at either end where S had
- * any; escaped; with guard, a leading dot or apostrophe guarded. */
+ * any; escaped as roff_escape with quotes; with guard, a leading dot or
+ * apostrophe guarded as roff_guard. One pass into room reserved at once:
+ * it runs on every text node of the man pages (a word at a time it cost
+ * 860 instructions a call on JDK 25's, about 19 a byte). */
 static void roff_collapse(Buf *b, const char *s, bool guard)
 {
     size_t len = strlen(s);
-    bool lead = len > 0 && is_xml_space(s[0]);
-    if (lead)
-        buf_putc(b, ' ');
-    bool words = false;
-    for (size_t i = 0; i < len;) {
-        while (i < len && is_xml_space(s[i]))
-            i++;
-        size_t j = i;
-        while (j < len && !is_xml_space(s[j]))
-            j++;
-        if (j > i) {
-            if (words)
-                buf_putc(b, ' ');
-            else if (guard)
-                roff_guard(b, s + i, j - i);
-            roff_escape(b, s + i, j - i, true);
-            words = true;
+    /* at most 4 bytes a byte (\(dq), a blank at either end, \& */
+    buf_grow(b, 4 * len + 4);
+    char *o = b->data + b->len;
+    if (len > 0 && is_xml_space(s[0]))
+        *o++ = ' ';
+    bool words = false, in_word = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        unsigned char k = roff_class[(unsigned char)c];
+        if (k == 1) {
+            in_word = false;
+            continue;
         }
-        i = j;
+        if (!in_word) {
+            if (words) {
+                *o++ = ' ';
+            } else if (guard && (c == '.' || c == '\'')) {
+                *o++ = '\\';
+                *o++ = '&';
+            }
+            words = in_word = true;
+        }
+        if (k == 0) {
+            *o++ = c;
+        } else if (c == '\\') {
+            *o++ = '\\';
+            *o++ = 'e';
+        } else {
+            memcpy(o, "\\(dq", 4);
+            o += 4;
+        }
     }
     if (words && is_xml_space(s[len - 1]))
-        buf_putc(b, ' ');
+        *o++ = ' ';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = '\0';
 }
 
 /* jg:roff-text(S): text that may begin a line. */

@@ -6,6 +6,11 @@
 #include "spec/cexpr.h"
 #include "spec/facts.h"
 
+/* Names walk_kind remembers, by the name's address: libxml2 makes every
+ * element's name one string of its dictionary. A power of two, over the
+ * hundred or so element names of a spec. */
+#define WALK_SEEN 256
+
 typedef struct Builder {
     Spec *spec;
     Arena *a;
@@ -16,6 +21,10 @@ typedef struct Builder {
     StrMap defaulted;     /* elements the DTD gives an attribute default */
     const xmlChar *asked; /* the element name attr looked up last, and the answer */
     bool asked_defaulted;
+    struct WalkSeen {
+        const xmlChar *name;
+        unsigned char kind, index;
+    } walk_seen[WALK_SEEN]; /* what walk made of a name (walk_kind) */
 } Builder;
 
 /* Where the walk is: what paramlinks refer to and which category collects. */
@@ -694,65 +703,134 @@ static const struct {
     {"basetype", "basetypes"}, {"capabilityfield", "capabilitiestypedef"},
 };
 
+/* What walk does with an element: build an item, record it, or check a
+ * member's parent or a link (WALK_MEMBER, WALK_LINK: index says which). */
+enum {
+    WALK_OTHER,
+    WALK_CATEGORY,
+    WALK_FUNCTION,
+    WALK_CALLBACK,
+    WALK_EVENT,
+    WALK_TYPEDEF,
+    WALK_CAPABILITIES,
+    WALK_CONSTANTS,
+    WALK_ERRORCATEGORY,
+    WALK_BASETYPES,
+    WALK_ELIDE,
+    WALK_INTRO,
+    WALK_CHANGE,
+    WALK_LINK,
+    WALK_MEMBER
+};
+
+static const struct {
+    const char *name;
+    unsigned char kind;
+} walk_names[] = {
+    {"category", WALK_CATEGORY},
+    {"function", WALK_FUNCTION},
+    {"callback", WALK_CALLBACK},
+    {"event", WALK_EVENT},
+    {"typedef", WALK_TYPEDEF},
+    {"uniontypedef", WALK_TYPEDEF},
+    {"capabilitiestypedef", WALK_CAPABILITIES},
+    {"constants", WALK_CONSTANTS},
+    {"errorcategory", WALK_ERRORCATEGORY},
+    {"basetypes", WALK_BASETYPES},
+    {"elide", WALK_ELIDE},
+    {"intro", WALK_INTRO},
+    {"change", WALK_CHANGE},
+};
+
+static unsigned char walk_kind_of(const char *name, unsigned char *index)
+{
+    *index = 0;
+    for (size_t i = 0; i < sizeof walk_names / sizeof *walk_names; i++)
+        if (same(name, walk_names[i].name))
+            return walk_names[i].kind;
+    size_t len = strlen(name);
+    if (len > 4 && strcmp(name + len - 4, "link") == 0) {
+        for (int k = 0; k < LINK_COUNT; k++) {
+            if (same(name, link_kind_names[k])) {
+                *index = (unsigned char)k;
+                return WALK_LINK;
+            }
+        }
+        return WALK_OTHER;
+    }
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
+        if (same(name, members[i].member)) {
+            *index = (unsigned char)i;
+            return WALK_MEMBER;
+        }
+    }
+    return WALK_OTHER;
+}
+
+/* walk_kind_of, once per name: the walk asks it of every element (its
+ * string comparisons were 2% of a --no-docs run). A name whose slots are
+ * taken is worked out again each time. */
+static unsigned char walk_kind(Builder *b, const xmlChar *name, unsigned char *index)
+{
+    size_t h = ((uintptr_t)name >> 3) * 0x9e3779b97f4a7c15ull >> 56;
+    for (size_t probe = 0; probe < 8; probe++) {
+        struct WalkSeen *w = &b->walk_seen[(h + probe) & (WALK_SEEN - 1)];
+        if (w->name == name) {
+            *index = w->index;
+            return w->kind;
+        }
+        if (!w->name) {
+            w->name = name;
+            w->kind = walk_kind_of((const char *)name, &w->index);
+            *index = w->index;
+            return w->kind;
+        }
+    }
+    return walk_kind_of((const char *)name, index);
+}
+
 static void walk(Builder *b, xmlNodePtr n, const Ctx *ctx)
 {
-    const char *name = name_of(n);
-    if (same(name, "category"))
-        build_category(b, n, ctx);
-    else if (same(name, "function"))
-        build_function(b, n, ctx);
-    else if (same(name, "callback"))
-        build_callback(b, n, ctx);
-    else if (same(name, "event"))
-        build_event(b, n, ctx);
-    else if (same(name, "typedef") || same(name, "uniontypedef"))
-        build_typedef(b, n, ctx);
-    else if (same(name, "capabilitiestypedef"))
-        build_capabilities(b, n, ctx);
-    else if (same(name, "constants"))
-        build_constants(b, n, ctx);
-    else if (same(name, "errorcategory"))
-        build_errorcategory(b, n, ctx);
-    else if (same(name, "basetypes"))
-        build_basetypes(b, n, ctx);
-    else if (same(name, "elide"))
-        record_elided(b, n);
-    else if (same(name, "intro")) {
+    unsigned char index;
+    switch (walk_kind(b, n->name, &index)) {
+    case WALK_CATEGORY: build_category(b, n, ctx); return;
+    case WALK_FUNCTION: build_function(b, n, ctx); return;
+    case WALK_CALLBACK: build_callback(b, n, ctx); return;
+    case WALK_EVENT: build_event(b, n, ctx); return;
+    case WALK_TYPEDEF: build_typedef(b, n, ctx); return;
+    case WALK_CAPABILITIES: build_capabilities(b, n, ctx); return;
+    case WALK_CONSTANTS: build_constants(b, n, ctx); return;
+    case WALK_ERRORCATEGORY: build_errorcategory(b, n, ctx); return;
+    case WALK_BASETYPES: build_basetypes(b, n, ctx); return;
+    case WALK_ELIDE: record_elided(b, n); return;
+    case WALK_INTRO: {
         Intro *in = arena_alloc(b->a, sizeof *in);
         in->id = attr(b, n, "id");
         in->label = attr(b, n, "label");
         in->loc = loc_of(b, n);
         vec_push(&b->intros, in);
-        walk_children(b, n, ctx);
-    } else if (same(name, "change")) {
+        break;
+    }
+    case WALK_CHANGE: {
         Change *c = arena_alloc(b->a, sizeof *c);
         c->date = req_attr(b, n, "date");
         c->version = attr(b, n, "version");
         c->loc = loc_of(b, n);
         vec_push(&b->changes, c);
-        walk_children(b, n, ctx);
-    } else {
-        size_t len = strlen(name);
-        if (len > 4 && strcmp(name + len - 4, "link") == 0) {
-            for (int k = 0; k < LINK_COUNT; k++) {
-                if (same(name, link_kind_names[k])) {
-                    record_link(b, n, (LinkKind)k, ctx);
-                    break;
-                }
-            }
-        } else {
-            for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
-                if (!same(name, members[i].member))
-                    continue;
-                const char *pn = n->parent && is_elem(n->parent) ? name_of(n->parent) : "";
-                bool ok = members[i].parent ? same(pn, members[i].parent)
-                                            : same(pn, "typedef") || same(pn, "uniontypedef");
-                if (!ok)
-                    unexpected(b, n, n->parent);
-            }
-        }
-        walk_children(b, n, ctx);
+        break;
     }
+    case WALK_LINK: record_link(b, n, (LinkKind)index, ctx); break;
+    case WALK_MEMBER: {
+        const char *pn = n->parent && is_elem(n->parent) ? name_of(n->parent) : "";
+        bool ok = members[index].parent ? same(pn, members[index].parent)
+                                        : same(pn, "typedef") || same(pn, "uniontypedef");
+        if (!ok)
+            unexpected(b, n, n->parent);
+        break;
+    }
+    default: break;
+    }
+    walk_children(b, n, ctx);
 }
 
 /* ---- the document ---- */
