@@ -276,10 +276,12 @@ typedef struct jvmtirt_class_desc {
  * compiled: a VM built against an older, smaller jvmtirt_config keeps
  * working with a newer core, which treats every field past `size` as 0 or
  * NULL (so new fields only ever go at the end). Start from
- * JVMTIRT_CONFIG_INIT. runtime/README.md ("The port") says of each operation
- * when it is called, on which thread, under which lock, and what it may call
- * back. Unless said otherwise an operation is called with no lock of the
- * core held and may call any jvmtirt_* function and any JVM TI function. */
+ * JVMTIRT_CONFIG_INIT. The comment above each operation is its contract:
+ * when it is called, on which thread, under which lock, what it may call
+ * back and what NULL means (runtime/README.md says what each area does with
+ * its operations). Unless said otherwise an operation is called with no
+ * lock of the core held and may call any jvmtirt_* function and any JVM TI
+ * function. */
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
