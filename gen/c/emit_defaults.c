@@ -1,7 +1,7 @@
-/* jvmtigen_defaults.c: a weak definition of every jvmti_impl_ function the
- * runtime core does not implement, returning JVMTI_ERROR_NOT_AVAILABLE. A VM
- * linking the runtime works from day one; each function it defines itself
- * (an ordinary, strong definition) replaces the default at link time. */
+/* jvmtigen_defaults.c: a default for every jvmti_impl_ function the runtime
+ * core does not implement: it calls the function the VM registered
+ * (config.impls), or returns JVMTI_ERROR_NOT_AVAILABLE. A VM linking the
+ * runtime works from day one; registering is how it plugs a function in. */
 #include "c/emit.h"
 
 #include "c/core.h"
@@ -10,11 +10,55 @@
 
 #include <stdlib.h>
 
-/* Each default is a local function with the weak jvmti_impl_ name as an
- * alias: comparing the two addresses (the name's resolves to the VM's
- * definition where one is exported) tells whether the VM replaced it. The
- * default itself forwards to the registered table, so a VM whose own
- * definitions are hidden from the library still gets its functions called. */
+/* The switch over the VM's slots: registered or not. */
+static void emit_supplied(Buf *o, const Function **slot, int max)
+{
+    buf_puts(o, "\n/* Registered. */\n"
+                "int jvmtigen_impl_supplied(int num)\n{\n    switch (num) {\n");
+    for (int n = 1; n <= max; n++)
+        if (slot[n] && !core_implements(slot[n]->id))
+            buf_printf(o, "    case %d:\n        return registered.%s != NULL;\n", n, slot[n]->id);
+    buf_puts(o, "    default:\n        return -1;\n    }\n}\n");
+}
+
+/* A definition named jvmti_impl_ in the default's place that is not the
+ * registered function: the trampolines would call it by its name, and the
+ * registration would lose (or it would be a way in of its own). */
+static void emit_unregistered(Buf *o, const Function **slot, int max)
+{
+    buf_puts(o, "\n/* A function pointer, compared by address only. */\n"
+                "typedef void (*jvmtigen_fn)(void);\n\n"
+                "/* Defined by name in the default's place, and not what is registered. */\n"
+                "int jvmtigen_impl_unregistered(int num)\n{\n    switch (num) {\n");
+    for (int n = 1; n <= max; n++)
+        if (slot[n] && !core_implements(slot[n]->id))
+            buf_printf(o,
+                       "    case %d:\n        return (jvmtigen_fn)jvmti_impl_%s != "
+                       "(jvmtigen_fn)default_%s &&\n"
+                       "               (jvmtigen_fn)jvmti_impl_%s != (jvmtigen_fn)registered.%s;\n",
+                       n, slot[n]->id, slot[n]->id, slot[n]->id, slot[n]->id);
+    buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
+}
+
+/* The table has a member for every slot, the core's functions too: one
+ * registered there would never be called, so the core refuses it. */
+static void emit_shadowed(Buf *o, const Function **slot, int max)
+{
+    buf_puts(o, "\n/* Registered, but the core implements it. */\n"
+                "int jvmtigen_impl_shadowed(int num)\n{\n    switch (num) {\n");
+    for (int n = 1; n <= max; n++)
+        if (slot[n] && core_implements(slot[n]->id))
+            buf_printf(o, "    case %d:\n        return registered.%s != NULL;\n", n, slot[n]->id);
+    buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
+}
+
+/* Each default is a local function with the jvmti_impl_ name as a weak
+ * alias, weak only so that a VM's file started by `fill --core` (which names
+ * its functions jvmti_impl_NAME and registers them) links with the static
+ * library too. Comparing the two addresses (the name's resolves to the VM's
+ * definition where the linker sees one) tells when a definition of that
+ * name took the default's place: jvmtirt_init refuses it unless it is the
+ * registered function, so a function is never reached by its name alone. */
 void emit_defaults(const GenContext *ctx, Buf *o)
 {
     const Spec *s = ctx->spec;
@@ -51,29 +95,8 @@ void emit_defaults(const GenContext *ctx, Buf *o)
         impl_signature_append(o, f, " ");
         buf_printf(o, " __attribute__((weak, alias(\"default_%s\")));\n", f->id);
     }
-    buf_puts(o, "\n/* A function pointer, compared by address only. */\n"
-                "typedef void (*jvmtigen_fn)(void);\n\n"
-                "/* Replaced by the VM's own definition, or registered. */\n"
-                "int jvmtigen_impl_supplied(int num)\n{\n    switch (num) {\n");
-    for (int n = 1; n <= max; n++) {
-        const Function *f = slot[n];
-        if (f && !core_implements(f->id))
-            buf_printf(o,
-                       "    case %d:\n        return (jvmtigen_fn)jvmti_impl_%s != "
-                       "(jvmtigen_fn)default_%s ||\n"
-                       "               registered.%s != NULL;\n",
-                       n, f->id, f->id, f->id);
-    }
-    buf_puts(o, "    default:\n        return -1;\n    }\n}\n");
-    /* The table has a member for every slot, the core's functions too: one
-     * registered there would never be called, so the core refuses it. */
-    buf_puts(o, "\n/* Registered, but the core implements it. */\n"
-                "int jvmtigen_impl_shadowed(int num)\n{\n    switch (num) {\n");
-    for (int n = 1; n <= max; n++) {
-        const Function *f = slot[n];
-        if (f && core_implements(f->id))
-            buf_printf(o, "    case %d:\n        return registered.%s != NULL;\n", n, f->id);
-    }
-    buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
+    emit_supplied(o, slot, max);
+    emit_unregistered(o, slot, max);
+    emit_shadowed(o, slot, max);
     free(slot);
 }

@@ -1,6 +1,6 @@
 /* Defaults behind jvmtigen_hooks.h: the phase, the calling thread's kind,
  * and VM hooks that accept every handle until a VM installs its own. */
-#include "jvmtigen_hooks.h"
+#include "hooks.h"
 
 int jvmtigen_phase_now = JVMTI_PHASE_ONLOAD;
 JVMTIGEN_TLS int jvmtigen_thread_kind_tls;

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hooks.h"
 #include "jvmtigen_post_support.h"
 #include "jvmtigen_tables.h"
 #include "jvmtirt.h"

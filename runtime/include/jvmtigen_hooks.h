@@ -1,34 +1,27 @@
-/* jvmtigen_hooks.h: what the generated trampolines need from the VM.
+/* jvmtigen_hooks.h: what the generated trampolines read of the core.
  *
  * The trampolines (jvmtigen_entry.c, jvmtigen_trace.c) check everything the
- * spec lets them check before they call an implementation function. Checks
- * that only the VM can answer (is this jthread a live thread? this jclass a
- * class?) go through the macros below. Each macro has a default that works
- * with jvmtigen's runtime core:
+ * spec lets them check before they call an implementation function:
  *
  *   - phase, environment validity and capabilities are read inline from the
- *     runtime's state (a global phase and the head of every environment), so
+ *     core's state (a global phase and the head of every environment), so
  *     a live-phase call costs a few loads and compares;
- *   - the calling thread's kind is a thread-local the VM sets when a thread
- *     attaches (jvmtigen_thread_attached) or detaches;
- *   - object checks call through the function pointers in jvmtigen_vm,
- *     which jvmtirt_init fills from the VM's jvmtirt_config (a program using
- *     the trampolines without the runtime core calls jvmtigen_set_vm_hooks()
- *     itself); unset hooks accept any non-NULL handle (NULL is rejected
- *     before a hook is called).
+ *   - the calling thread's kind is a thread-local that jvmtirt_thread_start
+ *     and jvmtirt_thread_end set;
+ *   - checks only the VM can answer (is this jthread a live thread? this
+ *     jclass a class?) call through jvmtigen_vm, which jvmtirt_init fills
+ *     from the config's check_thread, check_class, ... (jvmtirt.h); unset
+ *     ones accept any non-NULL handle (NULL is rejected before a check is
+ *     called).
  *
- * A VM that keeps this state its own way defines JVMTIGEN_HOOKS_CONFIG as
- * the name of a header (e.g. -DJVMTIGEN_HOOKS_CONFIG='"myvm_jvmti.h"') that
- * defines any of the JVMTIGEN_* macros first; the generated files never need
- * editing. */
+ * A VM does not call anything here: it includes this header through
+ * jvmtirt.h. Each check is a JVMTIGEN_* macro defined only where the
+ * compile line did not define it first: the core's own build of the
+ * trampolines does so for one (runtime/README.md, "The port"). */
 #ifndef JVMTIGEN_HOOKS_H
 #define JVMTIGEN_HOOKS_H
 
 #include "jvmti.h"
-
-#ifdef JVMTIGEN_HOOKS_CONFIG
-#include JVMTIGEN_HOOKS_CONFIG
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,7 +104,6 @@ static inline void jvmtigen_capabilities_store(jvmtiCapabilities *to, const jvmt
 
 /* ---- the phase ---- */
 extern int jvmtigen_phase_now; /* a jvmtiPhase; JVMTI_PHASE_ONLOAD at start */
-void jvmtigen_set_phase(jvmtiPhase phase);
 
 #ifndef JVMTIGEN_PHASE
 #define JVMTIGEN_PHASE(env) ((jvmtiPhase)JVMTIGEN_LOAD_RELAXED(&jvmtigen_phase_now))
@@ -129,11 +121,6 @@ typedef enum jvmtirt_thread_kind {
 extern JVMTIGEN_TLS int jvmtigen_thread_kind_tls;
 extern int jvmtigen_vm_has_threads;
 
-/* Called by the VM on the thread that attaches (JAVA or VM kind) or
- * detaches (UNATTACHED), and once when its first thread exists. */
-void jvmtigen_thread_attached(jvmtirt_thread_kind kind);
-void jvmtigen_vm_threads_started(void);
-
 static inline jvmtirt_thread_kind jvmtigen_current_thread_kind(void)
 {
     int k = jvmtigen_thread_kind_tls;
@@ -148,33 +135,19 @@ static inline jvmtirt_thread_kind jvmtigen_current_thread_kind(void)
 #endif
 
 /* ---- checks only the VM can make ----
- * Each returns JVMTI_ERROR_NONE or the error the trampoline returns. The
- * handle is never NULL when a hook is called. */
+ * The config's operations of the same names (jvmtirt.h says what each
+ * answers); each returns JVMTI_ERROR_NONE or the error the trampoline
+ * returns. The handle is never NULL when one is called. */
 typedef struct jvmtigen_vm_hooks {
-    /* JVMTI_ERROR_INVALID_THREAD (not a thread) or THREAD_NOT_ALIVE. */
     jvmtiError (*check_thread)(jvmtiEnv *env, jthread thread);
-    /* JVMTI_ERROR_INVALID_CLASS; of_member: the class of a field (or method),
-     * so a primitive class is invalid too. */
     jvmtiError (*check_class)(jvmtiEnv *env, jclass klass, int of_member);
-    /* JVMTI_ERROR_INVALID_METHODID. */
     jvmtiError (*check_method)(jvmtiEnv *env, jmethodID method);
-    /* Only for functions that reject native methods; method already checked. */
     jboolean (*method_is_native)(jvmtiEnv *env, jmethodID method);
-    /* JVMTI_ERROR_INVALID_FIELDID; klass is the field's class parameter
-     * (already checked), or NULL where the function has none. */
     jvmtiError (*check_field)(jvmtiEnv *env, jclass klass, jfieldID field);
-    /* JVMTI_ERROR_INVALID_MONITOR. */
-    jvmtiError (*check_monitor)(jvmtiEnv *env, jrawMonitorID monitor);
+    jvmtiError (*check_monitor)(jvmtiEnv *env, jrawMonitorID monitor); /* the core's own */
 } jvmtigen_vm_hooks;
 
 extern jvmtigen_vm_hooks jvmtigen_vm;
-
-/* Installs hooks; a NULL member keeps the default (accept). */
-void jvmtigen_set_vm_hooks(const jvmtigen_vm_hooks *hooks);
-/* Replaces the defaults themselves (non-NULL members only): how the runtime
- * core supplies checks it can answer, such as raw monitor validity, that a
- * VM's jvmtigen_set_vm_hooks() then keeps unless it overrides them. */
-void jvmtigen_set_default_vm_hooks(const jvmtigen_vm_hooks *hooks);
 
 #ifndef JVMTIGEN_CHECK_THREAD
 #define JVMTIGEN_CHECK_THREAD(env, t) jvmtigen_vm.check_thread((env), (t))

@@ -16,9 +16,9 @@
  *      (out/jvmtigen_post.h), and loads classes from class files with
  *      jvmtirt_class_file_load / jvmtirt_class_defined (ClassFileLoadHook,
  *      and what RetransformClasses starts from);
- *   6. defines the jvmti_impl_ functions that need VM knowledge (start
- *      their file with `jvmtigen fill --core`) and registers them in
- *      config.impls; the ones it leaves out return
+ *   6. defines the functions that need VM knowledge (start their file
+ *      with `jvmtigen fill --core`) and registers them in config.impls,
+ *      the only way they are called; the ones it leaves out return
  *      JVMTI_ERROR_NOT_AVAILABLE (jvmtirt_report_defaults lists them).
  *
  * Thread safety: every function here and every JVM TI function the core
@@ -276,10 +276,12 @@ typedef struct jvmtirt_class_desc {
  * compiled: a VM built against an older, smaller jvmtirt_config keeps
  * working with a newer core, which treats every field past `size` as 0 or
  * NULL (so new fields only ever go at the end). Start from
- * JVMTIRT_CONFIG_INIT. runtime/README.md ("The port") says of each operation
- * when it is called, on which thread, under which lock, and what it may call
- * back. Unless said otherwise an operation is called with no lock of the
- * core held and may call any jvmtirt_* function and any JVM TI function. */
+ * JVMTIRT_CONFIG_INIT. The comment above each operation is its contract:
+ * when it is called, on which thread, under which lock, what it may call
+ * back and what NULL means (runtime/README.md says what each area does with
+ * its operations). Unless said otherwise an operation is called with no
+ * lock of the core held and may call any jvmtirt_* function and any JVM TI
+ * function. */
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
@@ -312,9 +314,10 @@ typedef struct jvmtirt_config {
     jvmtiJlocationFormat jlocation_format;
     /* The VM's implementations of JVM TI functions (the generated
      * jvmtirt_impl_table of jvmtigen_impl.h, started with JVMTIRT_IMPL_TABLE_INIT),
-     * or NULL. Registered here, a function is called whatever the symbol
-     * visibility of the VM's code; an exported strong jvmti_impl_NAME
-     * definition also still replaces the default. */
+     * or NULL: the only way the VM's functions are called, whatever the
+     * symbol visibility of its code. jvmtirt_init refuses a definition
+     * named jvmti_impl_NAME that took a default's place without being
+     * this table's member for NAME. */
     const jvmtirt_impl_table *impls;
 
     /* ---- threads ---- */
@@ -326,41 +329,58 @@ typedef struct jvmtirt_config {
      * also on the members GetThreadGroupChildren keeps, on RunAgentThread's
      * thread (not started yet: the id it will start with) and once by
      * jvmtirt_init on thread_ref(sample_thread); always with no lock of the
-     * core held. NULL: the jthread's own value is the id (VMs whose
-     * references are stable). */
+     * core held; it must not wait for the thread it is asked about. NULL:
+     * the jthread's own value is the id (VMs whose references are stable). */
     uintptr_t (*thread_id)(jthread thread);
 
     /* ---- handle checks: the trampolines' questions (jvmtigen_hooks.h).
-     * The handle is never NULL; NULL operation: any handle is accepted. ---- */
-    /* JVMTI_ERROR_INVALID_THREAD (not a thread) or THREAD_NOT_ALIVE. */
+     * Called by the trampolines before the function, on the calling thread,
+     * with no lock of the core held; they may call anything, but every such
+     * call pays for them: keep them cheap. The handle is never NULL; NULL
+     * operation: any handle is accepted. ---- */
+    /* JVMTI_ERROR_NONE, INVALID_THREAD (not a thread) or THREAD_NOT_ALIVE.
+     * Also called by SetEventNotificationMode for one thread and by
+     * jvmtirt_resolve_thread. */
     jvmtiError (*check_thread)(jvmtiEnv *env, jthread thread);
-    /* JVMTI_ERROR_INVALID_CLASS; of_member: the class of a field or method,
-     * so a primitive class is invalid too. */
+    /* JVMTI_ERROR_NONE or INVALID_CLASS; of_member: the class of a field or
+     * method parameter, so a primitive class is invalid too. */
     jvmtiError (*check_class)(jvmtiEnv *env, jclass klass, int of_member);
-    /* JVMTI_ERROR_INVALID_METHODID. */
+    /* JVMTI_ERROR_NONE or INVALID_METHODID. */
     jvmtiError (*check_method)(jvmtiEnv *env, jmethodID method);
-    /* For functions that reject native methods; the method passed check_method. */
+    /* JNI_TRUE for a native method: for the functions that reject native
+     * methods; the method passed check_method. */
     jboolean (*method_is_native)(jvmtiEnv *env, jmethodID method);
-    /* JVMTI_ERROR_INVALID_FIELDID; klass: the field's class parameter
-     * (already checked), or NULL where the function has none. */
+    /* JVMTI_ERROR_NONE or INVALID_FIELDID; klass: the field's class
+     * parameter (already checked), or NULL where the function has none. */
     jvmtiError (*check_field)(jvmtiEnv *env, jclass klass, jfieldID field);
 
     /* ---- general ---- */
-    /* SetVerboseFlag, after the flag was checked. NULL: accepted, ignored. */
+    /* SetVerboseFlag, after the flag was checked; its result is the call's.
+     * On the calling thread, no lock held, may call anything. NULL:
+     * accepted, ignored. */
     jvmtiError (*set_verbose)(jvmtiVerboseFlag flag, jboolean value);
-    /* GenerateEvents for a supported event type. NULL: nothing to generate. */
+    /* GenerateEvents for COMPILED_METHOD_LOAD (capability checked) or
+     * DYNAMIC_CODE_GENERATED; its result is the call's. On the calling
+     * thread, no lock held, may call anything; it posts the events with
+     * jvmtirt_post_NAME before returning or later (posting reaches every
+     * environment that enabled them). NULL: nothing to generate. */
     jvmtiError (*generate_events)(jvmtiEnv *env, jvmtiEvent event_type);
-    /* Called after an environment's callbacks or enabled events change, so
-     * a VM can switch expensive event sources on or off (e.g. single
-     * stepping) by asking jvmtirt_event_enabled(). Under rt's lock: it
-     * must not call JVM TI or jvmtirt_* functions. May be NULL. */
+    /* Called after any environment's callbacks or enabled events change
+     * (also at dispose), on the thread that changed them, so a VM can
+     * switch expensive event sources on or off (e.g. single stepping) by
+     * asking jvmtirt_event_enabled / _for_thread. Under rt's lock: those
+     * two are all it may call (no JVM TI, no other jvmtirt_* function).
+     * May be NULL. */
     void (*events_changed)(void);
 
     /* ---- environments ---- */
-    /* DisposeEnvironment of env, on the disposing thread, after the core
-     * stopped delivering new events to it and freed nothing yet; env's
-     * calls already answer JVMTI_ERROR_INVALID_ENVIRONMENT. For the VM's
-     * own per-environment state. May be NULL. */
+    /* DisposeEnvironment of env, once per environment, on the disposing
+     * thread (maybe inside one of env's callbacks), after the core stopped
+     * delivering new events to it and freed nothing yet; env's calls
+     * already answer JVMTI_ERROR_INVALID_ENVIRONMENT. For the VM's own
+     * per-environment state, keyed by env: a later environment may get the
+     * same address. No lock held; may call anything but calls on env. May
+     * be NULL. */
     void (*env_disposed)(jvmtiEnv *env);
 
     /* The operations of each area follow, each area under a line

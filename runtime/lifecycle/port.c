@@ -106,18 +106,34 @@ static int reachable(const jvmtigen_function_info *f, const jvmtiCapabilities *p
 
 static jvmtiCapabilities withdrawn; /* set by rt_port_apply, read by the report */
 
-/* Functions of the core that the VM also registered: its own would never
- * be called, silently. Counted, and each named on stderr. */
-static int shadowed_registrations(void)
+/* A function of the core that the VM also registered: its own would never
+ * be called, silently. */
+static void say_shadowed(const char *name)
+{
+    fprintf(stderr, "jvmtirt: error: jvmtirt_init: impls.%s is set, but the core implements %s "
+                    "(from the config's operations, see jvmtirt.h): leave it out of the table\n",
+            name, name);
+}
+
+/* A definition named jvmti_impl_NAME that took a default's place (the
+ * linker saw it) without being registered: the trampolines would call it
+ * by name, a second way in that a build flag (-fvisibility=hidden, a shared
+ * library) silently takes away. */
+static void say_unregistered(const char *name)
+{
+    fprintf(stderr, "jvmtirt: error: jvmtirt_init: jvmti_impl_%s is defined but is not impls.%s: "
+                    "register it (impls.%s = jvmti_impl_%s, config.impls)\n",
+            name, name, name, name);
+}
+
+/* The slots where found(num) holds, each named on stderr by say: how many. */
+static int refuse_each(int (*found)(int num), void (*say)(const char *name))
 {
     int n = 0;
     for (int num = 1; num < JVMTIGEN_FUNCTION_SLOTS; num++) {
         const char *name = jvmtigen_functions_info[num].name;
-        if (name && jvmtigen_impl_shadowed(num)) {
-            fprintf(stderr, "jvmtirt: error: jvmtirt_init: impls.%s is set, but the core "
-                            "implements %s (from the config's operations, see jvmtirt.h): "
-                            "leave it out of the table\n",
-                    name, name);
+        if (name && found(num)) {
+            say(name);
             n++;
         }
     }
@@ -127,7 +143,9 @@ static int shadowed_registrations(void)
 jvmtiError rt_port_apply(jvmtirt_config *c)
 {
     jvmtigen_impls_register(c->impls);
-    if (shadowed_registrations() > 0)
+    int refused = refuse_each(jvmtigen_impl_shadowed, say_shadowed);
+    refused += refuse_each(jvmtigen_impl_unregistered, say_unregistered);
+    if (refused > 0)
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     jvmtigen_vm_hooks h = {0};
     h.check_thread = c->check_thread;

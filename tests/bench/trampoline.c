@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "jvmti.h"
-#include "jvmtigen_hooks.h"
+#include "hooks.h" /* jvmtigen_set_phase, jvmtigen_thread_attached: no core here */
 #include "jvmtigen_impl.h"
 #include "jvmtigen_tables.h"
 

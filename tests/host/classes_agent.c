@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 #define MARK "JVMTIGEN_MARK"
 #define MARK_LEN 15 /* MARK and its two slots */
@@ -108,7 +109,7 @@ static void JNICALL class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
 static int make_env(JavaVM *vm, char letter, int retransform)
 {
     jvmtiEnv *env = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(env = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 0;
     (*env)->SetEnvironmentLocalStorage(env, (const void *)(intptr_t)letter);
     if (retransform) {
@@ -125,10 +126,9 @@ static int make_env(JavaVM *vm, char letter, int retransform)
     cb.ClassFileLoadHook = class_file_load_hook;
     cb.ClassLoad = class_load;
     cb.ClassPrepare = class_prepare;
-    (*env)->SetEventCallbacks(env, &cb, (jint)sizeof cb);
-    (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-    (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, NULL);
-    (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_CLASS_LOAD,
+                                 JVMTI_EVENT_CLASS_PREPARE};
+    agentkit_events(env, &cb, 3, enable);
     return 1;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static char tag[64] = "agent";
@@ -105,7 +106,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     snprintf(line, sizeof line, "OnLoad: GetEnv(0x30000000) %s",
              (*vm)->GetEnv(vm, &bad, 0x30000000) == JNI_EVERSION ? "refused" : "accepted");
     say(line);
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     say_phase(jvmti, "OnLoad");
     jvmtiEventCallbacks cb;
@@ -115,14 +116,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.ThreadStart = thread_start;
     cb.ThreadEnd = thread_end;
     cb.VMDeath = vm_death;
-    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb) != JVMTI_ERROR_NONE)
+    const jvmtiEvent events[] = {JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
+                                 JVMTI_EVENT_THREAD_START, JVMTI_EVENT_THREAD_END,
+                                 JVMTI_EVENT_VM_DEATH};
+    if (agentkit_events(jvmti, &cb, (int)(sizeof events / sizeof *events), events) !=
+        JVMTI_ERROR_NONE)
         return 2;
-    jvmtiEvent events[] = {JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_THREAD_START,
-                           JVMTI_EVENT_THREAD_END, JVMTI_EVENT_VM_DEATH};
-    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-        if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL) !=
-            JVMTI_ERROR_NONE)
-            return 3;
     return strcmp(tag, "fail") == 0 ? 7 : JNI_OK;
 }
 

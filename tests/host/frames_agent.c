@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static char tag[32];
@@ -285,7 +286,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         quiet = strcmp(comma + 1, "quiet") == 0;
         *comma = '\0';
     }
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -313,11 +314,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.FieldAccess = on_access;
     cb.FieldModification = on_modify;
     cb.FramePop = on_frame_pop;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    jvmtiEvent events[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_START,
-                           JVMTI_EVENT_BREAKPOINT, JVMTI_EVENT_FIELD_ACCESS,
-                           JVMTI_EVENT_FIELD_MODIFICATION, JVMTI_EVENT_FRAME_POP};
-    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL);
+    const jvmtiEvent events[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH,
+                                 JVMTI_EVENT_THREAD_START, JVMTI_EVENT_BREAKPOINT,
+                                 JVMTI_EVENT_FIELD_ACCESS, JVMTI_EVENT_FIELD_MODIFICATION,
+                                 JVMTI_EVENT_FRAME_POP};
+    agentkit_events(jvmti, &cb, (int)(sizeof events / sizeof *events), events);
     return JNI_OK;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static jrawMonitorID done_lock;
@@ -208,15 +209,14 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     (*jvmti)->CreateRawMonitor(jvmti, "groups done", &done_lock);
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = on_vm_init;
     cb.ThreadStart = on_thread_start;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_THREAD_START};
+    agentkit_events(jvmti, &cb, 2, enable);
     return 0;
 }

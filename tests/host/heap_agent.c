@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static int bench, at_death;
@@ -374,7 +375,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     bench = options && strcmp(options, "bench") == 0;
     at_death = bench;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -386,8 +387,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     memset(&ev, 0, sizeof ev);
     ev.VMInit = vm_init;
     ev.VMDeath = vm_death;
-    (*jvmti)->SetEventCallbacks(jvmti, &ev, sizeof ev);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
-                                       at_death ? JVMTI_EVENT_VM_DEATH : JVMTI_EVENT_VM_INIT, NULL);
+    const jvmtiEvent when = at_death ? JVMTI_EVENT_VM_DEATH : JVMTI_EVENT_VM_INIT;
+    agentkit_events(jvmti, &ev, 1, &when);
     return 0;
 }

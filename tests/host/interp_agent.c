@@ -27,6 +27,8 @@
 
 #include <jvmti.h>
 
+#include "../agentkit.h"
+
 #define MAX_METHODS 16
 
 static jvmtiEnv *jvmti;
@@ -342,7 +344,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     }
     try_unwind = strstr(options, ":unwind") != NULL;
     jvm = vm;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -369,13 +371,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.MethodEntry = method_entry;
     cb.MethodExit = method_exit;
     cb.VMDeath = vm_death;
-    if (!check((*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb), "SetEventCallbacks"))
-        return JNI_ERR;
     static const jvmtiEvent global[] = {JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_BREAKPOINT,
                                         JVMTI_EVENT_FRAME_POP, JVMTI_EVENT_VM_DEATH};
-    for (size_t i = 0; i < sizeof global / sizeof *global; i++)
-        if (!check((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, global[i], NULL),
-                   "SetEventNotificationMode"))
-            return JNI_ERR;
+    if (!check(agentkit_events(jvmti, &cb, (int)(sizeof global / sizeof *global), global),
+               "SetEventCallbacks, SetEventNotificationMode"))
+        return JNI_ERR;
     return JNI_OK;
 }

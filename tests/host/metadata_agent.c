@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static jthread main_thread, worker; /* the host's references are stable */
@@ -178,7 +179,7 @@ static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -193,9 +194,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.VMInit = on_vm_init;
     cb.ThreadStart = on_thread_start;
     cb.VMDeath = on_vm_death;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_THREAD_START,
+                                 JVMTI_EVENT_VM_DEATH};
+    agentkit_events(jvmti, &cb, 3, enable);
     return 0;
 }

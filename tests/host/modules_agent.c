@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 
@@ -68,12 +69,12 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_9) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_9)))
         return 1;
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = on_vm_init;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT};
+    agentkit_events(jvmti, &cb, 1, enable);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
 {
@@ -20,14 +21,13 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
     jvmtiEnv *jvmti;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
-    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb) != JVMTI_ERROR_NONE ||
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL) !=
-            JVMTI_ERROR_NONE)
+    const jvmtiEvent vm_init_event = JVMTI_EVENT_VM_INIT;
+    if (agentkit_events(jvmti, &cb, 1, &vm_init_event) != JVMTI_ERROR_NONE)
         return 2;
     return JNI_OK;
 }

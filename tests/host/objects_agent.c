@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static jlong freed[16];
@@ -249,7 +250,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     (void)reserved;
     the_vm = vm;
     suspend_test = options && strcmp(options, "suspend") == 0;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_11)))
         return 1;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -266,11 +267,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.ThreadStart = thread_start;
     cb.ThreadEnd = thread_end;
     cb.VMDeath = vm_death;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_OBJECT_FREE,
+                                 JVMTI_EVENT_THREAD_START, JVMTI_EVENT_THREAD_END,
+                                 JVMTI_EVENT_VM_DEATH};
+    agentkit_events(jvmti, &cb, 5, enable);
     return JNI_OK;
 }

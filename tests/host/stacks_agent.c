@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static jvmtiEnv *jvmti;
 static jmethodID run, get_name;
@@ -183,7 +184,7 @@ static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni)
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return 1;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -195,9 +196,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     cb.VMInit = on_vm_init;
     cb.Breakpoint = on_breakpoint;
     cb.VMDeath = on_vm_death;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_BREAKPOINT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_BREAKPOINT, JVMTI_EVENT_VM_DEATH};
+    agentkit_events(jvmti, &cb, 3, enable);
     return 0;
 }

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "jvmti.h"
+#include "../agentkit.h"
 
 static JavaVM *vm;
 static jvmtiEnv *jvmti;
@@ -148,7 +149,7 @@ static void onload_disposed(void)
     int stale_ok = 0, n = 1000;
     for (int i = 0; i < n; i++) {
         jvmtiEnv *e = NULL;
-        if ((*vm)->GetEnv(vm, (void **)&e, JVMTI_VERSION_1_2) != JNI_OK)
+        if (!(e = agentkit_env(vm, JVMTI_VERSION_1_2)))
             break;
         (*e)->SetEnvironmentLocalStorage(e, &stale_ok);
         (*e)->DisposeEnvironment(e);
@@ -166,16 +167,15 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *jvm, char *options, void *reserved)
 {
     (void)options, (void)reserved;
     vm = jvm;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK)
+    if (!(jvmti = agentkit_env(vm, JVMTI_VERSION_1_2)))
         return JNI_ERR;
     onload_disposed();
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = vm_init;
     cb.VMDeath = vm_death;
-    (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof cb);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    const jvmtiEvent enable[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH};
+    agentkit_events(jvmti, &cb, 2, enable);
     return JNI_OK;
 }
 

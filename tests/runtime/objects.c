@@ -703,9 +703,8 @@ static void test_thread_join(test_thread *t)
 
 static void core_up_threads(jvmtirt_config *cfg)
 {
+    cfg->check_thread = check_thread;
     core_up(cfg);
-    jvmtigen_vm_hooks hooks = {.check_thread = check_thread};
-    jvmtigen_set_vm_hooks(&hooks);
 }
 
 /* A gate: the main thread and a test thread take turns. */

@@ -3,7 +3,10 @@
  * and with the shared library (test.sh builds it three ways: static hidden,
  * shared hidden, shared with default visibility; -DPORT_SHARED_HIDDEN=1
  * says which build cannot have its jvmti_impl_ definition seen by the
- * library). Expected values are written by hand. */
+ * library). Registering is the one way in: a definition the linker puts in
+ * a default's place without being registered is refused, so that no build
+ * flag can make a VM's function silently lose to its default. Expected
+ * values are written by hand. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stddef.h>
@@ -40,9 +43,10 @@ static void line(int ok, const char *desc, long got, long want)
 
 static void expect(long got, long want, const char *desc) { line(got == want, desc, got, want); }
 
-/* The VM's own function, hidden when built with -fvisibility=hidden (one
- * that stays the VM's: the collector). It counts its calls and answers a
- * code of its own, so a test sees its answer come back. */
+/* The VM's own function, named as `fill --core` names it and hidden when
+ * built with -fvisibility=hidden (one that stays the VM's: the collector).
+ * It counts its calls and answers a code of its own, so a test sees its
+ * answer come back. */
 static int gc_calls;
 jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
 {
@@ -86,10 +90,16 @@ static jvmtiCapabilities potential_of(jvmtiEnv *e)
     return c;
 }
 
-/* A config with the capabilities this test offers. */
+/* What `fill --core` keeps at the end of a VM's file: the table of its
+ * functions, here the collector only. */
+static jvmtirt_impl_table vm_impls = JVMTIRT_IMPL_TABLE_INIT;
+
+/* A config with the capabilities this test offers and the VM's table. */
 static jvmtirt_config base_config(void)
 {
     jvmtirt_config c = JVMTIRT_CONFIG_INIT;
+    vm_impls.ForceGarbageCollection = jvmti_impl_ForceGarbageCollection;
+    c.impls = &vm_impls;
     c.potential.can_signal_thread = 1;                 /* only defaults unless registered */
     c.potential.can_get_current_thread_cpu_time = 1; /* the core's own functions */
     c.potential.can_generate_garbage_collection_events = 1; /* an event, no function */
@@ -121,29 +131,120 @@ static int reported(const char *what)
     return found;
 }
 
-static void section_unregistered(void)
+/* What the core writes to stderr between capture_begin and capture_end
+ * (into text, size n). */
+static FILE *capture_log;
+static int capture_saved = -1;
+
+static int capture_begin(void)
 {
+    fflush(stderr);
+    capture_log = tmpfile();
+    capture_saved = dup(2);
+    if (!capture_log || capture_saved < 0 || dup2(fileno(capture_log), 2) < 0) {
+        expect(0, 1, "stderr redirected");
+        return 0;
+    }
+    return 1;
+}
+
+static void capture_end(char *text, size_t n)
+{
+    fflush(stderr);
+    dup2(capture_saved, 2);
+    close(capture_saved);
+    rewind(capture_log);
+    size_t got = fread(text, 1, n - 1, capture_log);
+    text[got] = '\0';
+    fclose(capture_log);
+}
+
+/* jvmtirt_init(c) with its stderr in text. */
+static jvmtiError init_captured_keep(const jvmtirt_config *c, char *text, size_t n)
+{
+    if (!capture_begin())
+        return JVMTI_ERROR_INTERNAL;
+    jvmtiError err = jvmtirt_init(c);
+    capture_end(text, n);
+    return err;
+}
+
+static jvmtiError other_gc(jvmtiEnv *env)
+{
+    (void)env;
+    return JVMTI_ERROR_NONE;
+}
+
+/* The VM's jvmti_impl_ForceGarbageCollection defined but not registered
+ * (the way in by name that linking with a weak default used to give).
+ * Where the linker put it in the default's place (static, or shared with
+ * default visibility) it used to be called, and in the shared, hidden
+ * build it silently was not: init now refuses it in the first two and
+ * names it (report, strict) in the third, where the library cannot see
+ * it. */
+static void section_by_name(void)
+{
+    char text[1024];
     jvmtirt_config c = base_config();
-    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "init without registered functions");
-    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
-    jvmtiEnv *e = new_env();
-    gc_calls = 0;
-    jvmtiError err = (*e)->ForceGarbageCollection(e);
+    c.impls = NULL;
+    jvmtiError err = init_captured_keep(&c, text, sizeof text);
     int slot = slot_of("ForceGarbageCollection");
     if (PORT_SHARED_HIDDEN) {
-        /* The case of the issue: the library cannot see the VM's hidden
-         * definition. It answers NOT_AVAILABLE, but now says so. */
-        expect(err, JVMTI_ERROR_NOT_AVAILABLE,
-               "hidden, shared, unregistered: ForceGarbageCollection is at its default");
+        expect(err, JVMTI_ERROR_NONE, "hidden, shared, unregistered: init (the library cannot "
+                                      "see the definition)");
+        jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+        jvmtiEnv *e = new_env();
+        expect((*e)->ForceGarbageCollection(e), JVMTI_ERROR_NOT_AVAILABLE,
+               "... ForceGarbageCollection is at its default");
         expect(jvmtigen_impl_supplied(slot), 0, "... jvmtigen_impl_supplied says so");
         expect(reported("function ForceGarbageCollection answers"), 1,
                "... and jvmtirt_report_defaults names it");
+        (*e)->DisposeEnvironment(e);
+        jvmtirt_thread_end();
+        jvmtirt_shutdown();
+        c.strict = 1;
+        fprintf(stderr, "(a strict init's refusal follows)\n");
+        expect(jvmtirt_init(&c), JVMTI_ERROR_NOT_AVAILABLE, "... and a strict init refuses");
     } else {
-        expect(err, JVMTI_ERROR_INTERRUPT, "unregistered: the VM's visible definition is called");
-        expect(gc_calls, 1, "... once");
-        expect(jvmtigen_impl_supplied(slot), 1, "... jvmtigen_impl_supplied counts it");
-        expect(reported("function ForceGarbageCollection answers"), 0, "... the report does not name it");
+        expect(err, JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "jvmti_impl_ForceGarbageCollection defined, not registered: init refuses");
+        expect(strstr(text, "jvmtirt: error: jvmtirt_init: jvmti_impl_ForceGarbageCollection is "
+                            "defined but is not impls.ForceGarbageCollection") != NULL,
+               1, "... and names it");
+        expect(strchr(text, '\n') == strrchr(text, '\n'), 1, "... in one line");
+        expect(jvmtigen_impl_unregistered(slot), 1, "... jvmtigen_impl_unregistered says so");
     }
+    /* Registered as another function than the one of that name: the
+     * trampolines would call the name's, and the registered one would lose. */
+    jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
+    impls.ForceGarbageCollection = other_gc;
+    c = base_config();
+    c.impls = &impls;
+    err = init_captured_keep(&c, text, sizeof text);
+    if (PORT_SHARED_HIDDEN) {
+        expect(err, JVMTI_ERROR_NONE, "hidden, shared, another function registered: init");
+        jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+        jvmtiEnv *e = new_env();
+        expect((*e)->ForceGarbageCollection(e), JVMTI_ERROR_NONE, "... the registered one is called");
+        (*e)->DisposeEnvironment(e);
+        jvmtirt_thread_end();
+        jvmtirt_shutdown();
+    } else {
+        expect(err, JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "jvmti_impl_ForceGarbageCollection defined, another function registered: refused");
+    }
+}
+
+static void section_unregistered(void)
+{
+    jvmtirt_config c = base_config();
+    expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "init with only the collector registered");
+    jvmtirt_set_phase(JVMTI_PHASE_LIVE);
+    jvmtiEnv *e = new_env();
+    gc_calls = 0;
+    expect((*e)->ForceGarbageCollection(e), JVMTI_ERROR_INTERRUPT,
+           "registered: ForceGarbageCollection reaches the VM whatever its visibility");
+    expect(gc_calls, 1, "... once");
     expect(jvmtigen_impl_supplied(slot_of("GetPhase")), -1, "a core function has no default");
     expect(jvmtigen_impl_supplied(slot_of("GetTopThreadGroups")), -1,
            "GetTopThreadGroups is the core's, over config.thread_group_members");
@@ -215,13 +316,25 @@ static void section_registered(void)
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 
-    /* A table from an older VM: members past its size are not used. */
+    /* A table from an older VM: members past its size are not used. Where
+     * the linker put the VM's jvmti_impl_ForceGarbageCollection in the
+     * default's place, leaving its member out is refused, not dropped. */
     impls.size = offsetof(jvmtirt_impl_table, ForceGarbageCollection);
+    if (!PORT_SHARED_HIDDEN) {
+        fprintf(stderr, "(a refusal of a definition past the table's size follows)\n");
+        expect(jvmtirt_init(&c), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "a table shorter than today's, the VM's definition past it: refused");
+        impls.InterruptThread = NULL;
+        impls.size = offsetof(jvmtirt_impl_table, InterruptThread);
+        expect(jvmtirt_init(&c), JVMTI_ERROR_ILLEGAL_ARGUMENT,
+               "... also when the whole table is past it");
+        return;
+    }
     expect(jvmtirt_init(&c), JVMTI_ERROR_NONE, "a registered table shorter than today's");
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
     e = new_env();
-    expect(PORT_SHARED_HIDDEN ? (*e)->ForceGarbageCollection(e) : JVMTI_ERROR_NOT_AVAILABLE,
-           JVMTI_ERROR_NOT_AVAILABLE, "... a member past its size is not called");
+    expect((*e)->ForceGarbageCollection(e), JVMTI_ERROR_NOT_AVAILABLE,
+           "... a member past its size is not called");
     (*e)->DisposeEnvironment(e);
     jvmtirt_shutdown();
 }
@@ -237,39 +350,12 @@ static jvmtiError my_thread_state(jvmtiEnv *env, jthread thread, jint *state)
     return JVMTI_ERROR_NONE;
 }
 
-/* What the core writes to stderr between capture_begin and capture_end
- * (into text, size n). */
-static FILE *capture_log;
-static int capture_saved = -1;
-
-static int capture_begin(void)
-{
-    fflush(stderr);
-    capture_log = tmpfile();
-    capture_saved = dup(2);
-    if (!capture_log || capture_saved < 0 || dup2(fileno(capture_log), 2) < 0) {
-        expect(0, 1, "stderr redirected");
-        return 0;
-    }
-    return 1;
-}
-
-static void capture_end(char *text, size_t n)
-{
-    fflush(stderr);
-    dup2(capture_saved, 2);
-    close(capture_saved);
-    rewind(capture_log);
-    size_t got = fread(text, 1, n - 1, capture_log);
-    text[got] = '\0';
-    fclose(capture_log);
-}
-
 static void section_shadowed(void)
 {
     jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
     impls.GetThreadState = my_thread_state;
     impls.InterruptThread = my_interrupt;
+    impls.ForceGarbageCollection = jvmti_impl_ForceGarbageCollection;
     jvmtirt_config c = base_config();
     c.impls = &impls;
     if (!capture_begin())
@@ -620,13 +706,10 @@ static jvmtiError vm_walk(const uintptr_t *ids, jint n, jint *states,
     return JVMTI_ERROR_NONE;
 }
 
-/* init with c, stderr in text: its result. */
+/* init with c, stderr in text: its result; a core set up is shut down. */
 static jvmtiError init_captured(const jvmtirt_config *c, char *text, size_t n)
 {
-    if (!capture_begin())
-        return JVMTI_ERROR_INTERNAL;
-    jvmtiError err = jvmtirt_init(c);
-    capture_end(text, n);
+    jvmtiError err = init_captured_keep(c, text, n);
     if (err == JVMTI_ERROR_NONE)
         jvmtirt_shutdown();
     return err;
@@ -763,6 +846,7 @@ static void section_vm_init_phase(void)
 int main(void)
 {
     section_order();
+    section_by_name();
     section_unregistered();
     section_registered();
     section_shadowed();

@@ -9,7 +9,8 @@
 #     with the static library and with the shared one;
 #   - port.c is a tiny VM built with -fvisibility=hidden, static and
 #     shared, and with default visibility, shared: the versioned config and
-#     registered implementations (no function silently at its default);
+#     registered implementations (no function silently at its default; a
+#     jvmti_impl_ definition that is not registered is refused);
 #   - events.c checks the posting semantics (chaining, phases, threads),
 #     static and shared;
 #   - objects.c drives tags, ObjectFree, thread-local storage, thread CPU
@@ -228,7 +229,8 @@ fi
 
 # port.c: a tiny VM built with -fvisibility=hidden (its jvmti_impl_
 # definitions invisible to libjvmtirt.so), static and shared; and with
-# default visibility, shared (its definition replaces the weak default).
+# default visibility, shared (its definition takes the weak default's place:
+# refused unless registered).
 if build "port (static, hidden)" "$d/port" tests/runtime/port.c -fvisibility=hidden "$RT_LIB"; then
     run_tap port "$d/port" | sed 's/ - runtime: port: / - runtime: port: static, hidden: /'
 fi

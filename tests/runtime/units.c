@@ -811,6 +811,7 @@ static void section_events(void)
     jvmtirt_config cfg;
     cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
     cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
+    cfg.check_thread = strict_check_thread; /* NONE but for the two objects below */
     cfg.potential.can_generate_single_step_events = 1;
     cfg.potential.can_generate_compiled_method_load_events = 1;
     cfg.generate_events = on_generate;
@@ -945,10 +946,6 @@ static void section_events(void)
     expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&unknown_thread_obj),
                JVMTI_ERROR_THREAD_NOT_ALIVE,
                "SetEventNotificationMode for a thread the VM never started");
-    jvmtigen_vm_hooks hooks;
-    memset(&hooks, 0, sizeof hooks);
-    hooks.check_thread = strict_check_thread;
-    jvmtigen_set_vm_hooks(&hooks);
     expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&bad_thread_obj),
                JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode with a non-thread (VM hook)");
     expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&dead_thread_obj),
@@ -959,7 +956,6 @@ static void section_events(void)
                JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode: a non-thread before a bad event");
     expect_err(set_mode(A, (jvmtiEventMode)3, JVMTI_EVENT_CLASS_LOAD, (jthread)(void *)&bad_thread_obj),
                JVMTI_ERROR_INVALID_THREAD, "SetEventNotificationMode: a non-thread before a bad mode");
-    jvmtigen_set_vm_hooks(NULL);
     expect_err(set_mode(A, (jvmtiEventMode)3, (jvmtiEvent)1000, NULL), JVMTI_ERROR_INVALID_EVENT_TYPE,
                "SetEventNotificationMode: a bad event before a bad mode");
     expect_err(set_mode(A, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, MAIN_T),
@@ -1884,10 +1880,10 @@ static void section_extensions(void)
  * VM functions the core does not implement
  * ====================================================================== */
 
-/* A VM's own implementation replaces the weak NOT_AVAILABLE default (the
- * collector: a function that stays the VM's). */
+/* A VM's own implementation, registered, replaces the NOT_AVAILABLE
+ * default (the collector: a function that stays the VM's). */
 static int gc_calls;
-jvmtiError jvmti_impl_ForceGarbageCollection(jvmtiEnv *env)
+static jvmtiError vm_force_gc(jvmtiEnv *env)
 {
     (void)env;
     gc_calls++;
@@ -1899,6 +1895,9 @@ static void section_not_available(void)
     jvmtirt_config cfg;
     cfg = (jvmtirt_config)JVMTIRT_CONFIG_INIT;
     cfg.offer_defaults = 1; /* the capability machinery, not the VM functions */
+    jvmtirt_impl_table impls = JVMTIRT_IMPL_TABLE_INIT;
+    impls.ForceGarbageCollection = vm_force_gc;
+    cfg.impls = &impls;
     jvmtirt_init(&cfg);
     main_start();
     jvmtirt_set_phase(JVMTI_PHASE_LIVE);
@@ -1917,7 +1916,7 @@ static void section_not_available(void)
     expect_err((*e)->GetCurrentThread(e, &t), JVMTI_ERROR_NOT_AVAILABLE,
                "GetCurrentThread (no thread_ref from the VM)");
     expect_err((*e)->ForceGarbageCollection(e), JVMTI_ERROR_NONE,
-               "ForceGarbageCollection defined by the VM (this program) overrides the default");
+               "ForceGarbageCollection registered by the VM (this program) replaces the default");
     expect_int(gc_calls, 1, "ForceGarbageCollection reaches the VM's implementation");
     jvmtirt_shutdown();
 }

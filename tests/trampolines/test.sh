@@ -8,7 +8,7 @@
 
 GEN_DRIVER="${GEN_DRIVER:-build/${CC:-cc}/gen-driver}"
 JNI_INC=$(jni_include)
-INC=(-Iruntime/include -Icheck -Itests/trampolines -I"$JNI_INC" -I"$JNI_INC/linux")
+INC=(-Iruntime/include -Iruntime/base -Icheck -Itests/trampolines -I"$JNI_INC" -I"$JNI_INC/linux")
 RUNTIME=(runtime/base/hooks.c runtime/base/trace.c)
 SAN=()
 [ -n "${SANITIZE:-}" ] && SAN=(-fsanitize="$SANITIZE" -fno-omit-frame-pointer -fno-sanitize-recover=all)
