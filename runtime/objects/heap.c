@@ -444,28 +444,32 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const uintptr_t *referrer
         jvmtiHeapReferenceCallback cb = w->cb->heap_reference_callback;
         if (!self)
             hold(w, &own, r->referee);
-        if (!cb || ((w->klass || w->filter) && filtered(w, &o, t->tag, class_tag))) {
-            visit(w, r->referee, o.klass); /* filters choose what is reported, not what is visited */
-            return;
+        /* filters choose what is reported, not what is visited */
+        if (cb && !((w->klass || w->filter) && filtered(w, &o, t->tag, class_tag))) {
+            /* r's own info where the core adds nothing to it: the callback
+             * reads it (const), and a copy costs 64 bytes per reference */
+            jvmtiHeapReferenceInfo info;
+            const jvmtiHeapReferenceInfo *ip = NULL;
+            if (r->kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL ||
+                r->kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL) {
+                info = r->info;
+                info.stack_local.thread_tag = tag_of(w, r->thread);
+                ip = &info;
+            } else if (has_index(r->kind)) {
+                ip = &r->info;
+            }
+            jlong referrer_class_tag = referrer_klass ? tag_of(w, *referrer_klass) : 0;
+            jint res = cb(r->kind, ip, class_tag, referrer_class_tag, o.size, &t->tag,
+                          ref_tag ? &ref_tag->tag : NULL, o.length, w->user_data);
+            write_back(w, t);
+            if (ref_tag && !self)
+                write_back(w, ref_tag);
+            if (res & JVMTI_VISIT_ABORT) {
+                w->stop = 1;
+                return;
+            }
+            follow = (res & JVMTI_VISIT_OBJECTS) != 0;
         }
-        jvmtiHeapReferenceInfo info = r->info, *ip = NULL;
-        if (r->kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL || r->kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL) {
-            info.stack_local.thread_tag = tag_of(w, r->thread);
-            ip = &info;
-        } else if (has_index(r->kind)) {
-            ip = &info;
-        }
-        jlong referrer_class_tag = referrer_klass ? tag_of(w, *referrer_klass) : 0;
-        jint res = cb(r->kind, ip, class_tag, referrer_class_tag, o.size, &t->tag,
-                      ref_tag ? &ref_tag->tag : NULL, o.length, w->user_data);
-        write_back(w, t);
-        if (ref_tag && !self)
-            write_back(w, ref_tag);
-        if (res & JVMTI_VISIT_ABORT) {
-            w->stop = 1;
-            return;
-        }
-        follow = (res & JVMTI_VISIT_OBJECTS) != 0;
     } else {
         if (!self)
             hold(w, &own, r->referee);
