@@ -146,12 +146,19 @@ int host_heap_build(long n, host_thread *builder)
 
 /* ---- the core's operations ---- */
 
+/* The K_* of a class object, -1: not a model class. By address (the
+ * model's classes are host_classes[0..3] and own_classes[0..3]): a walk
+ * asks once per object, for its CLASS reference. */
 static int class_index(uintptr_t id)
 {
-    for (int i = 0; i < K_COUNT; i++)
-        if (classes[i].cls && (uintptr_t)&classes[i].cls->obj == id)
-            return i;
-    return -1;
+    const uintptr_t size = sizeof(host_class);
+    uintptr_t in_host = id - (uintptr_t)host_classes, in_own = id - (uintptr_t)own_classes;
+    int i = -1;
+    if (in_host < 4 * size && in_host % size == 0)
+        i = (int)(in_host / size);
+    else if (in_own < 4 * size && in_own % size == 0)
+        i = K_ROOT + (int)(in_own / size);
+    return i >= 0 && classes[i].cls && (uintptr_t)&classes[i].cls->obj == id ? i : -1;
 }
 
 static void heap_pause(int on) { host_heap_hold(on); }
@@ -200,17 +207,17 @@ static void heap_roots(jvmtirt_heap_ref_fn fn, void *ctx)
     host_plain_each(1, plain_root, &c);
 }
 
-static int ref(jvmtirt_heap_ref_fn fn, void *ctx, jvmtiHeapReferenceKind kind, const void *to,
-               jint index)
+/* One reference through r, zeroed once by the caller: only kind, referee
+ * and the index change from one to the next (the core reads r only). */
+static int ref(jvmtirt_heap_ref_fn fn, void *ctx, jvmtirt_heap_ref *r,
+               jvmtiHeapReferenceKind kind, const void *to, jint index)
 {
     if (!to)
         return 0;
-    jvmtirt_heap_ref r;
-    memset(&r, 0, sizeof r);
-    r.kind = kind;
-    r.referee = (uintptr_t)to;
-    r.info.field.index = index;
-    return fn(ctx, &r);
+    r->kind = kind;
+    r->referee = (uintptr_t)to;
+    r->info.field.index = index;
+    return fn(ctx, r);
 }
 
 static const host_class *class_of(uintptr_t id)
@@ -231,13 +238,15 @@ static const host_class *class_of(uintptr_t id)
 
 static void heap_references(uintptr_t id, jvmtirt_heap_ref_fn fn, void *ctx)
 {
-    if (ref(fn, ctx, JVMTI_HEAP_REFERENCE_CLASS, class_of(id), 0))
+    jvmtirt_heap_ref r;
+    memset(&r, 0, sizeof r);
+    if (ref(fn, ctx, &r, JVMTI_HEAP_REFERENCE_CLASS, class_of(id), 0))
         return;
     const host_object *o = (const host_object *)id;
     if (o->kind == HOST_CLASS) {
         int k = class_index(id);
         if (k >= 0 && classes[k].super >= 0)
-            ref(fn, ctx, JVMTI_HEAP_REFERENCE_SUPERCLASS, classes[classes[k].super].cls, 0);
+            ref(fn, ctx, &r, JVMTI_HEAP_REFERENCE_SUPERCLASS, classes[classes[k].super].cls, 0);
         return;
     }
     if (o->kind != HOST_INSTANCE)
@@ -245,13 +254,13 @@ static void heap_references(uintptr_t id, jvmtirt_heap_ref_fn fn, void *ctx)
     const host_instance *in = (const host_instance *)o;
     if (in->klass == K_ROOT) {
         for (int i = 0; i < 3; i++)
-            if (ref(fn, ctx, JVMTI_HEAP_REFERENCE_FIELD, in->ref[i], i))
+            if (ref(fn, ctx, &r, JVMTI_HEAP_REFERENCE_FIELD, in->ref[i], i))
                 return;
     } else if (in->klass == K_NODE) {
-        ref(fn, ctx, JVMTI_HEAP_REFERENCE_FIELD, in->ref[0], 0);
+        ref(fn, ctx, &r, JVMTI_HEAP_REFERENCE_FIELD, in->ref[0], 0);
     } else if (in->klass == K_NODE_ARRAY) {
         for (jint i = 0; i < in->length; i++)
-            if (ref(fn, ctx, JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT, in->elems[i], i))
+            if (ref(fn, ctx, &r, JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT, in->elems[i], i))
                 return;
     }
 }
@@ -271,6 +280,13 @@ static void heap_objects(jvmtirt_heap_object_fn fn, void *ctx)
 
 static jvmtiError heap_object_info(uintptr_t id, jvmtirt_heap_object *out)
 {
+    const host_instance *node = (const host_instance *)id;
+    if (id && node->obj.kind == HOST_INSTANCE && node->klass == K_NODE) {
+        /* most of a model's objects: asked once per reference to one */
+        *out = (jvmtirt_heap_object){.klass = (uintptr_t)classes[K_NODE].cls, .size = 24,
+                                     .length = -1};
+        return JVMTI_ERROR_NONE;
+    }
     const host_class *k = id ? class_of(id) : NULL;
     if (!k)
         return JVMTI_ERROR_INVALID_OBJECT;

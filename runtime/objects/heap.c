@@ -42,11 +42,21 @@ typedef struct idblock {
     uint64_t bits;
 } idblock;
 
+/* The slots of the two blocks last looked up, most recent first (block
+ * 0: none): a walk goes back and forth between an object's class and the
+ * objects beside it, and a hit skips the hash and the probe (a cache miss
+ * once the table outgrew the cache). Emptied when slots move. */
+typedef struct idhit {
+    uintptr_t block;
+    size_t slot;
+} idhit;
+
 typedef struct idset {
     idblock *slots;
     size_t cap, used;
     unsigned shift;
     int started;
+    idhit hit[2];
 } idset;
 
 /* A full 64-bit finalizer (MurmurHash3's): block numbers are consecutive,
@@ -94,6 +104,7 @@ static int idset_rebuild(idset *s, unsigned old_shift)
  * block (the table may grow). */
 static int idset_add_slow(idset *s, uintptr_t k)
 {
+    memset(s->hit, 0, sizeof s->hit); /* the slots may move below */
     unsigned tz = k ? (unsigned)__builtin_ctzll((unsigned long long)k) : 0;
     if (!s->started) {
         s->started = 1;
@@ -139,14 +150,27 @@ static inline int idset_add(idset *s, uintptr_t k)
     if (s->cap && k && !(k & (((uintptr_t)1 << s->shift) - 1))) {
         uintptr_t v = k >> s->shift, b = (v >> 6) + 1;
         uint64_t bit = 1ull << (v & 63);
-        size_t mask = s->cap - 1;
-        for (size_t j = idhash(b) & mask; s->slots[j].block; j = (j + 1) & mask) {
-            if (s->slots[j].block == b) {
-                if (s->slots[j].bits & bit)
-                    return 0;
-                s->slots[j].bits |= bit;
-                return 1;
+        idblock *slot = NULL;
+        if (s->hit[0].block == b) {
+            slot = &s->slots[s->hit[0].slot];
+        } else if (s->hit[1].block == b) {
+            slot = &s->slots[s->hit[1].slot];
+        } else {
+            size_t mask = s->cap - 1;
+            for (size_t j = idhash(b) & mask; s->slots[j].block; j = (j + 1) & mask) {
+                if (s->slots[j].block == b) {
+                    s->hit[1] = s->hit[0];
+                    s->hit[0] = (idhit){b, j};
+                    slot = &s->slots[j];
+                    break;
+                }
             }
+        }
+        if (slot) {
+            if (slot->bits & bit)
+                return 0;
+            slot->bits |= bit;
+            return 1;
         }
     }
     return idset_add_slow(s, k);
@@ -327,7 +351,7 @@ static const rt_need needs[] = {
 const rt_area rt_area_heap = {.needs = needs, .n_needs = sizeof needs / sizeof *needs};
 
 /* Marks id (of class klass) visited and queues it, unless it already was. */
-static void visit(walk *w, uintptr_t id, uintptr_t klass)
+static inline void visit(walk *w, uintptr_t id, uintptr_t klass)
 {
     int r = idset_add(&w->visited, id);
     if (r > 0) {
@@ -356,6 +380,13 @@ static int filtered(const walk *w, const jvmtirt_heap_object *o, jlong tag, jlon
            ((f & JVMTI_HEAP_FILTER_CLASS_UNTAGGED) && class_tag == 0);
 }
 
+/* The tag of an object, 0: untagged. Before the first SetTag there is no
+ * tag map: 0 without the call (a walk asks three times per reference). */
+static inline jlong tag_of(const walk *w, uintptr_t id)
+{
+    return LOAD(&w->e->tags) ? rt_tag_get(w->e, id) : 0;
+}
+
 /* A tag a callback was handed by pointer: written back if it changed. */
 typedef struct held_tag {
     uintptr_t id;
@@ -365,7 +396,7 @@ typedef struct held_tag {
 static void hold(walk *w, held_tag *h, uintptr_t id)
 {
     h->id = id;
-    h->tag = h->stored = rt_tag_get(w->e, id);
+    h->tag = h->stored = tag_of(w, id);
 }
 
 static void write_back(walk *w, held_tag *h)
@@ -408,33 +439,37 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const uintptr_t *referrer
     int self = ref_tag && ref_tag->id == r->referee;
     held_tag own, *t = self ? ref_tag : &own;
     int follow = 1;
-    jlong class_tag = rt_tag_get(w->e, o.klass);
+    jlong class_tag = tag_of(w, o.klass);
     if (!w->basic) {
         jvmtiHeapReferenceCallback cb = w->cb->heap_reference_callback;
         if (!self)
             hold(w, &own, r->referee);
-        if (!cb || filtered(w, &o, t->tag, class_tag)) {
-            visit(w, r->referee, o.klass); /* filters choose what is reported, not what is visited */
-            return;
+        /* filters choose what is reported, not what is visited */
+        if (cb && !((w->klass || w->filter) && filtered(w, &o, t->tag, class_tag))) {
+            /* r's own info where the core adds nothing to it: the callback
+             * reads it (const), and a copy costs 64 bytes per reference */
+            jvmtiHeapReferenceInfo info;
+            const jvmtiHeapReferenceInfo *ip = NULL;
+            if (r->kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL ||
+                r->kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL) {
+                info = r->info;
+                info.stack_local.thread_tag = tag_of(w, r->thread);
+                ip = &info;
+            } else if (has_index(r->kind)) {
+                ip = &r->info;
+            }
+            jlong referrer_class_tag = referrer_klass ? tag_of(w, *referrer_klass) : 0;
+            jint res = cb(r->kind, ip, class_tag, referrer_class_tag, o.size, &t->tag,
+                          ref_tag ? &ref_tag->tag : NULL, o.length, w->user_data);
+            write_back(w, t);
+            if (ref_tag && !self)
+                write_back(w, ref_tag);
+            if (res & JVMTI_VISIT_ABORT) {
+                w->stop = 1;
+                return;
+            }
+            follow = (res & JVMTI_VISIT_OBJECTS) != 0;
         }
-        jvmtiHeapReferenceInfo info = r->info, *ip = NULL;
-        if (r->kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL || r->kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL) {
-            info.stack_local.thread_tag = rt_tag_get(w->e, r->thread);
-            ip = &info;
-        } else if (has_index(r->kind)) {
-            ip = &info;
-        }
-        jlong referrer_class_tag = referrer_klass ? rt_tag_get(w->e, *referrer_klass) : 0;
-        jint res = cb(r->kind, ip, class_tag, referrer_class_tag, o.size, &t->tag,
-                      ref_tag ? &ref_tag->tag : NULL, o.length, w->user_data);
-        write_back(w, t);
-        if (ref_tag && !self)
-            write_back(w, ref_tag);
-        if (res & JVMTI_VISIT_ABORT) {
-            w->stop = 1;
-            return;
-        }
-        follow = (res & JVMTI_VISIT_OBJECTS) != 0;
     } else {
         if (!self)
             hold(w, &own, r->referee);
@@ -447,7 +482,7 @@ static void report(walk *w, const jvmtirt_heap_ref *r, const uintptr_t *referrer
                 if (w->stack_cb) {
                     const jvmtiHeapReferenceInfoStackLocal *s = &r->info.stack_local;
                     jint slot = r->kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL ? -1 : s->slot;
-                    res = w->stack_cb(rk, class_tag, o.size, &t->tag, rt_tag_get(w->e, r->thread),
+                    res = w->stack_cb(rk, class_tag, o.size, &t->tag, tag_of(w, r->thread),
                                       s->depth, s->method, slot, w->user_data);
                 }
             } else if (w->root_cb) {
@@ -485,7 +520,7 @@ static void report_primitives(walk *w, uintptr_t id, const jvmtirt_heap_object *
     const jvmtiHeapCallbacks *cb = w->cb;
     if (!wants_primitives(w))
         return;
-    jlong class_tag = rt_tag_get(w->e, o->klass);
+    jlong class_tag = tag_of(w, o->klass);
     if (filtered(w, o, t->tag, class_tag))
         return;
     jint res = 0;
@@ -526,6 +561,10 @@ static void report_primitives(walk *w, uintptr_t id, const jvmtirt_heap_object *
 static void drain(walk *w)
 {
     int primitives = wants_primitives(w);
+    /* zeroed once: each reference sets the same three fields (report()
+     * only reads it), the rest stays 0 */
+    jvmtirt_heap_ref r;
+    memset(&r, 0, sizeof r);
     while (w->work.n > 0 && !w->stop) {
         work_item item = w->work.v[--w->work.n];
         uintptr_t id = item.id;
@@ -545,8 +584,6 @@ static void drain(walk *w)
         /* t is the only holder of the referrer's tag while its references
          * are reported: a self-reference shares it */
         for (size_t i = 0; i < w->refs.n && !w->stop; i++) {
-            jvmtirt_heap_ref r;
-            memset(&r, 0, sizeof r);
             r.kind = (jvmtiHeapReferenceKind)w->refs.v[i].kind;
             r.referee = w->refs.v[i].referee;
             r.info.field.index = w->refs.v[i].index; /* array and constant_pool alias it */
@@ -734,7 +771,7 @@ static jvmtiError iterate(walk *w, jvmtiHeapObjectCallback ocb,
             continue;
         held_tag t;
         hold(w, &t, id);
-        jlong class_tag = rt_tag_get(w->e, o.klass);
+        jlong class_tag = tag_of(w, o.klass);
         if (ocb) {
             if ((object_filter == JVMTI_HEAP_OBJECT_TAGGED && t.tag == 0) ||
                 (object_filter == JVMTI_HEAP_OBJECT_UNTAGGED && t.tag != 0))
