@@ -185,6 +185,19 @@ static int attributes(program *p, size_t *at, method_code *m)
     return 1;
 }
 
+/* A field's or method's access flags, name and descriptor (JVMS 4.5, 4.6),
+ * at *at; moves *at past them. */
+static int member_header(const program *p, size_t *at, unsigned *access, char **name, char **descriptor)
+{
+    if (!fits(p, *at, 6))
+        return 0;
+    *access = get_u2(p->b + *at);
+    *name = utf8_dup(p, get_u2(p->b + *at + 2));
+    *descriptor = utf8_dup(p, get_u2(p->b + *at + 4));
+    *at += 6;
+    return *name && *descriptor;
+}
+
 /* Reads the constant pool and the methods (the core checked the bytes
  * already: this still refuses to read past their end). */
 static int parse(program *p)
@@ -209,13 +222,7 @@ static int parse(program *p)
     at += 2;
     for (unsigned i = 0; i < p->n_fields; i++) {
         static_field *f = &p->fields[i];
-        if (!fits(p, at, 6))
-            return 0;
-        f->access = get_u2(p->b + at);
-        f->name = utf8_dup(p, get_u2(p->b + at + 2));
-        f->descriptor = utf8_dup(p, get_u2(p->b + at + 4));
-        at += 6;
-        if (!f->name || !f->descriptor || !attributes(p, &at, NULL))
+        if (!member_header(p, &at, &f->access, &f->name, &f->descriptor) || !attributes(p, &at, NULL))
             return 0;
     }
     if (!fits(p, at, 2))
@@ -227,13 +234,7 @@ static int parse(program *p)
     at += 2;
     for (unsigned i = 0; i < p->n_methods; i++) {
         method_code *m = &p->methods[i];
-        if (!fits(p, at, 6))
-            return 0;
-        m->access = get_u2(p->b + at);
-        m->name = utf8_dup(p, get_u2(p->b + at + 2));
-        m->descriptor = utf8_dup(p, get_u2(p->b + at + 4));
-        at += 6;
-        if (!m->name || !m->descriptor || !attributes(p, &at, m))
+        if (!member_header(p, &at, &m->access, &m->name, &m->descriptor) || !attributes(p, &at, m))
             return 0;
     }
     return 1;
