@@ -10,14 +10,14 @@
 #include <libxml/parser.h>
 #include <libxslt/xslt.h>
 
-#include "spec/build.h"
+#include "model/build.h"
 #include "base/diag.h"
-#include "spec/check.h"
+#include "model/check.h"
 #include "tools/diff.h"
 #include "docs/docs.h"
 #include "c/emit.h"
 #include "tools/fill.h"
-#include "spec/load.h"
+#include "model/load.h"
 #include "tools/model_json.h"
 #include "base/heap.h"
 #include "base/keep.h"

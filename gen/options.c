@@ -10,7 +10,7 @@
 #include "base/status.h"
 #include "base/util.h"
 #include "docs/docs.h"
-#include "spec/facts.h"
+#include "model/facts.h"
 
 /* Reading a spec may take at most this long (--time-limit): real specs take
  * a fraction of a second, and a document built to drive libxml2 into its

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 const Output outputs[] = {
     {"jvmti.h", emit_header},

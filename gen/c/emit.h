@@ -5,8 +5,8 @@
 #define JVMTIGEN_EMIT_H
 
 #include "base/output.h"
-#include "spec/facts.h"
-#include "spec/model.h"
+#include "model/facts.h"
+#include "model/model.h"
 
 typedef struct GenContext {
     const Spec *spec;

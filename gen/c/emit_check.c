@@ -2,7 +2,7 @@
  * agent that wraps another agent. Per JVM TI function:
  *   jvmticheck_entry_NAME    the quick path: every rule's negation, the
  *                            cheapest first; all hold: on to the forwarder;
- *   jvmticheck_checked_NAME  (cold) else: the checks spec/guard.c lists (the
+ *   jvmticheck_checked_NAME  (cold) else: the checks model/guard.c lists (the
  *                            trampolines' own, in their order); the first
  *                            one broken becomes a finding (jvmticheck_broke),
  *                            and the call goes on to the forwarder;
@@ -23,8 +23,8 @@
 
 #include "c/emit.h"
 #include "c/impl.h"
-#include "spec/ctype.h"
-#include "spec/guard.h"
+#include "model/ctype.h"
+#include "model/guard.h"
 
 static const Typedef *typedef_named(const Spec *s, const char *name)
 {

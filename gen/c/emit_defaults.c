@@ -6,7 +6,7 @@
 
 #include "c/core.h"
 #include "c/impl.h"
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* jvmtigen_entry.c: the entry points of JVM TI. One static trampoline per
- * function makes the checks spec/guard.c lists, in that order, and then calls the
+ * function makes the checks model/guard.c lists, in that order, and then calls the
  * implementation (jvmtigen_impl.h); two function tables point at them:
  *   jvmtigen_functions         the trampolines;
  *   jvmtigen_traced_functions  the same, each behind a per-function trace
@@ -15,8 +15,8 @@
 
 #include "c/emit.h"
 #include "c/impl.h"
-#include "spec/ctype.h"
-#include "spec/guard.h"
+#include "model/ctype.h"
+#include "model/guard.h"
 
 #define UNLIKELY_RETURN(o, cond, err)                                                              \
     buf_printf((o), "    if (JVMTIGEN_UNLIKELY(%s))\n        return %s;\n", (cond), (err))

@@ -1,5 +1,5 @@
 /* jvmti.h, laid out exactly as the JDK's build lays it out (in the style of the
- * release it is made for: header_style in spec/facts.c), so that a header
+ * release it is made for: header_style in model/facts.c), so that a header
  * generated from the JDK's spec equals the JDK's header byte for byte below
  * the opening comment. The order of sections, the blank lines and the
  * comment spacing are all part of that contract; see tests/header. */
@@ -8,7 +8,7 @@
 
 #include "c/emit.h"
 #include "c/impl.h"
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 /* The parameters of a C signature, each after sep (they follow the
  * environment). */

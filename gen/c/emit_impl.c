@@ -4,7 +4,7 @@
 #include "c/emit.h"
 #include "c/impl.h"
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 #include <stdlib.h>
 

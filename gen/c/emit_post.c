@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 static Event **events_by_num(const Spec *s)
 {

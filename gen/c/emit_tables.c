@@ -7,8 +7,8 @@
 
 #include "c/emit.h"
 #include "c/impl.h"
-#include "spec/ctype.h"
-#include "spec/guard.h"
+#include "model/ctype.h"
+#include "model/guard.h"
 
 /* clang-format off */
 static const char *const rule_names[] = {

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "spec/ctype.h"
-#include "spec/guard.h"
+#include "model/ctype.h"
+#include "model/guard.h"
 
 bool function_in_table(const Function *f) { return !f->hide; }
 

@@ -4,7 +4,7 @@
 #ifndef JVMTIGEN_IMPL_H
 #define JVMTIGEN_IMPL_H
 
-#include "spec/model.h"
+#include "model/model.h"
 
 /* Prefix of implementation function names: jvmti_impl_GetThreadState. */
 #define IMPL_PREFIX "jvmti_impl_"

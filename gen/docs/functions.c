@@ -13,10 +13,10 @@
 #include <libxslt/xsltInternals.h>
 
 #include "c/impl.h"
-#include "spec/ctype.h"
-#include "spec/errors.h"
-#include "spec/facts.h"
-#include "spec/refs.h"
+#include "model/ctype.h"
+#include "model/errors.h"
+#include "model/facts.h"
+#include "model/refs.h"
 
 static DocsState *state_of(xmlXPathParserContextPtr pc)
 {
@@ -131,7 +131,7 @@ static void member_ctype_target(Buf *b, const char *key, const DocsState *st)
 }
 
 /* jg:reference("Owner.name"): what a JNI reference in a parameter or field
- * is, as the model says (spec/refs.h: "caller", "local",
+ * is, as the model says (model/refs.h: "caller", "local",
  * "callback-local"); "" where it holds none, or for an unknown one. */
 static void member_reference(Buf *b, const char *key, const DocsState *st)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/errors.h"
+#include "model/errors.h"
 
 static void add_members(DocsState *st, const char *owner, Param **ps, size_t n)
 {

@@ -9,7 +9,7 @@
 #include <libxslt/extensions.h>
 
 #include "c/impl.h"
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 static bool named(xmlNodePtr n, const char *const *names)
 {

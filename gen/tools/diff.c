@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 #include "c/impl.h"
 #include "base/cscan.h"
 #include "base/json.h"
-#include "spec/layout.h"
-#include "spec/refs.h"
+#include "model/layout.h"
+#include "model/refs.h"
 
 /* Bumped when a key changes meaning or goes away. */
 #define DIFF_JSON_FORMAT 1

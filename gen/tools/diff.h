@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "spec/model.h"
+#include "model/model.h"
 
 typedef struct DiffNames {
     const char *old_name; /* how to call each spec in the output: its path */

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "base/cscan.h"
-#include "spec/ctype.h"
+#include "model/ctype.h"
 #include "base/diag.h"
-#include "spec/facts.h"
+#include "model/facts.h"
 #include "c/impl.h"
 #include "base/output.h"
 #include "base/status.h"

@@ -12,8 +12,8 @@
 #ifndef JVMTIGEN_FILL_H
 #define JVMTIGEN_FILL_H
 
-#include "spec/facts.h"
-#include "spec/model.h"
+#include "model/facts.h"
+#include "model/model.h"
 
 typedef struct FillOptions {
     const char *spec_path; /* for messages and the skeleton's comment */

@@ -5,7 +5,7 @@
 #define JVMTIGEN_MODEL_ABI_H
 
 #include "base/json.h"
-#include "spec/layout.h"
+#include "model/layout.h"
 
 /* "layout": typedef number i of the spec, or null where unknown. */
 void model_json_typedef_layout(Json *j, const Spec *s, Layouts *l, size_t i);

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "spec/errors.h"
+#include "model/errors.h"
 #include "base/json.h"
-#include "spec/refs.h"
+#include "model/refs.h"
 #include "tools/model_abi.h"
 
 /* Bumped when a key changes meaning or goes away. */

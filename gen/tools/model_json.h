@@ -7,7 +7,7 @@
 #define JVMTIGEN_MODEL_JSON_H
 
 #include "base/json.h"
-#include "spec/model.h"
+#include "model/model.h"
 
 /* Appends the model of a checked spec as one JSON document: two-space
  * indented, keys in a fixed order, lists in document order, ending with a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Negative tests for the model checks (gen/spec/check.c, gen/spec/build.c) and for the
+# Negative tests for the model checks (gen/model/check.c, gen/model/build.c) and for the
 # loader's XML errors.
 #
 #   tests/checks/fixtures/valid.xml     a small spec that must pass and whose
@@ -203,7 +203,7 @@ C
 }
 check_const_values
 
-# The function table's last slot is derived from the spec (gen/spec/facts.h):
+# The function table's last slot is derived from the spec (gen/model/facts.h):
 # at least 1024, else 8 for each function. valid.xml with its Paint written
 # over and over up to 129 functions (1032 slots): the last at 1032 is
 # accepted, at 1033 refused, naming the range and why.

@@ -21,10 +21,10 @@
 #include "base/cscan.h"
 #include "base/diag.h"
 #include "base/status.h"
-#include "spec/build.h"
-#include "spec/check.h"
-#include "spec/facts.h"
-#include "spec/load.h"
+#include "model/build.h"
+#include "model/check.h"
+#include "model/facts.h"
+#include "model/load.h"
 #include "tools/fill.h"
 
 #ifndef FUZZ_OWN_SPEC

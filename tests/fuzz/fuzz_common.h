@@ -17,11 +17,11 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
-#include "spec/build.h"
-#include "spec/check.h"
+#include "model/build.h"
+#include "model/check.h"
 #include "base/diag.h"
 #include "c/emit.h"
-#include "spec/load.h"
+#include "model/load.h"
 
 #ifndef FUZZ_SPEC_NAME
 #error "FUZZ_SPEC_NAME: the path an input is read as (the Makefile sets it)"

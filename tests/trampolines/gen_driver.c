@@ -1,7 +1,7 @@
 /* Writes a C test driver for the generated trampolines of one spec.
  *
  * The expectations are derived here, from the spec's attributes, by rules
- * written down independently of gen/spec/guard.c (the code under test): which
+ * written down independently of gen/model/guard.c (the code under test): which
  * phases a function accepts, what the calling thread must be, which
  * capability it needs, and what each parameter's type and attributes ask
  * for. For every function the driver calls the trampoline through the
@@ -25,11 +25,11 @@
 
 #include <libxml/parser.h>
 
-#include "spec/build.h"
-#include "spec/check.h"
-#include "spec/ctype.h"
+#include "model/build.h"
+#include "model/check.h"
+#include "model/ctype.h"
 #include "base/diag.h"
-#include "spec/load.h"
+#include "model/load.h"
 
 static const Spec *spec;
 

@@ -1,6 +1,6 @@
 /* Trampoline checks of a few JDK 25 functions, with every expectation
  * written by hand from the spec's attributes (quoted above each test), so
- * the rules of gen/spec/guard.c are checked against a reading of the spec that
+ * the rules of gen/model/guard.c are checked against a reading of the spec that
  * owes nothing to the generator. Built with the recording implementations
  * of `gen-driver --stubs` (stubs.c) and the generated jvmtigen_entry.c. */
 #define _POSIX_C_SOURCE 200809L /* setenv */

@@ -8,9 +8,9 @@
 
 #include "base/cscan.h"
 #include "c/core.h"
-#include "spec/ctype.h"
-#include "spec/errors.h"
-#include "spec/facts.h"
+#include "model/ctype.h"
+#include "model/errors.h"
+#include "model/facts.h"
 #include "tools/model_json.h"
 #include "tools/udiff.h"
 #include "base/util.h"

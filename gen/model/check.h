@@ -4,7 +4,7 @@
 #ifndef JVMTIGEN_CHECK_H
 #define JVMTIGEN_CHECK_H
 
-#include "spec/model.h"
+#include "model/model.h"
 
 /* diag_error_count() tells how many were found. */
 void check_spec(const Spec *spec);

@@ -1,4 +1,4 @@
-#include "spec/model.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>

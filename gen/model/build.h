@@ -6,7 +6,7 @@
 
 #include <libxml/tree.h>
 
-#include "spec/model.h"
+#include "model/model.h"
 
 /* Returns NULL only when out of memory; problems are queued as diagnostics. */
 Spec *build_spec(xmlDocPtr doc, const char *file);

@@ -1,4 +1,4 @@
-#include "spec/load.h"
+#include "model/load.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "spec/reserved.h"
+#include "model/reserved.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "spec/check.h"
+#include "model/check.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "base/cscan.h"
-#include "spec/cexpr.h"
-#include "spec/facts.h"
-#include "spec/reserved.h"
+#include "model/cexpr.h"
+#include "model/facts.h"
+#include "model/reserved.h"
 
 typedef struct Index {
     StrMap functions, function_nums, callbacks, events, event_nums, event_consts, errors,
@@ -573,7 +573,7 @@ static bool lookup_earlier(void *ctx, const char *name, long long *value, bool *
 }
 
 /* A constant's num goes into an enum of jvmti.h as written, so it is
- * evaluated as C would (spec/cexpr.c): a literal, or an expression of
+ * evaluated as C would (model/cexpr.c): a literal, or an expression of
  * literals and constants defined before it. */
 static void check_constants(Index *ix, const Spec *s)
 {

@@ -1,4 +1,4 @@
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "spec/facts.h"
+#include "model/facts.h"
 
 #include <stdlib.h>
 #include <string.h>

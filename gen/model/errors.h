@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "spec/guard.h"
-#include "spec/model.h"
+#include "model/guard.h"
+#include "model/model.h"
 
 /* Why a parameter can make a function fail. */
 typedef enum ParamErrorKind {
@@ -35,7 +35,7 @@ typedef enum ParamErrorKind {
 } ParamErrorKind;
 
 /* One row per kind: a new kind of parameter error is a row here (and, when
- * the trampoline checks it, a guard_kinds[] row in spec/guard.c). */
+ * the trampoline checks it, a guard_kinds[] row in model/guard.c). */
 typedef struct ParamErrorKindInfo {
     const char *name;  /* as the docs' templates see it: "null", "thread-alive", ... */
     const char *error; /* "JVMTI_ERROR_..." */

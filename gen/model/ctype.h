@@ -2,7 +2,7 @@
 #ifndef JVMTIGEN_CTYPE_H
 #define JVMTIGEN_CTYPE_H
 
-#include "spec/model.h"
+#include "model/model.h"
 
 /* "const jthread*", "jvmtiFrameInfo*", "char**", ... (no name). */
 void ctype_append(Buf *b, const Type *t);

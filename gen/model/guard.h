@@ -10,7 +10,7 @@
 #ifndef JVMTIGEN_GUARD_H
 #define JVMTIGEN_GUARD_H
 
-#include "spec/model.h"
+#include "model/model.h"
 
 typedef enum GuardKind {
     G_PHASE,      /* current phase not allowed           -> WRONG_PHASE */

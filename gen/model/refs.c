@@ -1,4 +1,4 @@
-#include "spec/refs.h"
+#include "model/refs.h"
 
 #include <string.h>
 

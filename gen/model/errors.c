@@ -1,10 +1,10 @@
-#include "spec/errors.h"
+#include "model/errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 const ParamErrorKindInfo param_error_kinds[PE_COUNT] = {
     [PE_NULL] = {"null", "JVMTI_ERROR_NULL_POINTER", G_NULL, "%p is NULL."},

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "spec/model.h"
+#include "model/model.h"
 
 typedef enum DataModel { DM_LP64, DM_ILP32, DM_COUNT } DataModel;
 extern const char *const data_model_names[DM_COUNT]; /* "lp64", "ilp32" */

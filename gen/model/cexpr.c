@@ -1,4 +1,4 @@
-#include "spec/cexpr.h"
+#include "model/cexpr.h"
 
 #include <limits.h>
 #include <stdarg.h>

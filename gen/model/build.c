@@ -1,10 +1,10 @@
-#include "spec/build.h"
+#include "model/build.h"
 
 #include <limits.h>
 #include <string.h>
 
-#include "spec/cexpr.h"
-#include "spec/facts.h"
+#include "model/cexpr.h"
+#include "model/facts.h"
 
 /* Names walk_kind remembers, by the name's address: libxml2 makes every
  * element's name one string of its dictionary. A power of two, over the

@@ -1,4 +1,4 @@
-#include "spec/layout.h"
+#include "model/layout.h"
 
 #include <string.h>
 

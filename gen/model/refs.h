@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "spec/model.h"
+#include "model/model.h"
 
 /* Where a parameter or field sits: what its direction and references mean
  * depend on who calls whom. */

@@ -1,10 +1,10 @@
-#include "spec/guard.h"
+#include "model/guard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/ctype.h"
+#include "model/ctype.h"
 
 PhaseRule phase_rule(const Function *f) { return phase_rule_of(f->phase); }
 
