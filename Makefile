@@ -226,7 +226,7 @@ $(RT_LIB): $(RT_OBJS) $(LINKED_BY) | $(LIBDIR)
 	rm -f $@
 	ar rcs $@ $(RT_OBJS)
 $(RT_SO): $(RT_OBJS) $(LINKED_BY) | $(LIBDIR)
-	$(CC) -shared -Wl,-soname,libjvmtirt.so.0 $(SAN_FLAGS) $(LDFLAGS) -o $@.0 $(RT_OBJS) -pthread
+	$(CC) -shared -Wl,-soname,libjvmtirt.so.0 $(SAN_FLAGS) $(LDFLAGS) -o $@.0 $(RT_OBJS) -ldl -pthread
 	ln -sf libjvmtirt.so.0 $@
 $(JVMTI_HOST): $(HOST_OBJS) $(RT_LIB) $(LINKED_BY) | $(BINDIR)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(HOST_OBJS) $(RT_LIB) -ldl -pthread

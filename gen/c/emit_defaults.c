@@ -26,9 +26,7 @@ static void emit_supplied(Buf *o, const Function **slot, int max)
  * registration would lose (or it would be a way in of its own). */
 static void emit_unregistered(Buf *o, const Function **slot, int max)
 {
-    buf_puts(o, "\n/* A function pointer, compared by address only. */\n"
-                "typedef void (*jvmtigen_fn)(void);\n\n"
-                "/* Defined by name in the default's place, and not what is registered. */\n"
+    buf_puts(o, "\n/* Defined by name in the default's place, and not what is registered. */\n"
                 "int jvmtigen_impl_unregistered(int num)\n{\n    switch (num) {\n");
     for (int n = 1; n <= max; n++)
         if (slot[n] && !core_implements(slot[n]->id))
@@ -40,16 +38,37 @@ static void emit_unregistered(Buf *o, const Function **slot, int max)
     buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
 }
 
-/* The table has a member for every slot, the core's functions too: one
- * registered there would never be called, so the core refuses it. */
-static void emit_shadowed(Buf *o, const Function **slot, int max)
+/* A switch over the core's own functions' slots: head opens the function,
+ * each case returns ret (one %s: the function's name), default returns dflt. */
+static void emit_core_switch(Buf *o, const Function **slot, int max, const char *head,
+                             const char *ret, const char *dflt)
 {
-    buf_puts(o, "\n/* Registered, but the core implements it. */\n"
-                "int jvmtigen_impl_shadowed(int num)\n{\n    switch (num) {\n");
+    buf_printf(o, "\n%s\n{\n    switch (num) {\n", head);
     for (int n = 1; n <= max; n++)
-        if (slot[n] && core_implements(slot[n]->id))
-            buf_printf(o, "    case %d:\n        return registered.%s != NULL;\n", n, slot[n]->id);
-    buf_puts(o, "    default:\n        return 0;\n    }\n}\n");
+        if (slot[n] && core_implements(slot[n]->id)) {
+            buf_printf(o, "    case %d:\n        return ", n);
+            buf_printf(o, ret, slot[n]->id);
+            buf_puts(o, ";\n");
+        }
+    buf_printf(o, "    default:\n        return %s;\n    }\n}\n", dflt);
+}
+
+/* The table has a member for every slot, the core's functions too: one
+ * registered there would never be called, so the core refuses it. And the
+ * core's own functions by name, as the dynamic linker resolved each: a VM
+ * that exports a definition of the same name from a program linked with
+ * the shared library takes the core's place there (a static link refuses
+ * the second definition), which jvmtirt_init finds and refuses. */
+static void emit_core_checks(Buf *o, const Function **slot, int max)
+{
+    emit_core_switch(o, slot, max,
+                     "/* Registered, but the core implements it. */\n"
+                     "int jvmtigen_impl_shadowed(int num)",
+                     "registered.%s != NULL", "0");
+    emit_core_switch(o, slot, max,
+                     "/* The core's function, by name. */\n"
+                     "jvmtigen_fn jvmtigen_impl_core(int num)",
+                     "(jvmtigen_fn)jvmti_impl_%s", "NULL");
 }
 
 /* Each default is a local function with the jvmti_impl_ name as a weak
@@ -97,6 +116,6 @@ void emit_defaults(const GenContext *ctx, Buf *o)
     }
     emit_supplied(o, slot, max);
     emit_unregistered(o, slot, max);
-    emit_shadowed(o, slot, max);
+    emit_core_checks(o, slot, max);
     free(slot);
 }

@@ -48,7 +48,13 @@ static void impls_table_append(const Spec *s, Buf *o)
                 "int jvmtigen_impl_unregistered(int num);\n"
                 "/* 1 if the function in slot num is the runtime core's and the table\n"
                 " * registered has one for it too (never called: jvmtirt_init refuses). */\n"
-                "int jvmtigen_impl_shadowed(int num);\n");
+                "int jvmtigen_impl_shadowed(int num);\n"
+                "/* A function pointer, compared by address only. */\n"
+                "typedef void (*jvmtigen_fn)(void);\n"
+                "/* The runtime core's function in slot num, by its jvmti_impl_ name as\n"
+                " * the linker resolved it (NULL: not the core's): jvmtirt_init refuses a\n"
+                " * definition outside the core that took its place. */\n"
+                "jvmtigen_fn jvmtigen_impl_core(int num);\n");
 }
 
 /* What the spec holds, as macros a preprocessor can test: the runtime core

@@ -317,7 +317,9 @@ typedef struct jvmtirt_config {
      * or NULL: the only way the VM's functions are called, whatever the
      * symbol visibility of its code. jvmtirt_init refuses a definition
      * named jvmti_impl_NAME that took a default's place without being
-     * this table's member for NAME. */
+     * this table's member for NAME, and one exported from a program linked
+     * with the shared library under the name of a function the core
+     * implements (the core's calls would reach it instead). */
     const jvmtirt_impl_table *impls;
 
     /* ---- threads ---- */

@@ -3,6 +3,8 @@
  * to the defaults, and what is still at a NOT_AVAILABLE default found out:
  * capabilities whose functions are all defaults are withdrawn, and a
  * strict VM refuses to start while something it offers is missing. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,6 +128,27 @@ static void say_unregistered(const char *name)
             name, name, name, name);
 }
 
+/* The core's function in slot num resolved (by the dynamic linker) to a
+ * definition in another object than the core's own: a program linked with
+ * libjvmtirt.so that exports jvmti_impl_NAME for a function the core
+ * implements. The core's trampolines would call the VM's, and the core's
+ * would silently lose. */
+static int interposed(int num)
+{
+    jvmtigen_fn f = jvmtigen_impl_core(num);
+    Dl_info there, here;
+    return f && dladdr((const void *)f, &there) && dladdr((const void *)interposed, &here) &&
+           there.dli_fbase != here.dli_fbase;
+}
+
+static void say_interposed(const char *name)
+{
+    fprintf(stderr, "jvmtirt: error: jvmtirt_init: jvmti_impl_%s is defined outside the core, "
+                    "which implements %s (from the config's operations, see jvmtirt.h): the core's "
+                    "calls would reach it instead; rename it or make it hidden\n",
+            name, name);
+}
+
 /* The slots where found(num) holds, each named on stderr by say: how many. */
 static int refuse_each(int (*found)(int num), void (*say)(const char *name))
 {
@@ -145,6 +168,7 @@ jvmtiError rt_port_apply(jvmtirt_config *c)
     jvmtigen_impls_register(c->impls);
     int refused = refuse_each(jvmtigen_impl_shadowed, say_shadowed);
     refused += refuse_each(jvmtigen_impl_unregistered, say_unregistered);
+    refused += refuse_each(interposed, say_interposed);
     if (refused > 0)
         return JVMTI_ERROR_ILLEGAL_ARGUMENT;
     jvmtigen_vm_hooks h = {0};

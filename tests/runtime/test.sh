@@ -244,6 +244,18 @@ if build "port (shared)" "$d/port-so-default" tests/runtime/port.c -L"$sodir" -l
         "$d/port-so-default" | sed 's/ - runtime: port: / - runtime: port: shared: /'
 fi
 
+# interpose.c: a VM defining jvmti_impl_GetPhase, which the core
+# implements: exported from a program linked with libjvmtirt.so it would
+# take the core's place, so init refuses it; hidden, the core's answers.
+if build "interpose (shared)" "$d/interpose" tests/runtime/interpose.c -L"$sodir" -ljvmtirt; then
+    run_tap interpose env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$d/interpose"
+fi
+if build "interpose (shared, hidden)" "$d/interpose-hidden" tests/runtime/interpose.c \
+    -fvisibility=hidden -DINTERPOSE_HIDDEN=1 -L"$sodir" -ljvmtirt; then
+    run_tap interpose-hidden env LD_LIBRARY_PATH="$sodir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$d/interpose-hidden" | sed 's/ - runtime: interpose: / - runtime: interpose: hidden: /'
+fi
+
 # events.c: posting semantics (chaining, phases, the event's thread),
 # static and shared.
 if build events "$d/events" tests/runtime/events.c "$RT_LIB"; then
