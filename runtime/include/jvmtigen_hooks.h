@@ -110,13 +110,19 @@ extern int jvmtigen_phase_now; /* a jvmtiPhase; JVMTI_PHASE_ONLOAD at start */
 #endif
 
 /* ---- the calling thread ---- */
+/* What a VM passes to jvmtirt_thread_start (UNATTACHED, VM_THREAD or
+ * JAVA_THREAD); the numbers are part of the ABI. */
 typedef enum jvmtirt_thread_kind {
     JVMTIRT_THREAD_UNKNOWN = 0, /* this thread never said (the thread-local's default) */
-    JVMTIGEN_NO_THREADS,         /* the VM has no threads yet (early OnLoad) */
-    JVMTIRT_UNATTACHED,         /* a native thread the VM does not know */
-    JVMTIRT_VM_THREAD,          /* one of the VM's own threads (compiler, GC, ...) */
-    JVMTIRT_JAVA_THREAD         /* a Java thread, or a native one attached through JNI */
+    JVMTIRT_UNATTACHED = 2,     /* a native thread the VM does not know */
+    JVMTIRT_VM_THREAD = 3,      /* one of the VM's own threads (compiler, GC, ...) */
+    JVMTIRT_JAVA_THREAD = 4     /* a Java thread, or a native one attached through JNI */
 } jvmtirt_thread_kind;
+
+/* Not a kind a VM passes: what an unknown thread is taken for while the
+ * VM has no threads yet (early OnLoad), where the trampolines allow what
+ * needs a Java thread later. */
+#define JVMTIGEN_NO_THREADS ((jvmtirt_thread_kind)1)
 
 extern JVMTIGEN_TLS int jvmtigen_thread_kind_tls;
 extern int jvmtigen_vm_has_threads;
