@@ -31,14 +31,16 @@ import subprocess
 import sys
 import time
 
-# (command, text its answer ends with); None: the answer to attaching.
+# (command, text its answer ends with[, the prompt after it]); None: the
+# answer to attaching. After a breakpoint or a step, the prompt names the
+# thread jdb made current: the next command needs it.
 SESSION = [
     (None, "No frames on the current call stack"),
     ("stop at Debuggee:6", "It will be set after the class is loaded."),  # deferred
-    ("run", "int product = width * height;"),  # resumes; the breakpoint is hit
+    ("run", "int product = width * height;", "main[1]"),  # resumes; the breakpoint is hit
     ("where", "[2] Debuggee.main (Debuggee.java:12)"),  # the stack
     ("locals", "Local variables:"),  # arguments, no local yet
-    ("step", "String label = \"area\";"),
+    ("step", "String label = \"area\";", "main[1]"),
     ("locals", "product = 42"),
     ("cont", "The application exited"),
 ]
