@@ -106,7 +106,11 @@ jvmtiError jvmticheck_forward_RelinquishCapabilities(jvmtiEnv *env,
  * orders the writers (create, destroy). A record's owner and count are
  * written only by the thread that holds the VM's monitor, read by others
  * for their own checks: atomics, no lock, so an uncontended
- * RawMonitorEnter and Exit cost two walks of a short list. */
+ * RawMonitorEnter and Exit cost two walks of a short list. The records
+ * hang from buckets by the monitor's address (libjdwp creates dozens of
+ * monitors, and a single list put its busiest, made first, at the end);
+ * a record stays in its bucket for good, reused only by a monitor of the
+ * same bucket. */
 typedef struct mon {
     jrawMonitorID id;  /* atomic: NULL while the record is free */
     const void *owner; /* atomic: the holder's ME() */
@@ -114,7 +118,8 @@ typedef struct mon {
     struct mon *next;  /* atomic: set before the record is published */
 } mon;
 static pthread_mutex_t mon_lock = PTHREAD_MUTEX_INITIALIZER;
-static mon *mons; /* atomic head */
+#define MON_BUCKET_BITS 6
+static mon *mons[1 << MON_BUCKET_BITS]; /* atomic heads */
 
 #define MON_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define MON_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -125,13 +130,23 @@ static mon *mons; /* atomic head */
 static __thread char me_mark __attribute__((tls_model("initial-exec")));
 #define ME() ((const void *)&me_mark)
 
-static inline mon *mon_find(jrawMonitorID id)
+/* The bucket of a monitor's address (a multiplicative hash's top bits). */
+static inline mon **mon_bucket(jrawMonitorID id)
 {
-    for (mon *m = MON_LOAD(&mons); m; m = MON_LOAD(&m->next))
+    uint64_t h = (uint64_t)(uintptr_t)id * 0x9E3779B97F4A7C15u;
+    return &mons[h >> (64 - MON_BUCKET_BITS)];
+}
+
+/* The record of id in bucket b (id NULL: a free record there). */
+static inline mon *mon_in(mon **b, jrawMonitorID id)
+{
+    for (mon *m = MON_LOAD(b); m; m = MON_LOAD(&m->next))
         if (MON_LOAD(&m->id) == id)
             return m;
     return NULL;
 }
+
+static inline mon *mon_find(jrawMonitorID id) { return mon_in(mon_bucket(id), id); }
 
 /* A monitor the agent did not get from CreateRawMonitor, or destroyed: the
  * VM would take it for one of its own (HotSpot crashes on a made-up one),
@@ -165,10 +180,11 @@ jvmtiError jvmticheck_forward_CreateRawMonitor(jvmtiEnv *env, const char *name,
     if (err != JVMTI_ERROR_NONE || !monitor_ptr)
         return err;
     pthread_mutex_lock(&mon_lock);
-    mon *m = mon_find(NULL); /* a free record */
+    mon **b = mon_bucket(*monitor_ptr);
+    mon *m = mon_in(b, NULL); /* a free record of that bucket */
     if (!m && (m = calloc(1, sizeof *m)) != NULL) {
-        m->next = mons;
-        MON_STORE(&mons, m);
+        m->next = *b;
+        MON_STORE(b, m);
     }
     if (m) {
         MON_STORE(&m->count, 0);

@@ -114,10 +114,15 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     (*direct)->AddCapabilities(direct, &tags);
     (*direct)->SetTag(direct, thread, 1);
     (*checked)->SetTag(checked, thread, 2);
-    /* One monitor each, no other thread using it: uncontended. */
-    jrawMonitorID dm = NULL, cm = NULL;
+    /* One monitor each, no other thread using it: uncontended; then 63
+     * more each, as libjdwp makes dozens, its busiest among the first. */
+    jrawMonitorID dm = NULL, cm = NULL, more[2][63] = {{NULL}};
     (*direct)->CreateRawMonitor(direct, "bench-direct", &dm);
     (*checked)->CreateRawMonitor(checked, "bench-checked", &cm);
+    for (int i = 0; i < 63; i++) {
+        (*direct)->CreateRawMonitor(direct, "bench-direct-more", &more[0][i]);
+        (*checked)->CreateRawMonitor(checked, "bench-checked-more", &more[1][i]);
+    }
     jclass k = (*jni)->FindClass(jni, "java/lang/String");
     /* Alternating rounds, the fastest of each kept: on a loaded machine
      * the least disturbed round is the best estimate of the cost. */
@@ -142,11 +147,15 @@ static void JNICALL vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread)
     report("GetThreadState (live, attached)", d[1], c[1], 3);
     report("GetEnvironmentLocalStorage", d[2], c[2], 3);
     report("GetTag (a tagged thread)", d[3], c[3], 0);
-    report("RawMonitorEnter+Exit (uncontended)", d[4], c[4], 10);
+    report("RawMonitorEnter+Exit (uncontended, the first of 64 monitors)", d[4], c[4], 10);
     if (k)
         report("GetClassSignature+Deallocate", d[5], c[5], 15);
     (*direct)->DestroyRawMonitor(direct, dm);
     (*checked)->DestroyRawMonitor(checked, cm);
+    for (int i = 0; i < 63; i++) {
+        (*direct)->DestroyRawMonitor(direct, more[0][i]);
+        (*checked)->DestroyRawMonitor(checked, more[1][i]);
+    }
     (*direct)->DisposeEnvironment(direct);
     fflush(stdout);
 }
