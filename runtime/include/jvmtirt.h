@@ -455,7 +455,9 @@ typedef struct jvmtirt_config {
      * The core keeps which environment asked for what; the VM does only the
      * primitive. The arming operations are called on the agent's thread
      * (inside the JVM TI call, or inside DisposeEnvironment), under a lock
-     * of the core's that only these functions take: they must not call
+     * of the core's that only these functions take (the breakpoint lock for
+     * breakpoints and field watches, the frame-pop lock for frame pops):
+     * they must not call
      * SetBreakpoint, ClearBreakpoint, the field-watch functions,
      * NotifyFramePop, ClearAllFramePops or DisposeEnvironment (and, called
      * from DisposeEnvironment, also under the core's main lock: no jvmtirt_
@@ -474,7 +476,7 @@ typedef struct jvmtirt_config {
     /* The identity of a class, for field watches and for the classes
      * handed over (jvmtirt_class_define; a jclass is a reference that may
      * differ from call to call). Called on any thread, under no lock or the
-     * frames lock. NULL: the jclass's own value is the id. */
+     * breakpoint lock. NULL: the jclass's own value is the id. */
     uintptr_t (*class_id)(jclass klass);
     /* on = 1: the first environment watches the field (of the class with
      * that id) for kind (JVMTI_EVENT_FIELD_ACCESS or
@@ -488,12 +490,13 @@ typedef struct jvmtirt_config {
      * while this one is on the stack (its height above the bottom of the
      * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
      * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
-     * frames lock; also by PopFrame, for the frame it is about to remove
+     * frame-pop lock; also by PopFrame, for the frame it is about to remove
      * (whose requests go unreported, and which is disarmed), under rt.lock
      * (see frame_return). */
     jvmtiError (*frame_at)(uintptr_t thread_id, jint depth, uintptr_t *frame);
     /* on = 1: the first environment asked for the frame's pop; on = 0: the
-     * last request was cleared (ClearAllFramePops, DisposeEnvironment). When
+     * last request was cleared (ClearAllFramePops, DisposeEnvironment), or
+     * PopFrame removes the frame (then under rt.lock too). When
      * an armed frame pops (normally or by an exception) the VM calls
      * jvmtirt_frame_popped on that thread; no disarm follows that. */
     void (*frame_pop_arm)(uintptr_t thread_id, uintptr_t frame, int on);
