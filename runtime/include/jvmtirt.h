@@ -281,7 +281,14 @@ typedef struct jvmtirt_class_desc {
  * back and what NULL means (runtime/README.md says what each area does with
  * its operations). Unless said otherwise an operation is called with no
  * lock of the core held and may call any jvmtirt_* function and any JVM TI
- * function. */
+ * function.
+ * References: a jthread, jclass, jobject or jthreadGroup an operation is
+ * given is the agent's own argument (local or global) or one another
+ * operation made in the same call, valid during the operation only: the VM
+ * keeps the object, never the reference. A reference an operation makes is
+ * a local reference of the calling thread that reaches the agent or comes
+ * back through release_ref (the operations without one in their signature
+ * take and make none: identities and IDs only). */
 /* 1: up to object_hash; 2: class_modifiable and install_classes,
  * sample_thread, sample_object, the thread group and agent thread
  * operations, frame_slot, frame_return and local_type, class_ref and
@@ -394,30 +401,34 @@ typedef struct jvmtirt_config {
      * no other object has while it lives (the tag map's key). 0 for a
      * reference that is no object (SetTag/GetTag answer INVALID_OBJECT).
      * Called on the thread of the JVM TI call (SetTag, GetTag), with no
-     * lock of the core held; must not call JVM TI. NULL: the reference's
-     * own value is the identity (for VMs whose references are stable
-     * pointers to their objects). */
+     * lock of the core held, and by jvmtirt_init on sample_object and on
+     * what object_ref gives for it; must not call JVM TI. NULL: the
+     * reference's own value is the identity (for VMs whose references are
+     * stable pointers to their objects). */
     uintptr_t (*object_id)(jobject object);
-    /* A local reference, for the calling thread, to the live object with
-     * that identity: what GetObjectsWithTags returns. Called on the thread
-     * of that call, with no lock of the core held, once per object found;
-     * must not call JVM TI. The VM must not free the object between its
-     * GC notification and this call (see jvmtirt_objects_freed). NULL: the
+    /* A local reference, for the calling thread, to the live object with that
+     * identity: what GetObjectsWithTags returns. Called on the thread of that
+     * call, with no lock of the core held, once per object found (and once by
+     * jvmtirt_init, on sample_object's identity, on the thread calling it);
+     * must not call JVM TI. The VM must not free the object between its GC
+     * notification and this call (see jvmtirt_objects_freed). NULL: the
      * identity is the reference. */
     jobject (*object_ref)(uintptr_t id);
     /* The CPU time, in nanoseconds, the thread with that id (see
-     * thread_id) has used: GetThreadCpuTime for a thread other than the
-     * caller. Called on the caller's thread, with no lock of the core
-     * held, after the core found the thread started and not ended (it may
+     * thread_id) has used: GetThreadCpuTime of a started thread, the
+     * caller's own too. Called on the caller's thread, with no lock of the
+     * core held, after the core found the thread started and not ended (it may
      * end meanwhile: answer JVMTI_ERROR_THREAD_NOT_ALIVE). Must not call
      * JVM TI. NULL: the core reads the CPU clock of the OS thread that
      * called jvmtirt_thread_start for that id (right for VMs that run each
      * Java thread on its own OS thread). */
     jvmtiError (*thread_cpu_time)(uintptr_t thread_id, jlong *nanos);
     /* Whether the thread with that id is a virtual thread: GetThreadCpuTime
-     * answers UNSUPPORTED_OPERATION for one, SuspendAllVirtualThreads and
-     * ResumeAllVirtualThreads act on them. Called under rt.lock (the
-     * core's own lock): must not call JVM TI or jvmtirt_ functions, nor
+     * and RunAgentThread answer UNSUPPORTED_OPERATION for one,
+     * SuspendAllVirtualThreads and ResumeAllVirtualThreads act on them,
+     * GetAllThreads, GetThreadGroupChildren and GetObjectMonitorUsage leave
+     * them out. Called on any thread, under rt.lock (the core's own lock):
+     * must not call JVM TI or jvmtirt_ functions, nor
      * take a lock the VM holds while calling them. NULL: no thread is. */
     int (*thread_is_virtual)(uintptr_t thread_id);
     /* Suspends the thread with that id (SuspendThread and its list and
@@ -446,7 +457,9 @@ typedef struct jvmtirt_config {
      * The core keeps which environment asked for what; the VM does only the
      * primitive. The arming operations are called on the agent's thread
      * (inside the JVM TI call, or inside DisposeEnvironment), under a lock
-     * of the core's that only these functions take: they must not call
+     * of the core's that only these functions take (the breakpoint lock for
+     * breakpoints and field watches, the frame-pop lock for frame pops):
+     * they must not call
      * SetBreakpoint, ClearBreakpoint, the field-watch functions,
      * NotifyFramePop, ClearAllFramePops or DisposeEnvironment (and, called
      * from DisposeEnvironment, also under the core's main lock: no jvmtirt_
@@ -462,9 +475,10 @@ typedef struct jvmtirt_config {
      * jvmtirt_post_Breakpoint before the instruction runs; the core
      * delivers it only to the environments that set that breakpoint. */
     jvmtiError (*breakpoint_arm)(jmethodID method, jlocation location, int on);
-    /* The identity of a class, for field watches (a jclass is a reference
-     * that may differ from call to call). Called on any thread, under no
-     * lock or the frames lock. NULL: the jclass's own value is the id. */
+    /* The identity of a class, for field watches and for the classes
+     * handed over (jvmtirt_class_define; a jclass is a reference that may
+     * differ from call to call). Called on any thread, under no lock or the
+     * breakpoint lock. NULL: the jclass's own value is the id. */
     uintptr_t (*class_id)(jclass klass);
     /* on = 1: the first environment watches the field (of the class with
      * that id) for kind (JVMTI_EVENT_FIELD_ACCESS or
@@ -478,12 +492,13 @@ typedef struct jvmtirt_config {
      * while this one is on the stack (its height above the bottom of the
      * stack will do). Errors: JVMTI_ERROR_NO_MORE_FRAMES (no frame at that
      * depth), JVMTI_ERROR_OPAQUE_FRAME (a native method's frame). Under the
-     * frames lock; also by PopFrame, for the frame it is about to remove
+     * frame-pop lock; also by PopFrame, for the frame it is about to remove
      * (whose requests go unreported, and which is disarmed), under rt.lock
      * (see frame_return). */
     jvmtiError (*frame_at)(uintptr_t thread_id, jint depth, uintptr_t *frame);
     /* on = 1: the first environment asked for the frame's pop; on = 0: the
-     * last request was cleared (ClearAllFramePops, DisposeEnvironment). When
+     * last request was cleared (ClearAllFramePops, DisposeEnvironment), or
+     * PopFrame removes the frame (then under rt.lock too). When
      * an armed frame pops (normally or by an exception) the VM calls
      * jvmtirt_frame_popped on that thread; no disarm follows that. */
     void (*frame_pop_arm)(uintptr_t thread_id, uintptr_t frame, int on);
@@ -492,48 +507,54 @@ typedef struct jvmtirt_config {
      * SuspendThread suspended (suspend_thread above). */
     int (*thread_suspended)(uintptr_t thread_id);
     /* The JNI function table JNIEnvs use now (GetJNIFunctionTable copies
-     * it). Called on the agent's thread, under no lock. */
+     * it). Called on the agent's thread, under the core's JNI-table lock:
+     * it may not call Get/SetJNIFunctionTable. */
     const struct JNINativeInterface_ *(*jni_table)(void);
     /* SetJNIFunctionTable: from now on every JNIEnv, present and future,
-     * must use table (the core's copy; it stays valid until the next call
-     * or jvmtirt_shutdown). Called under the core's JNI-table lock: it may
-     * not call Get/SetJNIFunctionTable. */
+     * must use table (the core's copy of the agent's). The core frees no
+     * copy before jvmtirt_shutdown: a JNI call may still be on its way
+     * through an older one. Called on the agent's thread, under the core's
+     * JNI-table lock: it may not call Get/SetJNIFunctionTable. */
     void (*jni_table_changed)(const struct JNINativeInterface_ *table);
     /* AddToBootstrapClassLoaderSearch (system = 0) and
      * AddToSystemClassLoaderSearch (system = 1): append segment to that
      * loader's search path. phase: JVMTI_PHASE_ONLOAD (any path: the core
      * checked nothing) or JVMTI_PHASE_LIVE (the core checked that segment
-     * names an existing JAR file). Errors it may return:
+     * names an existing JAR file: a regular file starting as a zip archive
+     * does; else ILLEGAL_ARGUMENT). Errors it may return:
      * JVMTI_ERROR_ILLEGAL_ARGUMENT (a segment the VM cannot use),
      * JVMTI_ERROR_CLASS_LOADER_UNSUPPORTED (system = 1, live phase: the
      * system class loader cannot append). On the agent's thread, no lock. */
     jvmtiError (*class_path_append)(int system, const char *segment, jvmtiPhase phase);
 
-    /* ---- stacks and classes ----
-     * runtime/README.md, "Stacks and classes", says the same in a table. */
+    /* ---- stacks and classes (runtime/README.md, "Stacks and classes") ---- */
     /* The stack walk of GetStackTrace, GetFrameCount, GetFrameLocation,
-     * GetThreadListStackTraces and GetAllStackTraces: the stacks of the n
-     * threads with those ids (config.thread_id's), sampled at one moment:
-     * bring every one of them to a point where its stack cannot change (the
-     * calling thread already is; a suspended one too), then, for each i in
-     * order, store its JVM TI thread state in states[i] (as GetThreadState
-     * answers it: 0 or JVMTI_THREAD_STATE_TERMINATED for a thread not
-     * started or ended, which has no frames) and call visit(arg, i, method,
-     * location) for each of its frames from the top (the most recent) down,
-     * location -1 for a native method's frame. A non-zero answer of visit
-     * ends thread i's walk (go on with i + 1). visit is the core's: it only
-     * copies, never blocks, never calls the VM. Returns JVMTI_ERROR_NONE or
-     * an error for the whole call (OUT_OF_MEMORY). Called on the agent's
-     * thread with no lock of the core held; must not call JVM TI. NULL:
-     * those five functions answer JVMTI_ERROR_NOT_AVAILABLE (and
-     * jvmtirt_report_defaults lists them). */
+     * GetThreadListStackTraces and GetAllStackTraces (and of GetThreadState
+     * without thread_state), after the core resolved their threads
+     * (jvmtirt_resolve_thread; the list forms pass every element that is a
+     * thread, alive or not; n is 1 but for them): the stacks of the n threads
+     * with those ids (config.thread_id's), sampled at one moment: bring every
+     * one of them to a point where its stack cannot change (the calling thread
+     * already is; a suspended one too; a running one stops briefly at a safe
+     * point or handshake, or the VM holds a lock its threads take to push and
+     * pop frames, as host/stacks.c does), then, for each i in order, store its
+     * JVM TI thread state in states[i] (as GetThreadState answers it: 0 or
+     * JVMTI_THREAD_STATE_TERMINATED for a thread not started or ended, which
+     * has no frames) and call visit(arg, i, method, location) for each of its
+     * frames from the top (the most recent) down, location -1 for a native
+     * method's frame. A non-zero answer of visit ends thread i's walk (go on
+     * with i + 1). visit is the core's: it only copies, never blocks, never
+     * calls the VM. Returns JVMTI_ERROR_NONE or an error for the whole call
+     * (OUT_OF_MEMORY). Called on the agent's thread with no lock of the core
+     * held; must not call JVM TI. NULL: those five functions answer
+     * JVMTI_ERROR_NOT_AVAILABLE (and jvmtirt_report_defaults lists them). */
     jvmtiError (*walk_stacks)(const uintptr_t *thread_ids, jint n, jint *states,
                               int (*visit)(void *arg, jint index, jmethodID method,
                                            jlocation location),
                               void *arg);
     /* The class enumeration of GetLoadedClasses (all = 1: every class and
-     * interface loaded, hidden ones and array classes included, primitive
-     * classes not; initiating_loader unused) and GetClassLoaderClasses
+     * interface loaded, hidden ones and array classes (of primitives too)
+     * included, primitive classes not; initiating_loader unused) and GetClassLoaderClasses
      * (all = 0: every class for which initiating_loader, NULL for the
      * bootstrap loader, is recorded as an initiating loader: those it
      * defined and those it loaded by delegation, no hidden class nor array
@@ -560,28 +581,33 @@ typedef struct jvmtirt_config {
     /* on = 1: hold the heap still (no allocation, no collection, no object
      * changes) until on = 0, as the spec requires during a walk. Agents'
      * callbacks run in between: they may call Allocate, Deallocate, raw
-     * monitors and environment-local storage only. NULL: the VM's heap does
-     * not move by itself (a VM that walks at a safe point already). */
+     * monitors and environment-local storage only. Also around
+     * GetObjectSize's heap_object_info. NULL: the VM's heap does not move
+     * by itself (a VM that walks at a safe point already). */
     void (*heap_pause)(int on);
-    /* Each heap root once per reference: JNI globals, system classes,
-     * monitors, thread stacks (STACK_LOCAL with info.stack_local, JNI_LOCAL
-     * with info.jni_local), threads, others. */
+    /* Each heap root once per reference (FollowReferences without an
+     * initial_object, IterateOverReachableObjects): JNI globals, system
+     * classes, monitors, thread stacks (STACK_LOCAL with info.stack_local,
+     * JNI_LOCAL with info.jni_local, and `thread`), threads, others. */
     void (*heap_roots)(jvmtirt_heap_ref_fn fn, void *ctx);
-    /* Each reference the object holds, in the spec's sense of
-     * FollowReferences: its class (CLASS), each non-null reference field
-     * (FIELD, with its index), array elements (ARRAY_ELEMENT, with the
-     * index); a class object also its SUPERCLASS, INTERFACEs,
-     * CLASS_LOADER, SIGNERS, PROTECTION_DOMAIN, resolved CONSTANT_POOL
-     * entries and non-null STATIC_FIELDs. */
+    /* For each object a walk visits: each reference it holds, in the spec's
+     * sense of FollowReferences: its class (CLASS), each non-null reference
+     * field (FIELD, with its index), array elements (ARRAY_ELEMENT, with the
+     * index); a class object also its SUPERCLASS, INTERFACEs, CLASS_LOADER,
+     * SIGNERS, PROTECTION_DOMAIN, resolved CONSTANT_POOL entries and non-null
+     * STATIC_FIELDs. */
     void (*heap_references)(uintptr_t object, jvmtirt_heap_ref_fn fn, void *ctx);
     /* Every live object once (IterateThroughHeap, IterateOverHeap,
      * IterateOverInstancesOfClass). */
     void (*heap_objects)(jvmtirt_heap_object_fn fn, void *ctx);
-    /* Fills *out for a live object: JVMTI_ERROR_NONE, or INVALID_OBJECT. */
+    /* Fills *out for a live object (each one a walk reports, an
+     * initial_object or object argument, GetObjectSize's):
+     * JVMTI_ERROR_NONE, or INVALID_OBJECT for what is no object. */
     jvmtiError (*heap_object_info)(uintptr_t object, jvmtirt_heap_object *out);
     /* Each primitive field of the object (instance fields, inherited ones
-     * included; for a class object, its own static fields). NULL: the
-     * primitive field callback is never called. */
+     * included; for a class object, its own static fields), for each object
+     * visited or iterated while the agent set primitive_field_callback.
+     * NULL: that callback is never called. */
     void (*heap_primitive_fields)(uintptr_t object, jvmtirt_heap_field_fn fn, void *ctx);
 
     /* ---- threads, classes and objects: what the core answers from the VM's
@@ -596,7 +622,10 @@ typedef struct jvmtirt_config {
     /* A local reference, for the calling thread, to the thread object of
      * the thread with that id (one the VM passed to jvmtirt_thread_start),
      * or NULL when it has none (yet, or any more: GetAllThreads leaves it
-     * out; GetCurrentThread answers NULL, as in the start phase). */
+     * out; GetCurrentThread answers NULL, as in the start phase). Asked by
+     * GetCurrentThread and GetThreadInfo(NULL) for the caller's id, by
+     * GetAllThreads, GetAllStackTraces and GetObjectMonitorUsage for each
+     * id they list, and once by jvmtirt_init on sample_thread. */
     jthread (*thread_ref)(uintptr_t thread_id);
     /* GetThreadInfo of a thread object (never NULL; it passed check_thread,
      * and may be not started or ended): fills *out, whose name must stay
@@ -610,7 +639,8 @@ typedef struct jvmtirt_config {
     /* GetObjectHashCode of the object with that identity (object_id's):
      * the VM's identity hash, what Object.hashCode() answers unless
      * overridden. NULL: the core derives a hash from the identity itself
-     * (stable for the object's life, as the spec asks). */
+     * (stable for the object's life, as the spec asks; not what Java code
+     * sees). */
     jint (*object_hash)(uintptr_t object);
 
     /* ---- retransformation and redefinition (config version 2; runtime/README.md,
@@ -625,12 +655,17 @@ typedef struct jvmtirt_config {
      * When either is NULL the three functions answer
      * JVMTI_ERROR_NOT_AVAILABLE (and jvmtirt_report_defaults lists them). */
     /* Whether the class (it passed check_class) may be changed, and what a
-     * ClassFileLoadHook for it is posted with: fills *out. Returns
-     * JVMTI_ERROR_NONE or an error for the agent (INVALID_CLASS). */
+     * ClassFileLoadHook for it is posted with: fills *out. Asked once per
+     * class of the call, before any agent is called. The core posts with
+     * out->loader and out->protection_domain and gives them back through
+     * release_ref once the JVM TI call returns. Returns JVMTI_ERROR_NONE or
+     * an error for the agent (INVALID_CLASS). */
     jvmtiError (*class_modifiable)(jclass klass, jvmtirt_class_origin *out);
-    /* Installs new definitions of n classes, all or none: defs[i].klass
-     * gets the class file defs[i].class_bytes (class_byte_count bytes,
-     * owned by the core, valid during the call only: copy what must stay).
+    /* Once per call whose checks and ClassFileLoadHook chains passed, with
+     * every class of the call: installs new definitions of n classes, all
+     * or none: defs[i].klass gets the class file defs[i].class_bytes
+     * (class_byte_count bytes, owned by the core, valid during the call
+     * only: copy what must stay).
      * retransform: 1 for RetransformClasses, 0 for RedefineClasses. Returns
      * JVMTI_ERROR_NONE once every class has its new definition, or the
      * error of the first class file the VM refuses (INVALID_CLASS_FORMAT,
@@ -683,19 +718,21 @@ typedef struct jvmtirt_config {
      * JVMTI_ERROR_NONE or JVMTI_ERROR_INVALID_THREAD_GROUP. */
     jvmtiError (*thread_group_info)(jthreadGroup group, jvmtirt_thread_group_info *out);
     /* RunAgentThread, after the core checked the spec's errors (thread not
-     * NULL, one check_thread answers THREAD_NOT_ALIVE for and not started
-     * with jvmtirt_thread_start, else INVALID_THREAD as in HotSpot 17; not
-     * virtual by thread_is_virtual, else UNSUPPORTED_OPERATION; priority
-     * within JVMTI_THREAD_MIN_PRIORITY .. MAX_PRIORITY): start a new daemon thread bound to the thread object
-     * `thread`, at `priority`, in no thread group. On the new thread the VM
-     * attaches it, calls jvmtirt_thread_start for it (and posts ThreadStart
-     * when enabled), then calls body(jni, ctx) with that thread's JNIEnv,
-     * once: body runs the agent's function and returns when it does; then
-     * the VM posts ThreadEnd, calls jvmtirt_thread_end and detaches it.
-     * Returns JVMTI_ERROR_NONE once the new thread has called
-     * jvmtirt_thread_start (the spec: started when RunAgentThread returns),
-     * or an error for the agent (then body must never be called: the core
-     * frees ctx). */
+     * NULL, one check_thread answers THREAD_NOT_ALIVE for and not started with
+     * jvmtirt_thread_start, else INVALID_THREAD as in HotSpot 17; not virtual
+     * by thread_is_virtual, else UNSUPPORTED_OPERATION; priority within
+     * JVMTI_THREAD_MIN_PRIORITY .. MAX_PRIORITY): start a new daemon thread
+     * bound to the thread object `thread`, at `priority`, in no thread group.
+     * On the new thread the VM attaches it, calls jvmtirt_thread_start for it
+     * (and posts ThreadStart when enabled), then calls body(jni, ctx) with that
+     * thread's JNIEnv, once: body runs the agent's function and returns when it
+     * does; then the VM posts ThreadEnd, calls jvmtirt_thread_end and detaches
+     * it. Returns JVMTI_ERROR_NONE once the new thread has called
+     * jvmtirt_thread_start (the spec: started when RunAgentThread returns), or
+     * an error for the agent (then body must never be called: the core frees
+     * ctx). `thread` is the agent's reference: make a global one before the new
+     * thread uses it. body is called with no lock held; the references it makes
+     * are the new thread's, freed when the VM detaches it. */
     jvmtiError (*start_agent_thread)(jthread thread, jint priority,
                                      void (*body)(JNIEnv *jni, void *ctx), void *ctx);
     /* ---- locals and frames (config version 2; runtime/README.md, "Locals and
@@ -713,7 +750,8 @@ typedef struct jvmtirt_config {
      * functions, nor take a lock the VM holds while calling them. NULL:
      * the functions over it answer JVMTI_ERROR_NOT_AVAILABLE (and
      * jvmtirt_report_defaults lists them; their capability is withdrawn). */
-    /* The frame at s->depth (0: the top) of the thread with that id. mode
+    /* The frame at s->depth (0: the top; native frames count) of the
+     * thread with that id, for the eleven local functions. mode
      * JVMTIRT_FRAME_DESCRIBE: fill s->method, s->location, s->is_native,
      * s->is_static, s->max_locals and, for slot s->slot, s->tag; return
      * NO_MORE_FRAMES when there is no such frame (or OPAQUE_FRAME for a
@@ -727,28 +765,30 @@ typedef struct jvmtirt_config {
      * whose checks passed; READ of slot 0 of a native method's frame is
      * GetLocalInstance's. */
     jvmtiError (*frame_slot)(uintptr_t thread_id, int mode, jvmtirt_frame_slot *s);
-    /* The declared type of slot at location in method, from its local
-     * variable table: JVMTI_ERROR_NONE and the first character of the
-     * variable's type signature in *type ('Z', 'B', 'C', 'S', 'I', 'J',
-     * 'F', 'D', 'L' or '['); JVMTI_ERROR_INVALID_SLOT when the method has
-     * a table and no variable lives in that slot there;
-     * JVMTI_ERROR_ABSENT_INFORMATION when the method has no table (the
-     * core then checks s->tag). Same thread and lock as frame_slot. NULL:
-     * no method has a table (only the tags are checked). */
+    /* The declared type of slot at location in method, from its local variable
+     * table, asked between frame_slot's DESCRIBE and its action
+     * (jvmtirt_class_local_type is a ready one): JVMTI_ERROR_NONE and the first
+     * character of the variable's type signature in *type ('Z', 'B', 'C', 'S',
+     * 'I', 'J', 'F', 'D', 'L' or '['); JVMTI_ERROR_INVALID_SLOT when the method
+     * has a table and no variable lives in that slot there;
+     * JVMTI_ERROR_ABSENT_INFORMATION when the method has no table (the core
+     * then checks s->tag). Same thread and lock as frame_slot. NULL: no method
+     * has a table (only the tags are checked). */
     jvmtiError (*local_type)(jmethodID method, jlocation location, jint slot, char *type);
     /* The top frame of the thread with that id. mode
      * JVMTIRT_FRAME_DESCRIBE: fill r->frames (how many frames the stack
      * holds, counting at most 2), r->top_native, r->caller_native and
      * r->result (the first character of the top method's return type:
      * 'V', 'Z', 'B', 'C', 'S', 'I', 'J', 'F', 'D', 'L' or '[').
-     * JVMTIRT_FRAME_POP (PopFrame): remove the top frame, so the caller
-     * re-executes its invoke when the thread runs again.
+     * JVMTIRT_FRAME_POP (PopFrame): remove the top frame, releasing the
+     * monitors its method held, so the caller re-executes its invoke when
+     * the thread runs again.
      * JVMTIRT_FRAME_RETURN (ForceEarlyReturn*): make the top frame return
      * r->value (kind r->type, 'V' for none) when the thread runs again;
      * for an object, TYPE_MISMATCH when r->value.l (the agent's reference,
-     * or NULL) cannot be assigned to the method's result type. POP and
-     * RETURN come only after a DESCRIBE in the same call whose checks
-     * passed; no event is posted for either. */
+     * or NULL) cannot be assigned to the method's result type (the core
+     * checks only the kinds). POP and RETURN come only after a DESCRIBE in
+     * the same call whose checks passed; no event is posted for either. */
     jvmtiError (*frame_return)(uintptr_t thread_id, int mode, jvmtirt_frame_return *r);
     /* ---- metadata (config version 2; runtime/README.md, "Metadata") ----
      * The class, method and field functions are the core's, over what the
@@ -759,11 +799,12 @@ typedef struct jvmtirt_config {
      * agent's thread with no lock of the core held; must not call JVM TI.
      * NULL: the identity is the jclass (VMs whose references are stable). */
     jclass (*class_ref)(uintptr_t class_id);
-    /* A local reference, for the calling thread, to the class or interface
-     * with that internal name ("java/lang/Runnable") as the defining loader
-     * of `from` sees it, or NULL if none is loaded: GetImplementedInterfaces,
-     * for each superinterface of a class handed over (loaded before the
-     * class was prepared). Same thread and lock rules as class_ref. NULL:
+    /* A local reference, for the calling thread, to the class or interface with
+     * that internal name ("java/lang/Runnable") as the defining loader of
+     * `from` sees it, or NULL if none is loaded: GetImplementedInterfaces, for
+     * each superinterface of a class handed over (loaded before the class was
+     * prepared; a NULL answer makes the call JVMTI_ERROR_INTERNAL and the core
+     * gives back those it got). Same thread and lock rules as class_ref. NULL:
      * GetImplementedInterfaces answers NOT_AVAILABLE (and
      * jvmtirt_report_defaults lists it). */
     jclass (*class_by_name)(jclass from, const char *name);
@@ -772,21 +813,23 @@ typedef struct jvmtirt_config {
     /* GetThreadState's answer for the thread with that id (config.thread_id's;
      * any thread the VM ever made, alive or not): what walk_stacks would put
      * in its states[] (0 not started, JVMTI_THREAD_STATE_TERMINATED ended),
-     * without sampling a stack. Called on the agent's thread with no lock
-     * of the core held; must not call JVM TI. NULL: GetThreadState asks
+     * without sampling a stack, so GetThreadState costs this read and the
+     * core's checks. Called on the agent's thread with no lock of the core
+     * held; must not call JVM TI. NULL: GetThreadState asks
      * walk_stacks, stopped before the first frame. */
     jint (*thread_state)(uintptr_t thread_id);
 
     /* ---- local references (config version 2; runtime/README.md, "The JNI
      * contract") ----
-     * The core is done with a reference an operation above handed it
-     * (thread_ref, thread_info, thread_group_members, class_modifiable,
-     * object_ref) and does not pass on to the agent: a member
-     * GetThreadGroupChildren leaves out, the current thread's object
+     * The core is done with a reference an operation handed it and does
+     * not pass on to the agent: a member GetThreadGroupChildren leaves out
+     * (and GetTopThreadGroups' threads), the current thread's object
      * GetThreadInfo(NULL) asked for, the loader and protection domain of a
      * class once its IsModifiableClass, RetransformClasses or
      * RedefineClasses returns, what a call that fails after the operation
-     * was asked had gathered, and jvmtirt_init's samples. Free it as JNI
+     * was asked had gathered (classes, modules, monitors, interfaces,
+     * threads, GetThreadInfo's group and loader), and jvmtirt_init's
+     * samples; never one the agent got or passed in. Free it as JNI
      * DeleteLocalRef would (a VM that handed out a reference it must keep,
      * a global one, ignores it). Called on the thread the reference was
      * made for, with no lock of the core held; must not call JVM TI.
@@ -822,8 +865,9 @@ typedef struct jvmtirt_config {
     /* The object whose monitor the thread with that id waits to enter, or
      * to enter again after Object.wait (as the VM's release reads the spec:
      * JDK 17's HotSpot also names the object of a wait not yet notified), in
-     * *monitor as a new local reference for the calling thread, or NULL.
-     * Returns JVMTI_ERROR_NONE or an error for the agent. */
+     * *monitor as a new local reference for the calling thread (the
+     * agent's, or given back through release_ref when the call fails), or
+     * NULL. Returns JVMTI_ERROR_NONE or an error for the agent. */
     jvmtiError (*contended_monitor)(uintptr_t thread_id, jobject *monitor);
     /* The monitor of `object` (the agent's reference, never NULL): *owner
      * the id (thread_id's) of the thread owning it, 0 for none, and
@@ -850,17 +894,19 @@ typedef struct jvmtirt_config {
      * jvmtirt_report_defaults lists them: they need no capability). */
     /* Calls visit(arg, module) once per module loaded, the unnamed module of
      * each class loader included; module a new local reference for the
-     * calling thread. A non-zero answer of visit ends the walk (the core ran
+     * calling thread (the agent's, or given back through release_ref when
+     * the call fails). A non-zero answer of visit ends the walk (the core ran
      * out of memory). Returns JVMTI_ERROR_NONE or an error for the call. */
     jvmtiError (*each_module)(int (*visit)(void *arg, jobject module), void *arg);
-    /* GetNamedModule: in *module (a new local reference, or NULL) the named
-     * module defined to class_loader (NULL: the bootstrap loader) that
-     * contains package (internal form, "java/lang"). ILLEGAL_ARGUMENT when
+    /* GetNamedModule: in *module (a new local reference, as each_module's,
+     * or NULL) the named module defined to class_loader (NULL: the
+     * bootstrap loader) that contains package (internal form, "java/lang"). ILLEGAL_ARGUMENT when
      * class_loader is not NULL and no class loader object. */
     jvmtiError (*named_module)(jobject class_loader, const char *package, jobject *module);
-    /* What the core checks of a module (the agent's reference, never NULL):
-     * fills *out (package: the package an update names, or NULL). Returns
-     * JVMTI_ERROR_NONE or INVALID_MODULE for what is no module object. */
+    /* What the core checks of a module (the agent's reference, never NULL), for
+     * each module an update names and for IsModifiableModule: fills *out
+     * (package: the package an update names, or NULL). Returns JVMTI_ERROR_NONE
+     * or INVALID_MODULE for what is no module object. */
     jvmtiError (*module_info)(jobject module, const char *package, jvmtirt_module_info *out);
     /* Changes a named, modifiable module, once the core's checks passed:
      * kind JVMTIRT_MODULE_READS (other: the module to read),

@@ -2,6 +2,8 @@
 # The runtime core (runtime/*.c with the generated code, as libjvmtirt):
 #   - runtime/README.md lists the functions a VM writes: the spec's less
 #     gen/c/core.c's, with their counts;
+#   - jvmtirt.h is the one reference for each operation: every operation
+#     of jvmtirt_config has its comment, runtime/README.md no table of them;
 #   - the functions gen/c/core.c says the core implements are exactly the
 #     strong jvmti_impl_ symbols of the library's own objects, and every
 #     other jvmti_impl_ function has a weak NOT_AVAILABLE default;
@@ -132,6 +134,46 @@ if grep -qF "$said" runtime/README.md; then
     ok "runtime: runtime/README.md gives the counts ($n_core_spec in the core, $n_vm for the VM, of $n_spec)"
 else
     not_ok "runtime: runtime/README.md should say: $said"
+fi
+
+# jvmtirt.h is the one reference for each operation (issue 33): every
+# function-pointer field of jvmtirt_config has its own comment right before
+# it (a section's "---- name ----" line alone is not one), and
+# runtime/README.md, which says what each area does, repeats no operation's
+# contract in a table (no table headed "operation", no row that starts with
+# a config operation or a jvmtirt_ function of the header).
+rt_h=runtime/include/jvmtirt.h
+bare=$(awk '/^typedef struct jvmtirt_config \{/ { p = 1; next } p && /^\} jvmtirt_config;/ { exit }
+    !p { next }
+    /^ *$/ { text = ""; closed = 0; next }
+    /^ *\/\*/ { text = ""; inc = 1 }
+    inc { line = $0; gsub(/\/\*|\*\/|^ *\*|----[^-]*----/, "", line); text = text line }
+    inc && /\*\/ *$/ { inc = 0; closed = 1; next }
+    inc { next }
+    /^    [^ ].*\(\*[a-z_]+\)\(/ {
+        name = $0; sub(/^[^(]*\(\*/, "", name); sub(/\).*/, "", name)
+        if (!closed || text !~ /[A-Za-z]/) print name
+    }
+    { closed = 0; text = "" }' "$rt_h")
+n_ops=$(sed -n '/^typedef struct jvmtirt_config {/,/^} jvmtirt_config;/p' "$rt_h" |
+    grep -cE '^    [^ ].*\(\*[a-z_]+\)\(')
+if [ "$n_ops" -gt 40 ] && [ -z "$bare" ]; then
+    ok "runtime: each of jvmtirt_config's $n_ops operations has its comment in jvmtirt.h"
+else
+    not_ok "runtime: jvmtirt_config's operations without a comment right before them ($n_ops found):" $bare
+fi
+ops=$(sed -n '/^typedef struct jvmtirt_config {/,/^} jvmtirt_config;/p' "$rt_h" |
+    grep -oE '^    [^ ].*\(\*[a-z_]+\)\(' | sed 's/^[^(]*(\*//; s/)($//'
+    grep -oE '^[a-z].*\bjvmtirt_[a-z_]+\(' "$rt_h" | grep -oE 'jvmtirt_[a-z_]+\($' | tr -d '(')
+tables=$(awk -v ops="$(echo $ops)" 'BEGIN { n = split(ops, a, " "); for (i = 1; i <= n; i++) op[a[i]] = 1 }
+    /^\| *operation *\|/ { print FILENAME ":" FNR ": a table headed operation"; next }
+    /^\| *`/ { c = $0; sub(/^\| *`/, "", c); sub(/[^a-z_].*/, "", c)
+               if (c in op) print FILENAME ":" FNR ": a row for " c }' runtime/README.md)
+if [ -z "$tables" ]; then
+    ok "runtime: runtime/README.md has no table of operations (jvmtirt.h is their reference)"
+else
+    not_ok "runtime: runtime/README.md repeats operations' contracts in tables ($(grep -c . <<<"$tables") rows and headers; jvmtirt.h is their reference):"
+    head -5 <<<"$tables"
 fi
 
 # The implementation header says which parameters the trampolines pass on
