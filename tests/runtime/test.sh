@@ -176,6 +176,18 @@ else
     head -5 <<<"$tables"
 fi
 
+# ... and shows each operation's comment, as the header has it, in the list
+# tests/runtime/operations.py makes (its section at the README's end).
+if command -v python3 >/dev/null; then
+    if why=$(python3 tests/runtime/operations.py .); then
+        ok "runtime: runtime/README.md lists every operation as jvmtirt.h describes it"
+    else
+        not_ok "runtime: $why"
+    fi
+else
+    skip "runtime: runtime/README.md's list of operations against jvmtirt.h (needs python3)"
+fi
+
 # The implementation header says which parameters the trampolines pass on
 # unchecked (a jthread with impl="noconvert" in the spec: JDK 25 has no
 # other kind), above the functions that take one.
