@@ -17,7 +17,7 @@ host_class host_classes[] = {
     {{HOST_CLASS}, "java/lang/String", "Ljava/lang/String;", 0x31, "String.java"},
     {{HOST_CLASS}, "java/lang/Thread", "Ljava/lang/Thread;", 0x21, "Thread.java"},
     {{HOST_CLASS}, "Main", "LMain;", 0x21, "Main.java"},
-    {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x20, "Main.java"}, /* stacks.c */
+    {{HOST_CLASS}, "ConfChain", "LConfChain;", 0x20, "Main.java"}, /* programs.c */
     /* what libjdwp looks up as it starts (jni_calls.c, tests/jdb) */
     {{HOST_CLASS}, "java/lang/ThreadGroup", "Ljava/lang/ThreadGroup;", 0x21, "ThreadGroup.java"},
     {{HOST_CLASS}, "java/lang/ClassLoader", "Ljava/lang/ClassLoader;", 0x421, "ClassLoader.java"},

@@ -83,7 +83,7 @@ static jboolean JNICALL is_instance_of(JNIEnv *env, jobject obj, jclass clazz)
     return !obj || is_assignable_from(env, host_object_class(obj), clazz);
 }
 
-/* The members the host's own classes declare (jvmti-host.c): kind, and
+/* The members the host's own classes declare (builtins.c): kind, and
  * whether static; GetMethodID finds an instance method (or constructor)
  * of the class or of java/lang/Object, GetStaticMethodID a static one. */
 static void *find_member(jclass clazz, const char *name, const char *sig, host_kind kind,
@@ -123,7 +123,7 @@ static jfieldID JNICALL get_field_id(JNIEnv *env, jclass clazz, const char *name
 
 /* Only java/lang/Object and java/lang/Thread can be made without a
  * constructor: a new Thread object is one an agent can hand to
- * RunAgentThread (groups.c). */
+ * RunAgentThread (lifecycle.c). */
 static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
 {
     (void)env;

@@ -154,7 +154,7 @@ static jthread thread_ref(uintptr_t id) { return host_jthread((host_thread *)id)
 
 /* GetThreadInfo's facts. The main thread and the workers are in group
  * main at Java's default priority, 5; an agent thread is a daemon in no
- * group, at the priority RunAgentThread gave (groups.c). The host has no
+ * group, at the priority RunAgentThread gave (above). The host has no
  * class loaders (NULL). */
 static jvmtiError thread_info(jthread thread, jvmtirt_thread_info *out)
 {
