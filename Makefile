@@ -185,7 +185,10 @@ RT_GENERATED := jvmtigen_entry jvmtigen_tables jvmtigen_post jvmtigen_defaults
 RTDIR := build/$(VARIANT)/rt
 RT_OBJS := $(patsubst %.c,$(RTDIR)/%.o,$(notdir $(wildcard $(RT_DIRS:%=runtime/%/*.c)))) \
     $(RT_GENERATED:%=$(RTDIR)/%.o)
-HOST_OBJS := $(patsubst host/%.c,$(RTDIR)/host-%.o,$(wildcard host/*.c))
+# host/ is the reference VM; host/scaffold/ the test scaffolding linked into
+# bin/jvmti-host beside it (host/scaffold/README.md). Objects are named
+# host-NAME.o after their sources, which have unique names.
+HOST_OBJS := $(patsubst %.c,$(RTDIR)/host-%.o,$(notdir $(wildcard host/*.c host/scaffold/*.c)))
 RT_LIB := $(LIBDIR)/libjvmtirt.a
 RT_SO := $(LIBDIR)/libjvmtirt.so
 JVMTI_HOST := $(BINDIR)/jvmti-host
@@ -219,6 +222,11 @@ $(RTDIR)/%.o: $(OUT)/%.c | $(RTDIR)
 # where the trampoline's hook would, so its trampolines do not decode it
 # first (an indirect call and a table walk on every RawMonitorEnter and Exit).
 $(RTDIR)/jvmtigen_entry.o: RT_CFLAGS += '-DJVMTIGEN_CHECK_MONITOR(env, m)=JVMTI_ERROR_NONE'
+# The scaffolding's rule first: a depfile written before host/scaffold/
+# existed names host/NAME.c (soak.c), which counts as changed.
+$(RTDIR)/host-%.o: host/scaffold/%.c $(OUT)/jvmti.h | $(RTDIR)
+	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(addprefix host/,$(notdir $(wildcard host/scaffold/*.c))): ;
 $(RTDIR)/host-%.o: host/%.c $(OUT)/jvmti.h | $(RTDIR)
 	$(CC) $(RT_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
@@ -315,7 +323,8 @@ docdir := $(PREFIX)/share/doc/jvmtigen
 pkgconfigdir := $(libdir)/pkgconfig
 # The reference VM's sources, with a Makefile that builds them with pkg-config.
 exampledir := $(datadir)/examples/jvmti-host
-HOST_EXAMPLE := $(wildcard host/*.c) host/host.h host/jni_parts.h host/README.md
+# The example is the reference VM alone: host/scaffold/ is not installed.
+HOST_EXAMPLE := $(wildcard host/*.c host/*.h) host/README.md
 HOST_PLACEHOLDER_SOURCES := $(wildcard host/placeholders/*)
 INSTALL ?= install
 SO_REAL = libjvmtirt.so.$(VERSION)
@@ -400,7 +409,7 @@ $(GEN_DRIVER): tests/trampolines/gen_driver.c $(filter-out $(OBJDIR)/main.o,$(GE
 check-build: $(JVMTIGEN) $(UNITS) $(GEN_DRIVER) runtime
 check: check-build
 	@JVMTIGEN=$(JVMTIGEN) UNITS=$(UNITS) GEN_DRIVER=$(GEN_DRIVER) CC="$(CC)" \
-	    SANITIZE="$(SANITIZE)" RT_LIB=$(RT_LIB) RT_SO=$(RT_SO) JVMTI_HOST=$(JVMTI_HOST) \
+	    SANITIZE="$(SANITIZE)" RT_LIB=$(RT_LIB) RT_SO=$(RT_SO) RT_OBJDIR=$(RTDIR) JVMTI_HOST=$(JVMTI_HOST) \
 	    RT_OUT=$(OUT) RT_SPEC=$(SPEC) JNI_INCLUDE=$(JNI_INCLUDE) PREFIX=$(PREFIX) MAKE="$(MAKE)" \
 	    ./tests/run-all
 

@@ -5,15 +5,17 @@
  * still a class file of the same class, "defines" it and posts ClassLoad
  * and ClassPrepare. Such a class is modifiable: RetransformClasses and
  * RedefineClasses (the core's) install new bytes through
- * host_install_classes, which checks them the same way; the host's own
- * classes have no class file and are not modifiable. `-dump-classes:DIR` writes the bytes
- * each class was defined with to DIR/NAME.class (NAME's '/' as '.'), so a
- * test can compare them with what the agents should have made. */
+ * install_classes, which checks them the same way; the host's own
+ * classes have no class file and are not modifiable. The bytes each class
+ * is defined with, or has installed, go to the class_bytes test hook
+ * (hooks.h: -dump-classes writes them out). Here too the class operations
+ * of the port: class_info, class_by_name, each_class. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hooks.h"
 #include "host.h"
 #include "jvmtigen_impl.h"
 #include "jvmtigen_post.h"
@@ -29,7 +31,6 @@ typedef struct loaded_class {
 
 static char **files;
 static int n_files;
-static const char *dump_dir;
 static loaded_class *loaded;
 
 static int is_loaded(const host_class *c);
@@ -42,8 +43,6 @@ void host_classes_add_file(const char *path)
     files = grown;
     files[n_files++] = strdup(path);
 }
-
-void host_classes_dump_to(const char *dir) { dump_dir = dir; }
 
 static unsigned u2(const unsigned char *p) { return (unsigned)p[0] << 8 | p[1]; }
 
@@ -135,23 +134,6 @@ static unsigned char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-static void dump(const char *name, const unsigned char *b, size_t n)
-{
-    char path[4096];
-    int k = snprintf(path, sizeof path, "%s/", dump_dir);
-    for (const char *s = name; *s && k < (int)sizeof path - 7; s++)
-        path[k++] = *s == '/' ? '.' : *s;
-    snprintf(path + k, sizeof path - (size_t)k, ".class");
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n || fclose(f) != 0)
-        fprintf(stderr, "jvmti-host: cannot write %s: %s\n", path, strerror(errno));
-}
-
-const host_class *host_member_class(const host_member *m)
-{
-    return m->class_index >= 0 ? &host_classes[m->class_index] : m->owner;
-}
-
 /* The core reads the class file itself (jvmtirt_class_define): the host
  * only makes an ID for each method and field, in the class file's order.
  * 0 with a message if the core refuses the bytes. */
@@ -173,7 +155,7 @@ static int define(const char *path, loaded_class *c, const unsigned char *b, siz
         for (int i = 0; i < total; i++) {
             host_member *m = &c->members[i];
             *m = (host_member){{i < n_methods ? HOST_METHOD : HOST_FIELD}, -1, NULL, NULL, 0,
-                               &c->klass, 0, 0};
+                               &c->klass, 0, 0, 0};
             if (i < n_methods)
                 mids[i] = (jmethodID)m;
             else
@@ -217,8 +199,8 @@ static loaded_class *load_one(JNIEnv *jni, jthread thread, const char *path,
     if (!ok)
         fprintf(stderr, "jvmti-host: %s: the agents' bytes are not a class file of %s\n", path,
                 name);
-    else if (dump_dir)
-        dump(name, defined, defined_len);
+    else if (host_hooks_get()->class_bytes)
+        host_hooks_get()->class_bytes(name, defined, defined_len);
     free(new_name);
     loaded_class *c = ok ? calloc(1, sizeof *c) : NULL;
     char *signature = ok ? malloc(strlen(name) + 3) : NULL;
@@ -284,14 +266,6 @@ const char *host_class_super_name(jclass klass)
     return is_loaded(c) ? ((const loaded_class *)(const void *)klass)->super_name : NULL;
 }
 
-/* Newest first; agents' threads may call while the main thread loads. */
-void host_classes_each_loaded(int (*visit)(void *arg, jclass klass), void *arg)
-{
-    for (loaded_class *c = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); c; c = c->next)
-        if (visit(arg, (jclass)&c->klass.obj))
-            return;
-}
-
 int host_classes_load(JNIEnv *jni, jobject thread)
 {
     int ok = 1;
@@ -319,41 +293,9 @@ void host_classes_free(void)
     n_files = 0;
 }
 
-/* The core's metadata of one built-in class: its host_members, described
- * (no class file, so no code, tables nor version). */
-static int describe(host_class *k, int index)
-{
-    jvmtirt_method_desc methods[8];
-    jvmtirt_field_desc fields[8];
-    jvmtirt_class_desc d = {.source_file = k->source_file, .methods = methods, .fields = fields};
-    for (int i = 0; index >= 0 && i < host_n_members; i++) {
-        const host_member *m = &host_members[i];
-        if (m->class_index != index)
-            continue;
-        if (m->obj.kind == HOST_METHOD && d.n_methods < 8)
-            methods[d.n_methods++] = (jvmtirt_method_desc){
-                .id = (jmethodID)(uintptr_t)m, .name = m->name, .signature = m->signature,
-                .modifiers = m->modifiers, .n_lines = -1, .n_locals = -1};
-        else if (m->obj.kind == HOST_FIELD && d.n_fields < 8)
-            fields[d.n_fields++] = (jvmtirt_field_desc){(jfieldID)(uintptr_t)m, m->name,
-                                                        m->signature, NULL, m->modifiers, 0};
-    }
-    return jvmtirt_class_describe((jclass)&k->obj, &d) == JVMTI_ERROR_NONE;
-}
-
-int host_classes_describe(void)
-{
-    int ok = 1;
-    for (int i = 0; i < host_n_classes; i++)
-        ok &= describe(&host_classes[i], i);
-    return ok;
-}
-
-int host_class_describe_empty(host_class *c) { return describe(c, -1); }
-
 /* config.class_by_name: every class of the host is the bootstrap loader's,
- * so `from` does not matter: the built-in ones, the heap model's, the
- * -load'ed ones. */
+ * so `from` does not matter: the built-in ones, the -load'ed ones, the
+ * test hooks' (the heap model's). */
 jclass host_class_by_name(jclass from, const char *name)
 {
     (void)from;
@@ -363,14 +305,15 @@ jclass host_class_by_name(jclass from, const char *name)
     for (loaded_class *l = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); l; l = l->next)
         if (strcmp(l->klass.name, name) == 0)
             return (jclass)&l->klass.obj;
-    return host_heap_find_class(name);
+    const host_hooks *h = host_hooks_get();
+    return h->class_by_name ? h->class_by_name(name) : NULL;
 }
 
 /* The host's classes are loaded, linked and initialized from the start;
  * a -load'ed class is prepared (ClassPrepare was posted) and never
  * initialized: there is no code to run. A loaded class's source file is
  * the core's to answer, from the class file (jvmtirt_class_define). */
-jvmtiError host_class_info(jclass klass, jvmtirt_class_info *out)
+static jvmtiError class_info(jclass klass, jvmtirt_class_info *out)
 {
     const host_class *c = (const host_class *)(void *)klass;
     int loaded_here = is_loaded(c);
@@ -393,7 +336,7 @@ static int is_loaded(const host_class *c)
 }
 
 /* config.class_modifiable: the -load'ed classes, by every environment. */
-jvmtiError host_class_modifiable(jclass klass, jvmtirt_class_origin *out)
+static jvmtiError class_modifiable(jclass klass, jvmtirt_class_origin *out)
 {
     out->modifiable = is_loaded((const host_class *)(void *)klass) ? JVMTIRT_MODIFIABLE
                                                                    : JVMTIRT_UNMODIFIABLE;
@@ -405,9 +348,9 @@ jvmtiError host_class_modifiable(jclass klass, jvmtirt_class_origin *out)
 
 /* config.install_classes: every class file must be one of the class it
  * replaces (INVALID_CLASS_FORMAT, NAMES_DONT_MATCH), else nothing changes.
- * The host keeps no bytes of its own: "installing" writes the new
- * definition to the -dump-classes directory, where tests read it. */
-jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int retransform)
+ * The host keeps no bytes of its own: "installing" hands the new
+ * definition to the class_bytes test hook (-dump-classes writes it out). */
+static jvmtiError install_classes(jint n, const jvmtiClassDefinition *defs, int retransform)
 {
     (void)retransform;
     for (jint i = 0; i < n; i++) {
@@ -421,8 +364,74 @@ jvmtiError host_install_classes(jint n, const jvmtiClassDefinition *defs, int re
         if (err != JVMTI_ERROR_NONE)
             return err;
     }
-    for (jint i = 0; i < n && dump_dir; i++)
-        dump(((const host_class *)(void *)defs[i].klass)->name, defs[i].class_bytes,
-             (size_t)defs[i].class_byte_count);
+    const host_hooks *h = host_hooks_get();
+    for (jint i = 0; i < n && h->class_bytes; i++)
+        h->class_bytes(((const host_class *)(void *)defs[i].klass)->name, defs[i].class_bytes,
+                       (size_t)defs[i].class_byte_count);
     return JVMTI_ERROR_NONE;
+}
+
+/* Every class of the host is the bootstrap loader's (the host has no class
+ * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
+ * loader none. The host has no hidden classes and no array classes. */
+static jvmtiError each_class(jobject initiating_loader, int all,
+                             int (*visit)(void *arg, jclass klass), void *arg)
+{
+    if (!all && initiating_loader)
+        return JVMTI_ERROR_NONE;
+    for (int i = 0; i < host_n_classes; i++)
+        if (visit(arg, (jclass)&host_classes[i].obj))
+            return JVMTI_ERROR_NONE;
+    /* the -load'ed ones, newest first; agents' threads may call while the
+     * main thread loads */
+    for (loaded_class *c = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); c; c = c->next)
+        if (visit(arg, (jclass)&c->klass.obj))
+            break;
+    return JVMTI_ERROR_NONE;
+}
+
+/* Which handles are real classes, methods and fields: a class, a method
+ * or a field is its address, told by its kind. */
+static jvmtiError check_class(jvmtiEnv *env, jclass klass, int of_member)
+{
+    (void)env, (void)of_member;
+    return ((host_object *)klass)->kind == HOST_CLASS ? JVMTI_ERROR_NONE
+                                                      : JVMTI_ERROR_INVALID_CLASS;
+}
+
+static host_member *member_of(const void *id, host_kind kind)
+{
+    const host_object *o = id;
+    return o && o->kind == kind ? (host_member *)(uintptr_t)id : NULL;
+}
+
+static jvmtiError check_method(jvmtiEnv *env, jmethodID method)
+{
+    (void)env;
+    return member_of(method, HOST_METHOD) ? JVMTI_ERROR_NONE : JVMTI_ERROR_INVALID_METHODID;
+}
+
+/* A field ID is valid with the class that declares it. */
+static jvmtiError check_field(jvmtiEnv *env, jclass klass, jfieldID field)
+{
+    (void)env;
+    host_member *f = member_of(field, HOST_FIELD);
+    return f && (!klass || (jclass)&host_member_class(f)->obj == klass)
+               ? JVMTI_ERROR_NONE
+               : JVMTI_ERROR_INVALID_FIELDID;
+}
+
+void host_classes_configure(jvmtirt_config *c)
+{
+    c->check_class = check_class;
+    c->check_method = check_method;
+    /* method_is_native: the core's, from the modifiers handed over */
+    c->check_field = check_field;
+    c->class_info = class_info;
+    c->class_modifiable = class_modifiable; /* RetransformClasses, RedefineClasses */
+    c->install_classes = install_classes;
+    c->potential.can_retransform_classes = 1;
+    c->potential.can_redefine_classes = 1;
+    c->class_by_name = host_class_by_name;       /* GetImplementedInterfaces */
+    c->each_class = each_class;
 }

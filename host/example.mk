@@ -31,7 +31,7 @@ placeholders/lib%.so: placeholders/libjvm.c placeholders/libjvm.map
 	$(CC) -std=c11 $(CFLAGS) -I'$(JAVA_HOME)/include' -I'$(JAVA_HOME)/include/linux' -shared -fPIC \
 	    -Wl,-soname,lib$*.so -Wl,--version-script=placeholders/libjvm.map $(LDFLAGS) -o $@ $<
 
-%.o: %.c host.h jni_parts.h
+%.o: %.c host.h hooks.h jni_parts.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 clean:

@@ -1,22 +1,13 @@
 /* The host's side of the core's frames area: what a VM does for
- * breakpoints, field watches, frame pops, native method prefixes, the JNI
- * function table and class-loader search, over a tiny "interpreter".
- *
- * Each worker thread runs one program over the host's methods (host_members
- * in jvmti-host.c), one instruction per jlocation:
- *
- *   Thread.run()       locations 0..7: at 2 it calls getName(), at 4 it
- *                      writes Thread.priority, at 5 it calls hashCode();
- *                      its local 1, an int, is the location it is at
- *   Thread.getName()   locations 0..3: at 1 it reads Thread.name
- *   Object.hashCode()  native: resolved once, with the agents' prefixes
+ * breakpoints, field watches, frame pops, the JNI function table and
+ * class-loader search, and the moves every interpreter of the host makes
+ * through (the built-in programs, programs.c; the -cp program, interp.c).
  *
  * A call posts MethodEntry; before each instruction it posts SingleStep,
  * then Breakpoint if that location is armed; a read or write of an armed
  * field posts FieldAccess / FieldModification; a return posts MethodExit,
  * and a frame armed for its pop calls jvmtirt_frame_popped. The core
- * decides which environments get each event (the interpreter of -cp,
- * interp.c, moves through the same functions). */
+ * decides which environments get each event. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,26 +65,13 @@ static int arm_test(int kind, uintptr_t a, uintptr_t b, int take)
 
 /* ---- the methods' code ---- */
 
-static host_member *member(const char *name)
-{
-    for (int i = 0; i < host_n_members; i++)
-        if (strcmp(host_members[i].name, name) == 0)
-            return &host_members[i];
-    return NULL;
-}
-
-/* How many instructions a method has (0: native, or no code). */
+/* How many instructions a method has (0: native, or no code): a built-in
+ * one's (builtins.c), or a class file's as the interpreter read it. */
 static jlocation code_length(const host_member *m)
 {
     if (m->modifiers & 0x0100) /* ACC_NATIVE */
         return 0;
-    if (m->class_index < 0) /* a class file's: the interpreter's (0 if only -load'ed) */
-        return host_interp_code_length(m);
-    if (strcmp(m->name, "run") == 0)
-        return 8;
-    if (strcmp(m->name, "getName") == 0)
-        return 4;
-    return 3; /* toString: never run, but a breakpoint may be set in it */
+    return __atomic_load_n(&m->code_length, __ATOMIC_ACQUIRE);
 }
 
 static jvmtiError breakpoint_arm(jmethodID method, jlocation location, int on)
@@ -170,7 +148,8 @@ void host_frames_step(host_thread *t, host_member *m, jlocation at)
 static jclass class_of(const host_member *m) { return (jclass)&host_classes[m->class_index].obj; }
 
 /* A read (value NULL) or write of field f of t, at m's location at. */
-static void field(host_thread *t, host_member *m, jlocation at, host_member *f, const jvalue *value)
+void host_frames_field(host_thread *t, host_member *m, jlocation at, host_member *f,
+                       const jvalue *value)
 {
     jclass k = class_of(f);
     int kind = value ? ARM_MODIFY : ARM_ACCESS;
@@ -184,56 +163,9 @@ static void field(host_thread *t, host_member *m, jlocation at, host_member *f, 
                                   (jobject)&t->obj, (jfieldID)f);
 }
 
-/* Binding a native method: a VM whose plain lookup fails retries with the
- * prefixes, in the order the core gives them. The host has no native
- * libraries: it prints the prefixes it would use (when there are any). */
-static void resolve_native(host_member *m)
-{
-    jint n = 0;
-    char **prefixes = jvmtirt_native_method_prefixes(&n);
-    if (n > 0) {
-        printf("jvmti-host: native %s: prefixes", m->name);
-        for (jint i = 0; i < n; i++)
-            printf(" %s", prefixes[i]);
-        printf("\n");
-        fflush(stdout);
-    }
-    free(prefixes);
-}
-
-void host_frames_run(host_thread *t)
-{
-    static int resolved; /* atomic: hashCode is bound once */
-    host_member *run = member("run"), *get_name = member("getName"),
-                *hash_code = member("hashCode"), *name = member("name"),
-                *priority = member("priority");
-    host_frames_enter(t, run);
-    for (jlocation at = 0; at < code_length(run); at++) {
-        host_stack_store(t, 1, 'I', (jvalue){.i = (jint)at}); /* i = at */
-        host_frames_step(t, run, at);
-        if (at == 2) {
-            host_frames_enter(t, get_name);
-            for (jlocation g = 0; g < code_length(get_name); g++) {
-                host_frames_step(t, get_name, g);
-                if (g == 1)
-                    field(t, get_name, g, name, NULL);
-            }
-            host_frames_return(t);
-        } else if (at == 4) {
-            jvalue v = {.i = 5};
-            field(t, run, at, priority, &v);
-        } else if (at == 5) {
-            host_frames_enter(t, hash_code);
-            if (!__atomic_exchange_n(&resolved, 1, __ATOMIC_ACQ_REL))
-                resolve_native(hash_code);
-            host_frames_return(t);
-        }
-    }
-    host_frames_return(t);
-}
-
 /* ---- the JNI function table ---- */
 
+static const struct JNINativeInterface_ *jni_own; /* the host's (jni.c) */
 static const struct JNINativeInterface_ *jni_now; /* atomic; NULL: the host's own */
 /* Live threads, whose JNIEnv follows SetJNIFunctionTable. */
 static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -243,7 +175,7 @@ static int n_live;
 static const struct JNINativeInterface_ *host_frames_jni_table(void)
 {
     const struct JNINativeInterface_ *t = __atomic_load_n(&jni_now, __ATOMIC_ACQUIRE);
-    return t ? t : host_jni_functions();
+    return t ? t : jni_own;
 }
 
 static void jni_table_changed(const struct JNINativeInterface_ *table)
@@ -290,8 +222,9 @@ static jvmtiError class_path_append(int system, const char *segment, jvmtiPhase 
     return err;
 }
 
-void host_frames_configure(jvmtirt_config *c)
+void host_frames_configure(jvmtirt_config *c, const struct JNINativeInterface_ *own)
 {
+    jni_own = own;
     c->potential.can_generate_breakpoint_events = 1;
     c->potential.can_generate_field_access_events = 1;
     c->potential.can_generate_field_modification_events = 1;

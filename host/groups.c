@@ -1,12 +1,11 @@
-/* The host's thread groups and agent threads: what the core's
- * GetTopThreadGroups, GetThreadGroupInfo, GetThreadGroupChildren and
- * RunAgentThread ask of the VM (config.thread_group_members,
- * config.thread_group_info, config.start_agent_thread). Two groups, as a
- * JVM starts with: "system" at the top and its child "main", which holds
- * the main thread and the workers. An agent thread's object is a
- * java/lang/Thread the agent made with JNI AllocObject (in no group) or
- * NewObject (in the group and with the name its constructor was given,
- * jni_calls.c): a daemon, at the priority RunAgentThread gave. */
+/* The host's thread groups and the thread objects JNI makes: what the
+ * core's GetTopThreadGroups, GetThreadGroupInfo and GetThreadGroupChildren
+ * ask of the VM (config.thread_group_members, config.thread_group_info).
+ * Two groups, as a JVM starts with: "system" at the top and its child
+ * "main", which holds the main thread and the workers. A thread object an
+ * agent makes with JNI AllocObject is in no group; with NewObject, in the
+ * group and with the name its constructor was given (jni_calls.c). An
+ * agent thread runs on one (RunAgentThread, lifecycle.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +53,11 @@ static jvmtiError group_info(jthreadGroup group, jvmtirt_thread_group_info *out)
     return JVMTI_ERROR_NONE;
 }
 
-/* ---- agent threads ---- */
+/* ---- thread objects made through JNI ---- */
 
 /* Thread objects made through JNI: kept until the process ends, like every
  * thread object of the host (agents may hold references). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t started = PTHREAD_COND_INITIALIZER;
 static host_thread **made;
 static size_t n_made, cap_made;
 
@@ -85,13 +83,6 @@ jobject host_thread_new(void)
     pthread_mutex_unlock(&lock);
     return (jobject)&t->obj;
 }
-
-typedef struct agent_run {
-    host_thread *t;
-    void (*body)(JNIEnv *jni, void *ctx);
-    void *ctx;
-    int running;
-} agent_run;
 
 /* Thread(ThreadGroup, String) (jni_calls.c): under the lock, since the
  * object is listed (made) before its constructor runs. */
@@ -120,51 +111,8 @@ static void made_each(jthreadGroup group, int (*visit_thread)(void *arg, jthread
     }
 }
 
-static void *agent_main(void *arg)
-{
-    agent_run run = *(agent_run *)arg;
-    /* registers it, posts ThreadStart; named by its constructor, if any */
-    host_thread_begin(run.t, run.t->name[0] ? run.t->name : "agent", 1);
-    pthread_mutex_lock(&lock);
-    ((agent_run *)arg)->running = 1;
-    pthread_cond_broadcast(&started);
-    pthread_mutex_unlock(&lock);
-    run.body(host_current_jni(), run.ctx);
-    host_thread_finish(run.t, 1);
-    return NULL;
-}
-
-/* On the agent's thread: the thread runs, registered, before this returns
- * (the spec: started by the time RunAgentThread returns). */
-static jvmtiError start_agent_thread(jthread thread, jint priority,
-                                     void (*body)(JNIEnv *jni, void *ctx), void *ctx)
-{
-    host_thread *t = host_thread_of(thread);
-    /* A thread object that runs, or ran, already: the host runs each once. */
-    if (!t || t->agent_priority || __atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) || t->jni)
-        return JVMTI_ERROR_INVALID_THREAD;
-    t->agent_priority = priority;
-    agent_run run = {t, body, ctx, 0};
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED); /* a daemon: nobody joins it */
-    pthread_t os;
-    int rc = pthread_create(&os, &attr, agent_main, &run);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) {
-        t->agent_priority = 0;
-        return JVMTI_ERROR_OUT_OF_MEMORY;
-    }
-    pthread_mutex_lock(&lock);
-    while (!run.running)
-        pthread_cond_wait(&started, &lock);
-    pthread_mutex_unlock(&lock);
-    return JVMTI_ERROR_NONE;
-}
-
 void host_groups_configure(jvmtirt_config *c)
 {
     c->thread_group_members = members;
     c->thread_group_info = group_info;
-    c->start_agent_thread = start_agent_thread;
 }

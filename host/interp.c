@@ -427,9 +427,8 @@ static int println(activation *a, const member_ref *r)
     POP_CHECK(slots + 1);
     jvalue v = a->stack[a->sp - slots];
     if (strcmp(r->descriptor, "(Ljava/lang/String;)V") == 0) {
-        /* the host's own JNI, not a table an agent may have interposed */
-        text = v.l ? host_jni_functions()->GetStringUTFChars(host_current_jni(), (jstring)v.l, NULL)
-                   : "null";
+        /* the string's own text, not through a JNI table an agent may have interposed */
+        text = v.l ? host_object_text(v.l) : "null";
     } else if (strcmp(r->descriptor, "(I)V") == 0) {
         snprintf(out, sizeof out, "%d", (int)v.i);
         text = out;
@@ -512,9 +511,8 @@ static int invoke_special(activation *a, const member_ref *r, pending *call)
     jstring name = s[a->sp - 1].l;
     if (!t || !name)
         return stop(a, "%s", "Thread(String) with a null argument (exceptions are outside the subset)");
-    /* the host's own JNI, as println's; the group the constructing thread's */
-    host_thread_construct(t, host_thread_group_of(a->t),
-                          host_jni_functions()->GetStringUTFChars(host_current_jni(), name, NULL));
+    /* the string's own text, as println's; the group the constructing thread's */
+    host_thread_construct(t, host_thread_group_of(a->t), host_object_text(name));
     a->sp -= 2;
     return NEXT;
 }
@@ -1005,21 +1003,15 @@ static int prepare(jclass klass, void *arg)
         m->id->modifiers = (jint)m->access;
         m->id->max_locals = (int)m->max_locals;
         m->id->is_static = (m->access & ACC_STATIC) != 0;
+        /* breakpoints (frames.c) may be set from now on */
+        __atomic_store_n(&m->id->code_length, m->code ? (jlocation)m->code_len : 0,
+                         __ATOMIC_RELEASE);
     }
     return 1;
 }
 
 /* The program lives as long as the process: agents hold its IDs. */
 static program the_program;
-
-jlocation host_interp_code_length(const host_member *m)
-{
-    const program *p = &the_program;
-    for (unsigned i = 0; i < p->n_methods; i++)
-        if (p->methods[i].id == m)
-            return p->methods[i].code ? (jlocation)p->methods[i].code_len : 0;
-    return 0;
-}
 
 int host_interp_main(host_thread *t, const char *dir, const char *class_name)
 {

@@ -1,11 +1,12 @@
 /* JNI classes and their members: FindClass over every class the host has
- * (its own, the heap model's, the -load'ed ones), an object's class (a
+ * (its own, the -load'ed ones, the test hooks'), an object's class (a
  * thread object's may be the interpreted program's, extending
  * java/lang/Thread), the hierarchy (a -load'ed class's superclass is its
  * class file's; every other class but java/lang/Object extends
  * java/lang/Object; no interfaces), method and field IDs, AllocObject. */
 #include <string.h>
 
+#include "hooks.h"
 #include "jni_parts.h"
 
 #define ACC_STATIC 0x0008
@@ -33,7 +34,8 @@ jclass host_object_class(jobject obj)
     case HOST_STRING: return host_find_class("java/lang/String");
     case HOST_OBJECT: return host_find_class("java/lang/Object");
     case HOST_THREAD_GROUP: return host_find_class("java/lang/ThreadGroup");
-    case HOST_INSTANCE: return host_heap_class_of(obj);
+    case HOST_INSTANCE: /* the test hooks' (the heap model's) */
+        return host_hooks_get()->class_of ? host_hooks_get()->class_of(obj) : NULL;
     case HOST_METHOD: case HOST_FIELD: break; /* IDs, not objects */
     case HOST_STREAM: break; /* no java/io/PrintStream class (interp.c's System.out) */
     case HOST_MODULE: break; /* nor java/lang/Module (modules.c) */
@@ -81,7 +83,7 @@ static jboolean JNICALL is_instance_of(JNIEnv *env, jobject obj, jclass clazz)
     return !obj || is_assignable_from(env, host_object_class(obj), clazz);
 }
 
-/* The members the host's own classes declare (jvmti-host.c): kind, and
+/* The members the host's own classes declare (builtins.c): kind, and
  * whether static; GetMethodID finds an instance method (or constructor)
  * of the class or of java/lang/Object, GetStaticMethodID a static one. */
 static void *find_member(jclass clazz, const char *name, const char *sig, host_kind kind,
@@ -121,7 +123,7 @@ static jfieldID JNICALL get_field_id(JNIEnv *env, jclass clazz, const char *name
 
 /* Only java/lang/Object and java/lang/Thread can be made without a
  * constructor: a new Thread object is one an agent can hand to
- * RunAgentThread (groups.c). */
+ * RunAgentThread (lifecycle.c). */
 static jobject JNICALL alloc_object(JNIEnv *env, jclass clazz)
 {
     (void)env;

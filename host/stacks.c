@@ -1,10 +1,8 @@
-/* The host's side of the core's stacks and classes: each thread's stack of
- * frames (their locals, config.frame_slot; popping and returning from the
- * main chain's, config.frame_return), walked for GetStackTrace,
- * GetThreadState and the other stack functions (config.walk_stacks), and
- * the class enumeration
- * (config.each_class). (GetAllThreads is the core's, from its records of
- * the threads the host started.)
+/* The host's side of the core's stacks: each thread's stack of frames
+ * (their locals, config.frame_slot; popping and returning from the main
+ * chain's, config.frame_return), walked for GetStackTrace, GetThreadState
+ * and the other stack functions (config.walk_stacks). (GetAllThreads is
+ * the core's, from its records of the threads the host started.)
  *
  * How a thread's stack is walked while the thread runs: a thread changes
  * its own stack only under stacks_lock (push, at, pop), and the walk holds
@@ -168,31 +166,8 @@ static jint thread_state(uintptr_t id)
     return state;
 }
 
-/* Every class of the host is the bootstrap loader's (the host has no class
- * loader objects): GetClassLoaderClasses(NULL) lists them all, any other
- * loader none. The host has no hidden classes and no array classes. */
-static jvmtiError each_class(jobject initiating_loader, int all,
-                             int (*visit)(void *arg, jclass klass), void *arg)
-{
-    if (!all && initiating_loader)
-        return JVMTI_ERROR_NONE;
-    for (int i = 0; i < host_n_classes; i++)
-        if (visit(arg, (jclass)&host_classes[i].obj))
-            return JVMTI_ERROR_NONE;
-    host_classes_each_loaded(visit, arg);
-    return JVMTI_ERROR_NONE;
-}
-
-static host_member *method(const char *name)
-{
-    for (int i = 0; i < host_n_members; i++)
-        if (host_members[i].obj.kind == HOST_METHOD && strcmp(host_members[i].name, name) == 0)
-            return &host_members[i];
-    return NULL;
-}
-
 /* What the core asked of t's top frame at this step (0: nothing). */
-static int take_unwind(host_thread *t)
+int host_stack_take_unwind(host_thread *t)
 {
     pthread_mutex_lock(&stacks_lock);
     int u = t->unwind;
@@ -201,39 +176,11 @@ static int take_unwind(host_thread *t)
     return u;
 }
 
-static void set_unwindable(host_thread *t, int on)
+void host_stack_unwindable(host_thread *t, int on)
 {
     pthread_mutex_lock(&stacks_lock);
     t->unwindable = on;
     pthread_mutex_unlock(&stacks_lock);
-}
-
-/* The chain's interpreter: each method's one instruction at location 0
- * calls the next (c's returns). After the instruction's step (where an
- * agent may have asked, at a breakpoint), a PopFrame removes the top frame
- * and its caller runs its call again; a ForceEarlyReturn returns from it,
- * and its callers return in turn, as they would after their call. */
-void host_stacks_run_main(host_thread *t)
-{
-    static const char *const chain[] = {"main", "a", "b", "c"};
-    int n = 0; /* frames of the chain on the stack */
-    while (n < 4) {
-        host_member *m = method(chain[n]);
-        host_frames_enter(t, m);
-        n++;
-        set_unwindable(t, 1);
-        host_frames_step(t, m, 0); /* the call of the next, or c's return */
-        set_unwindable(t, 0);
-        int u = take_unwind(t);
-        if (u == JVMTIRT_FRAME_POP) {
-            host_stack_pop(t); /* no FramePop: the frame did not return */
-            n--;               /* the caller calls it again */
-        } else if (u == JVMTIRT_FRAME_RETURN) {
-            break;
-        }
-    }
-    while (n-- > 0)
-        host_frames_return(t);
 }
 
 /* The core's frame_return (runtime/README.md, "Locals and frames"): only
@@ -267,7 +214,6 @@ void host_stacks_configure(jvmtirt_config *c)
 {
     c->walk_stacks = walk_stacks;
     c->thread_state = thread_state;
-    c->each_class = each_class;
     c->frame_slot = frame_slot;
     c->frame_return = frame_return;
 }

@@ -1,8 +1,10 @@
 /* Suspension in the host: the core's suspend_thread / resume_thread
  * operations, and the safe points where a suspended thread stops.
  *
- * A host thread runs "Java code" in host_run_java (its -work loop), which
- * passes a safe point every turn, and moves its interpreter's stack (a
+ * A host thread runs "Java code" between host_java_enter and
+ * host_java_leave (the -work loop of the test scaffolding,
+ * scaffold/work.c), passing a safe point every turn, and moves its
+ * interpreter's stack (a
  * call, a step, a return: stacks.c), each move a safe point (and
  * host_safepoint is one outside a move: the main thread's before it loads
  * the -cp program); everywhere
@@ -13,8 +15,6 @@
  * is resumed (what GetFrameLocation and NotifyFramePop of a suspended
  * thread rely on). One mutex and condition variable serve every thread
  * (the host is small). */
-#include <time.h>
-
 #include "host.h"
 #include "jvmtirt.h"
 
@@ -69,28 +69,18 @@ jvmtiError host_resume_thread(uintptr_t id)
     return JVMTI_ERROR_NONE;
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void host_run_java(host_thread *t, double seconds)
+/* Entering Java is a safe point; from then on SuspendThread waits for the
+ * thread to reach its next one (the thread polls: host_safepoint). */
+void host_java_enter(host_thread *t)
 {
     pthread_mutex_lock(&lock);
     t->in_java = 1;
-    safepoint_locked(t); /* entering Java is a safe point */
+    safepoint_locked(t);
     pthread_mutex_unlock(&lock);
-    double end = seconds_now() + seconds;
-    volatile unsigned long work = 0;
-    while (seconds_now() < end) {
-        for (int i = 0; i < 1000; i++)
-            work += (unsigned long)i;
-        if (__atomic_load_n(&t->suspended, __ATOMIC_ACQUIRE))
-            host_safepoint(t);
-    }
-    (void)work; /* the loop's work is only to take time */
+}
+
+void host_java_leave(host_thread *t)
+{
     pthread_mutex_lock(&lock);
     t->in_java = 0;
     pthread_cond_broadcast(&changed); /* a suspender waiting for it may stop waiting */

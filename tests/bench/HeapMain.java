@@ -1,4 +1,4 @@
-// The heap model's shape in Java (host/heap.c builds the same in
+// The heap model's shape in Java (host/scaffold/heap_model.c builds the same in
 // bin/jvmti-host): a HeapRoot holding N HeapNodes in a list and an array,
 // an int[] and a String, kept by a static field until the VM ends, when
 // tests/host/heap_agent.c (option "bench") times its walks at VMDeath.

@@ -1,7 +1,7 @@
 /* The trivial program HotSpot runs with the conformance agent loaded. It
  * first calls ConfChain.a, which calls b, which calls c (the stacks cases
  * look at the main thread's stack at a breakpoint in c; the host runs the
- * same chain, host/stacks.c), then builds the heap cases' graph (HeapMain,
+ * same chain, host/programs.c), then builds the heap cases' graph (HeapMain,
  * which the host's -heap:5 models; the cases run at VMDeath), then loads
  * ConfMarked, which the agent's
  * ClassFileLoadHook environments transform, and prints the marker the

@@ -2,7 +2,7 @@
  * HeapRoot holding 5 HeapNodes (value = index) in an array and in a list,
  * an int[] {1, 2, 3} and the String "heap": built in HotSpot by
  * tests/bench/HeapMain.java (Main calls it first), in the host by its model
- * (-heap:5, host/heap.c). The cases run at VMDeath (still the live phase,
+ * (-heap:5, host/scaffold/heap_model.c). The cases run at VMDeath (still the live phase,
  * the graph built) in an environment of the area's own, with
  * can_tag_objects. Only what does not count the JVM's own objects is
  * printed: references whose referrer is one of the graph's objects (told

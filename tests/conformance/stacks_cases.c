@@ -7,7 +7,7 @@
  * is the one with can_generate_breakpoint_events (HotSpot gives it to one
  * environment only). In VMInit it sets a breakpoint at ConfChain.c;
  * Main.main calls ConfChain.a, which calls b, which calls c (Main.java), in
- * HotSpot and in the host alike (host/stacks.c), so the main thread's stack
+ * HotSpot and in the host alike (host/programs.c), so the main thread's stack
  * at the breakpoint is c, b, a, main, every frame at location 0; the
  * locals of those frames are read there too, and the monitor Main.main
  * holds (it is static synchronized). Each case is "stacks.*". */

@@ -1,6 +1,6 @@
 /* An ordinary agent, built against the JDK 17 jvmti.h, that runs every heap
  * walk of the core over bin/jvmti-host's heap model (jvmti-host -heap:5:
- * a HeapRoot holding 5 HeapNodes, an int[3] and a String, host/heap.c). It
+ * a HeapRoot holding 5 HeapNodes, an int[3] and a String, host/scaffold/heap_model.c). It
  * prints one line per finding, which tests/host/test.sh compares with the
  * counts worked out by hand from that shape.
  *

@@ -2,11 +2,11 @@
 # bin/jvmti-host runs ordinary agents: events in the VM's order, several
 # agents at once, an agent built against the JDK's own jvmti.h, and the
 # errors a java user would expect (agent not found, Agent_OnLoad failing);
-# a soak of the core under a busy agent (soak_agent.c, host/soak.c); and the
+# a soak of the core under a busy agent (soak_agent.c, host/scaffold/soak.c); and the
 # frames area (frames_agent.c, host/frames.c); stacks and classes
-# (stacks_agent.c, host/stacks.c); threads, classes and objects
+# (stacks_agent.c, host/stacks.c, host/classes.c); threads, classes and objects
 # (metadata_agent.c); the heap walks over the host's heap
-# model (heap_agent.c, host/heap.c); thread groups and RunAgentThread
+# model (heap_agent.c, host/scaffold/heap_model.c); thread groups and RunAgentThread
 # (groups_agent.c, host/groups.c); Java monitors (monitors_agent.c,
 # host/monitors.c); modules (modules_agent.c, host/modules.c).
 . tests/lib.sh
@@ -338,7 +338,7 @@ EOT
         test "$(grep -c '^A: Breakpoint run@2: hit$' <<<"$out"),$(grep -c '^B: [BF]' <<<"$out")" = "4,0"
 fi
 
-# ---- stacks and classes (host/stacks.c): the core's stack functions over
+# ---- stacks and classes (host/stacks.c, host/classes.c): the core's stack functions over
 # the host's walk, from the main thread with no frames (VMInit), a worker
 # stopped at a breakpoint in getName called by run, and after the worker
 # ended (VMDeath); the class lists. The agent is built against the JDK's
@@ -439,7 +439,7 @@ EOT
 fi
 
 # ---- heap_agent.c (built against the JDK's jvmti.h): every heap walk of
-# the core over the host's heap model (host/heap.c, -heap:5); the counts
+# the core over the host's heap model (host/scaffold/heap_model.c, -heap:5); the counts
 # are worked out by hand from the model's shape (see heap_agent.c) ----
 heap_build() {
     $CC -std=c11 -Wall -Wextra -Werror -shared -fPIC "${san[@]}" -I"$JDK_INC" \

@@ -264,6 +264,10 @@ if need_tool "install: a program built with pkg-config" pkg-config; then
             check "install: the example runs an agent: its worker's stack at the breakpoint" \
                 grep -qx 'stacks: Breakpoint: GetStackTrace(current, 0, 5): 2: getName@1 run@2' <<<"$out"
             jdwp_loads "install: the example" "$d/example/jvmti-host"
+            "$d/example/jvmti-host" -threads:0 -heap:1 >/dev/null 2>&1
+            status=$?
+            check "install: the example is the reference VM alone, without host/scaffold/: no soak.c, and -heap:1 is a usage error (exit 2, got $status)" \
+                test "$status" = 2 -a ! -e "$d/example/soak.c" -a -f "$d/example/hooks.h"
         else
             not_ok "install: the agent for the example does not build"; head -10 "$d/example-agent.log"
         fi

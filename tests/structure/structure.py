@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """The structure of runtime/: a graph of its files, their loops and layers.
 
-usage: structure.py [--root runtime] [--lib lib/libjvmtirt.a] [--layers FILE]
+usage: structure.py [--root runtime] [--lib lib/libjvmtirt.a | --objects OBJ...]
+                    [--prefix PREFIX] [--exclude DIR]... [--layers FILE]
                     [--check] [--list]
 
-Nodes are runtime's .c and .h files (every folder below --root). Arrows:
+Nodes are runtime's .c and .h files (every folder below --root but the
+--exclude ones, named relative to --root). Arrows:
   - include: `#include "name"` naming another file of runtime/ (found by its
     name, which must be unique in runtime/);
   - call: a symbol an object of the static library leaves undefined and
     another runtime object defines (`nm`); the library's members are named
     after their .c files, so each member is a file of runtime/ (members of
-    generated code, out/, are not nodes).
+    generated code, out/, are not nodes). --objects reads the objects
+    themselves instead (host/'s: make builds them one by one, named
+    PREFIX + the .c file's name, e.g. host-interp.o for --prefix host-).
 Loops are the strongly connected components of more than one file (or a
 file with an arrow to itself). With --layers, every file gets a layer
 (the longest folder or file prefix the layers file names; a file with none
@@ -34,32 +38,37 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
-def files_of(root):
+def files_of(root, exclude=()):
     out = []
     for d, dirs, names in os.walk(root):
-        dirs.sort()
+        dirs[:] = sorted(x for x in dirs if os.path.relpath(os.path.join(d, x), root)
+                         not in exclude)
         for n in sorted(names):
             if n.endswith((".c", ".h")):
                 out.append(os.path.relpath(os.path.join(d, n), root))
     return sorted(out)
 
 
-def symbols(lib):
-    """member -> (defined globals, undefined) from nm of the archive."""
-    text = subprocess.run(["nm", "-A", "-P", lib], check=True, capture_output=True,
+def symbols(paths, prefix=""):
+    """member -> (defined globals, undefined) from nm of an archive or of
+    objects (a member is named after its object, PREFIX taken off)."""
+    text = subprocess.run(["nm", "-A", "-P"] + list(paths), check=True, capture_output=True,
                           text=True).stdout
     members = {}
     for line in text.splitlines():
-        # "lib/libjvmtirt.a[env.o]: name T value size"
+        # "lib/libjvmtirt.a[env.o]: name T value size", "build/rt/host-jni.o: name U"
         head, _, rest = line.partition(": ")
         m = re.search(r"\[([^]]+)\]$", head)
-        if not m or not rest:
+        member = m.group(1) if m else os.path.basename(head)
+        if member.startswith(prefix):
+            member = member[len(prefix):]
+        if not rest:
             continue
         parts = rest.split()
         if len(parts) < 2:
             continue
         name, kind = parts[0], parts[1]
-        d, u = members.setdefault(m.group(1), (set(), set()))
+        d, u = members.setdefault(member, (set(), set()))
         if kind == "U":
             u.add(name)
         elif kind.isupper() or kind in "vw":  # global, or a weak definition
@@ -67,8 +76,8 @@ def symbols(lib):
     return members
 
 
-def build_graph(root, lib):
-    files = files_of(root)
+def build_graph(root, lib, objects=None, prefix="", exclude=()):
+    files = files_of(root, exclude)
     by_name = {}
     for f in files:
         by_name.setdefault(os.path.basename(f), []).append(f)
@@ -86,8 +95,8 @@ def build_graph(root, lib):
                 target = by_name.get(os.path.basename(inc))
                 if target:
                     add(f, target[0], "include")
-    if lib:
-        members = symbols(lib)
+    if lib or objects:
+        members = symbols(objects or [lib], prefix)
         file_of = {}
         for member in members:
             src = os.path.splitext(member)[0] + ".c"
@@ -107,7 +116,8 @@ def build_graph(root, lib):
         missing = [f for f in files if f.endswith(".c") and
                    os.path.basename(f)[:-2] + ".o" not in file_of]
         if missing:
-            sys.exit("structure: not in %s: %s" % (lib, " ".join(missing)))
+            sys.exit("structure: not in %s: %s" % (lib if not objects else "the objects",
+                                                     " ".join(missing)))
     return files, arrows
 
 
@@ -202,11 +212,16 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--root", default="runtime")
     p.add_argument("--lib", default="lib/libjvmtirt.a")
+    p.add_argument("--objects", nargs="+", help="objects to read instead of --lib")
+    p.add_argument("--prefix", default="", help="what the objects' names start with")
+    p.add_argument("--exclude", action="append", default=[],
+                   help="a folder below --root that is not part of the program")
     p.add_argument("--layers")
     p.add_argument("--check", action="store_true")
     p.add_argument("--list", action="store_true")
     a = p.parse_args()
-    files, arrows = build_graph(a.root, a.lib)
+    files, arrows = build_graph(a.root, a.lib, a.objects, a.prefix,
+                                [x.rstrip("/") for x in a.exclude])
     calls = sum(1 for why in arrows.values() if why - {"include"})
     includes = sum(1 for why in arrows.values() if "include" in why)
     found = loops(files, arrows)

@@ -26,9 +26,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "host.h"
 #include "jvmtigen_post.h"
 #include "jvmtirt.h"
+#include "scaffold.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define HOST_SANITIZER_ALLOCATOR 1
@@ -120,9 +120,17 @@ static void line(int ok, const char *fmt, ...)
     failures += !ok;
 }
 
-void host_soak_setup(double seconds)
+int soak_option(const char *arg)
 {
-    soak_seconds = seconds;
+    char *end;
+    soak_seconds = strtod(arg, &end);
+    return !*end && soak_seconds > 0 && soak_seconds <= 3600;
+}
+
+int soak_on(void) { return soak_seconds > 0; }
+
+void soak_setup(void)
+{
     single_arena();
     static jvmtiParamInfo out_param = {"value_ptr", JVMTI_KIND_OUT, JVMTI_TYPE_JLONG, JNI_FALSE};
     jvmtiExtensionFunctionInfo info = {ext_clock, "jvmtigen.host.Clock",
@@ -135,7 +143,7 @@ void host_soak_setup(double seconds)
     jvmtirt_extension_function_add(&info);
 }
 
-void host_soak_begin(void)
+void soak_begin(void)
 {
     jvmtirt_get_stats(&base_stats);
     base_bytes = max_bytes = allocated_bytes();
@@ -159,7 +167,7 @@ static void post(int which, JNIEnv *jni, jthread thread, jclass klass, long *cou
     counts[which]++;
 }
 
-void host_soak_work(host_thread *t)
+void soak_work(host_thread *t)
 {
     JNIEnv *jni = (JNIEnv *)&t->jni;
     jthread self = (jthread)&t->obj;
@@ -180,7 +188,7 @@ void host_soak_work(host_thread *t)
         __atomic_add_fetch(&soak_posts[e], counts[e], __ATOMIC_RELAXED);
 }
 
-void host_soak_watch(int (*running)(void))
+void soak_watch(int (*running)(void))
 {
     while (running()) {
         jvmtirt_stats s;
@@ -199,8 +207,9 @@ void host_soak_watch(int (*running)(void))
     }
 }
 
-int host_soak_end(int n_threads)
+int soak_end(void)
 {
+    int n_threads = host_n_workers();
     jvmtirt_stats s;
     jvmtirt_get_stats(&s);
     size_t bytes = allocated_bytes();
