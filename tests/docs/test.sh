@@ -156,7 +156,7 @@ for name in "${specs[@]}"; do
         check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
             diff "$root/$name.want" "$root/$name.have"
     # groff once over all the pages (a warning names its page and line; one
-    # groff per page cost 30 ms of processor time each, 40 s a run): the
+    # groff per page cost 30 ms of processor time each, 30 s a run): the
     # same as page by page, since a page uses only man's macros and .nf,
     # .fi, .nh, .ad and .br (no definitions, registers or conditionals
     # that could reach the next page) and each starts afresh with .TH;
@@ -179,13 +179,13 @@ for name in "${specs[@]}"; do
     event_ids "$spec" >"$root/$name.evs"
     ids_of_kind '//category/callback/@id' >"$root/$name.cbs"
     ids_of_kind '//constants/@id' >"$root/$name.consts"
-    lacking=$(awk -v lists="$root/$name.fns $root/$name.evs $root/$name.cbs $root/$name.consts" '
+    # (awk's first four arguments are the lists, the pages follow)
+    lacking=$(awk '
         BEGIN {
             split("PARAMETERS|CAPABILITIES|RETURN VALUE|ERRORS;PARAMETERS|CAPABILITIES;PARAMETERS;CONSTANTS", extra, ";")
-            n = split(lists, list, " ")
-            for (i = 1; i <= n; i++)  # the first list naming an id gives its kind
-                while ((getline id <list[i]) > 0) if (!(id in kind)) kind[id] = extra[i]
-            for (a = 1; a < ARGC; a++) {
+            for (i = 1; i <= 4; i++)  # the first list naming an id gives its kind
+                while ((getline id <ARGV[i]) > 0) if (!(id in kind)) kind[id] = extra[i]
+            for (a = 5; a < ARGC; a++) {
                 f = ARGV[a]; base = f; sub(/.*\//, "", base); sub(/\.3$/, "", base)
                 split("", have)
                 while ((getline line <f) > 0)
@@ -199,7 +199,7 @@ for name in "${specs[@]}"; do
                 for (i = 1; i <= m; i++) if (!(wanted[i] in have)) print f " lacks " wanted[i]
             }
             exit
-        }' "$dir"/*.3)
+        }' "$root/$name.fns" "$root/$name.evs" "$root/$name.cbs" "$root/$name.consts" "$dir"/*.3)
     if [ -z "$lacking" ]; then ok "docs: $name: every man page has its sections"
     else not_ok "docs: $name: every man page has its sections"; head -10 <<<"$lacking"; fi
 done
