@@ -171,3 +171,34 @@ hostile_run() {
     f=$(grep -lE '\\[[:space:]]*$|\?\?[=/()!<>'"'"'-]' "$H_OUT"/*.c "$H_OUT"/*.h 2>/dev/null | head -1)
     [ -z "$f" ] || H_WHY="${f##*/} has a line-ending backslash or a trigraph"
 }
+
+# ---- builds shared between suites (tests/jdks, tests/jdb) ----
+
+# shared_build NAME SPEC FLAGS TARGET...: the core, the host and the
+# checker built from SPEC with the generator flags FLAGS (make's TARGETs,
+# its BINDIR, LIBDIR, OUT, ... all in one folder) in
+# build/shared-builds/NAME-HASH, HASH of what the build depends on beyond
+# the tree (the spec's path and bytes, FLAGS, CC, SANITIZE, jni.h's
+# folder): a suite that needs the build another suite makes (jdks and jdb:
+# JDK 17's spec) reuses it instead of building it again. Sets SHARED_BUILD
+# (the folder) and SHARED_BUILD_DIRS (make's variables for it); make's
+# output goes to $SHARED_BUILD.log. Suites running at once take turns
+# under an exclusive lock (flock): the first builds, the next finds
+# nothing to do (make -q) and makes nothing, so no make ever writes to the
+# folder while a suite reads it. False when make fails.
+shared_build() {
+    local name=$1 spec=$2 flags=$3 key fd status=0
+    shift 3
+    key=$( { realpath "$spec" && cat "$spec" &&
+             printf '\n%s\n' "$flags" "${CC:-cc}" "${SANITIZE:-}" "${JNI_INCLUDE:-}"; } | sha256sum | cut -c1-16)
+    SHARED_BUILD=$PWD/build/shared-builds/$name-$key
+    SHARED_BUILD_DIRS=(BINDIR="$SHARED_BUILD/bin" LIBDIR="$SHARED_BUILD/lib" OUT="$SHARED_BUILD/out"
+        RTDIR="$SHARED_BUILD/rt" CHECKDIR="$SHARED_BUILD/check" LINKED_BY="$SHARED_BUILD/linked-by"
+        SPEC="$spec" JVMTIGEN_FLAGS="$flags")
+    mkdir -p "$SHARED_BUILD" && exec {fd}>>"$SHARED_BUILD.lock" || return 1
+    flock -x "$fd"
+    local mk=(make -s CC="${CC:-cc}" SANITIZE="${SANITIZE:-}" "${SHARED_BUILD_DIRS[@]}" "$@")
+    "${mk[@]}" -q >/dev/null 2>&1 || { "${mk[@]}" -j2 >"$SHARED_BUILD.log" 2>&1 || status=$?; }
+    exec {fd}>&-
+    return $status
+}

@@ -190,11 +190,21 @@ def ownership_problems(owner, param, note):
     return out
 
 
+TYPE_NOTE_AFTER = re.compile(r'.*?<span class="type-note">(.*?)</span></td></tr>', re.S)
+
+
 def type_note(page, key):
-    """The type note of the parameter row whose code has id KEY."""
-    m = re.search(r'<code id="%s">.*?<span class="type-note">(.*?)</span></td></tr>' % re.escape(key),
-                  page, re.S)
-    return re.sub(r'<[^>]+>', '', m.group(1)) if m else None
+    """The type note of the parameter row whose code has id KEY (the code
+    found by str.find, the note matched from there: a search of the whole
+    page by a pattern made for each key took most of this script's time)."""
+    code = '<code id="%s">' % key
+    at = page.find(code)
+    while at != -1:
+        m = TYPE_NOTE_AFTER.match(page, at + len(code))
+        if m:
+            return re.sub(r'<[^>]+>', '', m.group(1))
+        at = page.find(code, at + 1)
+    return None
 
 
 def man_note(mandir, owner, name):

@@ -127,7 +127,9 @@ elif [ ! -f "$VNU" ]; then
 else
     pages=()
     for name in "${specs[@]}"; do [ -f "$root/$name/jvmti.html" ] && pages+=("$root/$name/jvmti.html"); done
-    if out=$(java -jar "$VNU" --errors-only "${pages[@]}" 2>&1); then
+    # (-XX:TieredStopAtLevel=1: the JIT's quick tier only, half the
+    # processor time of the default for these five pages, 9 s against 17)
+    if out=$(java -XX:TieredStopAtLevel=1 -jar "$VNU" --errors-only "${pages[@]}" 2>&1); then
         ok "docs: vnu reports no error on ${#pages[@]} pages (${specs[*]})"
     else
         not_ok "docs: vnu reports no error"; head -30 <<<"$out"
@@ -153,40 +155,51 @@ for name in "${specs[@]}"; do
     need_tool "docs: $name: the man pages against the spec's items" xmllint &&
         check "docs: $name: one man page per function, event and type, jvmtiError.3 and jvmti.3 ($(wc -l <"$root/$name.want") pages)" \
             diff "$root/$name.want" "$root/$name.have"
+    # groff once over all the pages (a warning names its page and line; one
+    # groff per page cost 30 ms of processor time each, 30 s a run): the
+    # same as page by page, since a page uses only man's macros and .nf,
+    # .fi, .nh, .ad and .br (no definitions, registers or conditionals
+    # that could reach the next page) and each starts afresh with .TH;
+    # a page with any other request fails here, to be looked at.
     if need_tool "docs: $name: groff -man -ww -z" groff; then
-        noisy=""
-        for f in "$dir"/*.3; do
-            [ -n "$(groff -man -ww -z "$f" 2>&1)" ] && noisy+="$f: $(groff -man -ww -z "$f" 2>&1 | head -3)"$'\n'
-        done
-        if [ -z "$noisy" ]; then ok "docs: $name: groff -man -ww -z prints nothing for any page"
-        else not_ok "docs: $name: groff -man -ww -z prints nothing for any page"; head -20 <<<"$noisy"; fi
+        other=$(grep -HnE "^[.'][[:space:]]*[A-Za-z]" "$dir"/*.3 |
+                grep -vE ":[0-9]+:\.(TH|SH|SS|PP|TP|IP|RS|RE|B|I|BR|IR|nf|fi|nh|ad|br)( |\$)" | head -5)
+        noisy=$(groff -man -ww -z "$dir"/*.3 2>&1)
+        if [ -z "$noisy" ] && [ -z "$other" ]; then ok "docs: $name: groff -man -ww -z prints nothing for any page"
+        else not_ok "docs: $name: groff -man -ww -z prints nothing for any page"; head -20 <<<"$noisy"
+             [ -z "$other" ] || printf 'a request other than man macros, .nf, .fi, .nh, .ad and .br:\n%s\n' "$other"; fi
     fi
     command -v xmllint >/dev/null || continue
-    lacking=""
+    # Each page's sections by its kind (one awk for all the pages): a
+    # function's, an event's, a callback's, a constant group's, the
+    # capabilities', a type's fields; NAME, SYNOPSIS, DESCRIPTION and SEE
+    # ALSO on every page.
     ids_of_kind() { xmllint --xpath "$1" "$spec" 2>/dev/null | sed 's/ id="\([^"]*\)"/\1\n/g' | sed '/^$/d'; }
-    fns=$(function_ids "$spec") evs=$(event_ids "$spec")
-    cbs=$(ids_of_kind '//category/callback/@id') consts=$(ids_of_kind '//constants/@id')
-    for f in "$dir"/*.3; do
-        base=$(basename "$f" .3)
-        sections="NAME|SYNOPSIS|DESCRIPTION"
-        if grep -qx "$base" <<<"$fns"; then
-            sections+="|PARAMETERS|CAPABILITIES|RETURN VALUE|ERRORS"
-        elif grep -qx "$base" <<<"$evs"; then
-            sections+="|PARAMETERS|CAPABILITIES"
-        elif grep -qx "$base" <<<"$cbs"; then
-            sections+="|PARAMETERS"
-        elif grep -qx "$base" <<<"$consts"; then
-            sections+="|CONSTANTS"
-        elif [ "$base" = jvmtiCapabilities ]; then
-            sections+="|CAPABILITIES"
-        elif [ "$base" != jvmti ] && [ "$base" != jvmtiError ]; then
-            sections+="|FIELDS"
-        fi
-        IFS='|' read -ra wanted <<<"$sections|SEE ALSO"
-        for s in "${wanted[@]}"; do
-            grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$f" || lacking+="$f lacks $s"$'\n'
-        done
-    done
+    function_ids "$spec" >"$root/$name.fns"
+    event_ids "$spec" >"$root/$name.evs"
+    ids_of_kind '//category/callback/@id' >"$root/$name.cbs"
+    ids_of_kind '//constants/@id' >"$root/$name.consts"
+    # (awk's first four arguments are the lists, the pages follow)
+    lacking=$(awk '
+        BEGIN {
+            split("PARAMETERS|CAPABILITIES|RETURN VALUE|ERRORS;PARAMETERS|CAPABILITIES;PARAMETERS;CONSTANTS", extra, ";")
+            for (i = 1; i <= 4; i++)  # the first list naming an id gives its kind
+                while ((getline id <ARGV[i]) > 0) if (!(id in kind)) kind[id] = extra[i]
+            for (a = 5; a < ARGC; a++) {
+                f = ARGV[a]; base = f; sub(/.*\//, "", base); sub(/\.3$/, "", base)
+                split("", have)
+                while ((getline line <f) > 0)
+                    if (line ~ /^\.SH /) { s = substr(line, 5); sub(/^"/, "", s); sub(/"$/, "", s); have[s] = 1 }
+                close(f)
+                sections = "NAME|SYNOPSIS|DESCRIPTION"
+                if (base in kind) sections = sections "|" kind[base]
+                else if (base == "jvmtiCapabilities") sections = sections "|CAPABILITIES"
+                else if (base != "jvmti" && base != "jvmtiError") sections = sections "|FIELDS"
+                m = split(sections "|SEE ALSO", wanted, "|")
+                for (i = 1; i <= m; i++) if (!(wanted[i] in have)) print f " lacks " wanted[i]
+            }
+            exit
+        }' "$root/$name.fns" "$root/$name.evs" "$root/$name.cbs" "$root/$name.consts" "$dir"/*.3)
     if [ -z "$lacking" ]; then ok "docs: $name: every man page has its sections"
     else not_ok "docs: $name: every man page has its sections"; head -10 <<<"$lacking"; fi
 done
@@ -258,8 +271,9 @@ fi
 for name in "${specs[@]}"; do
     dir="$root/$name/man/man3"
     [ -f "$dir/jvmti.3" ] || continue
-    unlisted=$(cd "$dir" && for f in *.3; do
-        [ "$f" = jvmti.3 ] || grep -qx "\.BR ${f%.3} (3)\(,\)\{0,1\}" jvmti.3 || echo "$f"; done)
+    # (the pages less jvmti.3 against its `.BR NAME (3)` lines, with or without a comma)
+    unlisted=$(cd "$dir" && comm -23 <(ls -- *.3 | grep -vx jvmti.3 | LC_ALL=C sort) \
+               <(sed -n 's/^\.BR \([^ ]*\) (3),\{0,1\}$/\1.3/p' jvmti.3 | LC_ALL=C sort -u))
     check "docs: $name: jvmti(3) lists every other page ($(ls "$dir" | wc -l) pages)" test -z "$unlisted"
     dangling=$(cd "$dir" && sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH/s/^\.BR \([A-Za-z0-9_]*\) (3).*/\1/p' *.3 |
                sort -u | while read -r p; do [ -f "$p.3" ] || echo "$p"; done)
@@ -270,15 +284,23 @@ done
 # in the man pages is in the header, line for line.
 if [ -f "$root/own/jvmti.h" ] && need_tool "docs: own: the prototypes of the man pages and the page against jvmti.h" python3; then
     mism="" n=0
+    # (each page's block, then one python3 for them all: the pages whose
+    # block is not in the header)
     for f in "$root/own/man/man3"/*.3; do
         block=$(sed -n '/^typedef void (JNICALL \*jvmtiEvent/,/);$/p' "$f")
         [ -z "$block" ] && continue
         n=$((n + 1))
-        python3 - "$root/own/jvmti.h" "$block" <<'PY' || mism+="$f"$'\n'
+        printf '%s\0%s\0' "$f" "$block"
+    done >"$root/own.typedefs"
+    mism=$(python3 - "$root/own/jvmti.h" "$root/own.typedefs" <<'PY'
 import sys
-sys.exit(0 if sys.argv[2] in open(sys.argv[1]).read() else 1)
+header = open(sys.argv[1]).read()
+parts = open(sys.argv[2]).read().split('\0')[:-1]
+for f, block in zip(parts[::2], parts[1::2]):
+    if block not in header:
+        print(f)
 PY
-    done
+) || mism+=" (python3 failed)"
     check "docs: own: the $n event typedefs of the man pages are jvmti.h's, character for character" \
         bash -c "[ -z '$mism' ] && [ $n -gt 30 ]"
     html_proto=$(python3 - "$root/own/jvmti.html" <<'PY'

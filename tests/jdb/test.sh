@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # OpenJDK 17's own libjdwp.so, unmodified, in bin/jvmti-host built from the
-# JDK 17 spec (a scratch build: the host and the placeholders of libjvm.so
-# and libjava.so, host/placeholders), debugged by JDK 17's jdb through
+# JDK 17 spec (the build jdks makes too, shared: the host and the
+# placeholders of libjvm.so and libjava.so, host/placeholders), debugged by JDK 17's jdb through
 # tests/jdb_session.py. Over the host's built-in program: threads, classes,
 # cont (host.session; with -agentpath, with -agentlib:jdwp found in
 # JAVA_HOME's lib, and wrapped by the checker built from the same spec).
@@ -74,14 +74,13 @@ if [ ! -x "$jdk/bin/jdb" ] || [ ! -f "$jdk/lib/libjdwp.so" ]; then
 fi
 need_tool "jdb: the sessions against jvmti-host" python3 || exit 0
 
+# The host and the checker (with the core and the placeholders) from the
+# JDK 17 spec: the build the jdks suite makes too, shared with it
+# (shared_build in tests/lib.sh); the sessions' files in a scratch folder.
 o=$(scratch jdb-jdk17)
-dirs=(BINDIR="$o/bin" LIBDIR="$o/lib" OUT="$o/out" RTDIR="$o/rt" CHECKDIR="$o/check"
-      LINKED_BY="$o/linked-by" SPEC="$SHARED_SPECS/jdk17/jvmti.xml"
-      JVMTIGEN_FLAGS="--no-docs --templates $PWD/templates --jvmti-version=17")
-if ! make -s -j2 CC="$CC" SANITIZE="${SANITIZE:-}" "${dirs[@]}" "$o/bin/jvmti-host" \
-    "$o/lib/jvmti-host/libjvm.so" "$o/lib/jvmti-host/libjava.so" "$o/lib/libjvmticheck.so" >"$o.log" 2>&1; then
+if ! shared_build jdk17 "$SHARED_SPECS/jdk17/jvmti.xml" "--no-docs --templates $PWD/templates --jvmti-version=17" runtime; then
     not_ok "jdb: jvmti-host and libjvmticheck.so build from the JDK 17 spec"
-    grep -E 'error|Error' "$o.log" | head -20
+    grep -E 'error|Error' "$SHARED_BUILD.log" | head -20
     exit 0
 fi
 ok "jdb: jvmti-host and libjvmticheck.so build from the JDK 17 spec${SANITIZE:+ (SANITIZE=$SANITIZE)}"
@@ -126,8 +125,8 @@ session() {
     [ -s "$d/vm.err" ] && head -5 "$d/vm.err"
     return 0
 }
-host=$o/bin/jvmti-host
-checked="-agentpath:$o/lib/libjvmticheck.so=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$opts"
+host=$SHARED_BUILD/bin/jvmti-host
+checked="-agentpath:$SHARED_BUILD/lib/libjvmticheck.so=leaks=results,suppressions=check/jdwp.supp,agent=$jdk/lib/libjdwp.so=$opts"
 findings="jvmticheck: 0 findings, 0 distinct, [0-9]+ suppressed"
 # The host's built-in program (no -cp): threads, classes, cont.
 session agentpath host "" "$host" "-agentpath:$jdk/lib/libjdwp.so=$opts" Main

@@ -22,32 +22,33 @@ declare -A flags=([jdk17]=--jvmti-version=17 [jdk25]= [mainline]=)
 for v in jdk17 jdk25 mainline; do
     need_refs "jdks: $v" "$v" || continue
     spec=$SHARED_SPECS/$v/jvmti.xml
-    o=$(scratch "jdks-$v")
-    dirs=(BINDIR="$o/bin" LIBDIR="$o/lib" OUT="$o/out" RTDIR="$o/rt" CHECKDIR="$o/check"
-          LINKED_BY="$o/linked-by" SPEC="$spec"
-          JVMTIGEN_FLAGS="--no-docs --templates $PWD/templates ${flags[$v]}")
-    if ! make -s CC="$CC" SANITIZE="${SANITIZE:-}" "${dirs[@]}" runtime >"$o.log" 2>&1; then
+    # The build (tests/lib.sh's shared_build: the jdb suite uses JDK 17's
+    # too, and a build still up to date from an earlier run is kept); the
+    # agent in a scratch folder.
+    a=$(scratch "jdks-$v")
+    if ! shared_build "$v" "$spec" "--no-docs --templates $PWD/templates ${flags[$v]}" runtime; then
         not_ok "jdks: $v: the core, jvmti-host and libjvmticheck.so build"
-        grep -E 'error|Error' "$o.log" | head -20
+        grep -E 'error|Error' "$SHARED_BUILD.log" | head -20
         continue
     fi
+    o=$SHARED_BUILD
     ok "jdks: $v: the core, jvmti-host and libjvmticheck.so build${flags[$v]:+ (${flags[$v]})}"
 
     # The version the host reports, to an agent compiled with the spec's jvmti.h.
     san=()
     [ -n "${SANITIZE:-}" ] && san=(-fsanitize="$SANITIZE")
     if "$CC" -std=c11 -Wall -Wextra -Werror -fPIC -shared "${san[@]}" -I"$o/out" -I"$JNI_INCLUDE" \
-        -I"$JNI_INCLUDE/linux" -o "$o/version_agent.so" tests/jdks/version_agent.c 2>"$o/agent.log"; then
+        -I"$JNI_INCLUDE/linux" -o "$a/version_agent.so" tests/jdks/version_agent.c 2>"$a/agent.log"; then
         next=$(printf '0x%x' $(( ${version[$v]} + 0x10000 )))
         want="version-agent: GetVersionNumber error 0 version ${version[$v]}; GetEnv($next) refused"
-        got=$("$o/bin/jvmti-host" -agentpath:"$o/version_agent.so" 2>&1)
+        got=$("$o/bin/jvmti-host" -agentpath:"$a/version_agent.so" 2>&1)
         [ "$got" = "$want" ] && ok "jdks: $v: jvmti-host reports ${version[$v]} and refuses GetEnv($next)" ||
             { not_ok "jdks: $v: jvmti-host should report ${version[$v]}"; echo "$got" | head -5; }
-        got=$("$o/bin/jvmti-host" -agentpath:"$o/lib/libjvmticheck.so=agent=$o/version_agent.so" 2>&1)
+        got=$("$o/bin/jvmti-host" -agentpath:"$o/lib/libjvmticheck.so=agent=$a/version_agent.so" 2>&1)
         [ "$got" = "$want" ] && ok "jdks: $v: ... and so through its libjvmticheck.so, with no finding" ||
             { not_ok "jdks: $v: through libjvmticheck.so the agent should see ${version[$v]}"; echo "$got" | head -5; }
     else
-        not_ok "jdks: $v: the version agent does not build"; head -10 "$o/agent.log"
+        not_ok "jdks: $v: the version agent does not build"; head -10 "$a/agent.log"
     fi
 
     [ "$v" = mainline ] && continue
