@@ -49,12 +49,44 @@ bool one_node_set(xmlXPathParserContextPtr pc, int nargs, xmlNodeSetPtr *set)
     return !xmlXPathCheckError(pc);
 }
 
+/* The string value of the object popped into *obj, read in place where it
+ * is one text node or an attribute holding one (every text node of the man
+ * pages comes here through jg:roff-text: xmlXPathPopString's copy of each
+ * was about 3M of their instructions on JDK 25), else a copy left in
+ * *copy. NULL (with the error set) on an empty stack. */
+static const xmlChar *pop_string_in_place(xmlXPathParserContextPtr pc, xmlXPathObjectPtr *obj,
+                                          xmlChar **copy)
+{
+    *copy = NULL;
+    *obj = valuePop(pc);
+    if (!*obj) {
+        xmlXPathSetError(pc, XPATH_INVALID_OPERAND);
+        return NULL;
+    }
+    xmlNodeSetPtr set = (*obj)->type == XPATH_NODESET ? (*obj)->nodesetval : NULL;
+    xmlNodePtr n = set && set->nodeNr == 1 ? set->nodeTab[0] : NULL;
+    if (n && n->type == XML_ATTRIBUTE_NODE && n->children && !n->children->next)
+        n = n->children;
+    if (n && n->type == XML_TEXT_NODE)
+        return n->content ? n->content : BAD_CAST "";
+    *copy = xmlXPathCastToString(*obj);
+    return *copy;
+}
+
 void string_function(xmlXPathParserContextPtr pc, int nargs,
                      void (*render)(Buf *b, const char *arg, const DocsState *st))
 {
-    xmlChar *arg = one_arg(pc, nargs);
-    if (!arg)
+    if (nargs != 1) {
+        xmlXPathSetArityError(pc);
         return;
+    }
+    xmlXPathObjectPtr obj;
+    xmlChar *copy;
+    const xmlChar *arg = pop_string_in_place(pc, &obj, &copy);
+    if (!arg) {
+        xmlXPathFreeObject(obj);
+        return;
+    }
     /* The buffer comes from xmlMalloc, with room for the roff escapes of
      * the argument (4 bytes a byte), and becomes the string itself: the
      * templates' blocks are malloc's (memlimit.c), so buf_grow's realloc
@@ -70,7 +102,8 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
     b.data[0] = '\0';
     render(&b, (const char *)arg, state_of(pc));
     valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));
-    xmlFree(arg);
+    xmlFree(copy);
+    xmlXPathFreeObject(obj);
 }
 
 /* jg:prototype(ID): the C declaration of a function (as called through the
