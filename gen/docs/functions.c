@@ -49,12 +49,44 @@ bool one_node_set(xmlXPathParserContextPtr pc, int nargs, xmlNodeSetPtr *set)
     return !xmlXPathCheckError(pc);
 }
 
+/* The string value of the object popped into *obj, read in place where it
+ * is one text node or an attribute holding one (every text node of the man
+ * pages comes here through jg:roff-text: xmlXPathPopString's copy of each
+ * was about 3M of their instructions on JDK 25), else a copy left in
+ * *copy. NULL (with the error set) on an empty stack. */
+static const xmlChar *pop_string_in_place(xmlXPathParserContextPtr pc, xmlXPathObjectPtr *obj,
+                                          xmlChar **copy)
+{
+    *copy = NULL;
+    *obj = valuePop(pc);
+    if (!*obj) {
+        xmlXPathSetError(pc, XPATH_INVALID_OPERAND);
+        return NULL;
+    }
+    xmlNodeSetPtr set = (*obj)->type == XPATH_NODESET ? (*obj)->nodesetval : NULL;
+    xmlNodePtr n = set && set->nodeNr == 1 ? set->nodeTab[0] : NULL;
+    if (n && n->type == XML_ATTRIBUTE_NODE && n->children && !n->children->next)
+        n = n->children;
+    if (n && n->type == XML_TEXT_NODE)
+        return n->content ? n->content : BAD_CAST "";
+    *copy = xmlXPathCastToString(*obj);
+    return *copy;
+}
+
 void string_function(xmlXPathParserContextPtr pc, int nargs,
                      void (*render)(Buf *b, const char *arg, const DocsState *st))
 {
-    xmlChar *arg = one_arg(pc, nargs);
-    if (!arg)
+    if (nargs != 1) {
+        xmlXPathSetArityError(pc);
         return;
+    }
+    xmlXPathObjectPtr obj;
+    xmlChar *copy;
+    const xmlChar *arg = pop_string_in_place(pc, &obj, &copy);
+    if (!arg) {
+        xmlXPathFreeObject(obj);
+        return;
+    }
     /* The buffer comes from xmlMalloc, with room for the roff escapes of
      * the argument (4 bytes a byte), and becomes the string itself: the
      * templates' blocks are malloc's (memlimit.c), so buf_grow's realloc
@@ -70,7 +102,8 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
     b.data[0] = '\0';
     render(&b, (const char *)arg, state_of(pc));
     valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));
-    xmlFree(arg);
+    xmlFree(copy);
+    xmlXPathFreeObject(obj);
 }
 
 /* jg:prototype(ID): the C declaration of a function (as called through the
@@ -249,6 +282,52 @@ static void fn_errors(xmlXPathParserContextPtr pc, int nargs)
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
+}
+
+/* jg:fill(TEXT, X, VALUE, ...): TEXT with each %X (X one character) replaced
+ * by the VALUE given after X, by nothing where no X is given (a lone % at
+ * the end too): a says= sentence of jg:errors in one call. The recursive
+ * "says" template (common.xsl) cost the man pages 10M instructions more
+ * (of 192M on JDK 25), in template calls and XPath evaluations. */
+static void fn_fill(xmlXPathParserContextPtr pc, int nargs)
+{
+    if (nargs < 1 || nargs % 2 == 0) {
+        xmlXPathSetArityError(pc);
+        return;
+    }
+    xmlChar **args = xmlMalloc((size_t)nargs * sizeof *args);
+    if (!args) {
+        xmlXPathErr(pc, XPATH_MEMORY_ERROR);
+        return;
+    }
+    for (int i = nargs - 1; i >= 0; i--) /* the last argument is on top */
+        args[i] = xmlXPathPopString(pc);
+    Buf b;
+    buf_init(&b);
+    buf_grow(&b, 0);
+    const xmlChar *t = args[0] ? args[0] : BAD_CAST "";
+    while (*t) {
+        const xmlChar *pct = xmlStrchr(t, '%');
+        if (!pct) {
+            buf_puts(&b, (const char *)t);
+            break;
+        }
+        buf_put(&b, (const char *)t, (size_t)(pct - t));
+        t = pct + 1;
+        int n = *t ? xmlUTF8Strsize(t, 1) : 0; /* X: one character */
+        for (int i = 1; n > 0 && i + 1 < nargs; i += 2)
+            if (args[i] && xmlUTF8Strsize(args[i], 1) == n && !memcmp(args[i], t, (size_t)n) &&
+                args[i + 1]) {
+                buf_puts(&b, (const char *)args[i + 1]);
+                break;
+            }
+        t += n;
+    }
+    push_string(pc, b.data);
+    buf_free(&b);
+    for (int i = 0; i < nargs; i++)
+        xmlFree(args[i]);
+    xmlFree(args);
 }
 
 /* jg:error-functions(ERROR): the functions that can return ERROR beyond the
@@ -560,6 +639,7 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "versions", BAD_CAST DOCS_NS, fn_versions);
     xsltRegisterExtFunction(t, BAD_CAST "facts", BAD_CAST DOCS_NS, fn_facts);
     xsltRegisterExtFunction(t, BAD_CAST "errors", BAD_CAST DOCS_NS, fn_errors);
+    xsltRegisterExtFunction(t, BAD_CAST "fill", BAD_CAST DOCS_NS, fn_fill);
     xsltRegisterExtFunction(t, BAD_CAST "error-functions", BAD_CAST DOCS_NS, fn_error_functions);
     xsltRegisterExtFunction(t, BAD_CAST "see-also", BAD_CAST DOCS_NS, fn_see_also);
     xsltRegisterExtFunction(t, BAD_CAST "except-ids", BAD_CAST DOCS_NS, fn_except_ids);

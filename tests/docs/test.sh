@@ -447,6 +447,23 @@ EOF
 check "docs: --templates DIR uses the user's templates, with parameters and extension functions" \
     bash -c "[ \"\$(cat '$d/custom/jvmti.html')\" = \"my page 2.0.0: jvmtiError
 Dispose(jvmtiEnv* env)\" ] && [ \"\$(ls '$d/custom/man/man3')\" = only.3 ]"
+# jg:fill: each %X by the value after X, by nothing for an X not given and
+# for a % at the end; X any one character; a value missing is an error.
+mkdir -p "$d/fill" "$d/fill-bad"
+cp "$d/tpl/man.xsl" "$d/fill/man.xsl"
+cp "$d/tpl/man.xsl" "$d/fill-bad/man.xsl"
+cat >"$d/fill/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:value-of select="jg:fill('%p is %x less than %m; %é!%', 'p', 'A', 'm', 'B', 'é', 'E')"/>][<xsl:value-of select="jg:fill('no placeholder')"/>]</xsl:template>
+</xsl:stylesheet>
+EOF
+sed "s/jg:fill('no placeholder')/jg:fill('x', 'p')/" "$d/fill/html.xsl" >"$d/fill-bad/html.xsl"
+"$JVMTIGEN" -q --templates "$d/fill" -o "$d/fill-out" "$FIXTURE"
+check "docs: jg:fill replaces each %X by the value after X, by nothing where X has none" \
+    bash -c "[ \"\$(cat '$d/fill-out/jvmti.html')\" = '[A is  less than B; E!][no placeholder]' ]"
+check "docs: jg:fill with a value missing is an error" \
+    bash -c "! '$JVMTIGEN' -q --templates '$d/fill-bad' -o '$d/fill-bad-out' '$FIXTURE' 2>'$d/fill-bad.err' && grep -q 'error' '$d/fill-bad.err'"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
