@@ -73,6 +73,18 @@ DocFile *add_file(DocsResult *res, const char *name);
  * xsltSaveResultToString makes of it. 0, or -1 when it makes none. */
 int save_html(xmlDocPtr doc, xsltStylesheetPtr style, Buf *out);
 
+/* xslns.c: the XSLT namespace's declarations in a compiled stylesheet's
+ * trees pointed at libxslt's own copy of the name (its every "is this an
+ * XSLT instruction?" then a pointer comparison), and given back before
+ * xsltFreeStylesheet. */
+typedef struct XsltNsShare {
+    Vec kept; /* pairs: the xmlNs, the href it had */
+} XsltNsShare;
+void xslt_ns_share(XsltNsShare *share, xsltStylesheetPtr style);
+/* libxslt's own copy of the name, or NULL when it has none or several. */
+const xmlChar *xslt_ns_constant(void);
+void xslt_ns_unshare(XsltNsShare *share);
+
 /* manpages.c: the man page stylesheet's <pages> into res's files. 0 or 1. */
 int split_pages(xmlDocPtr pages, const char *file, DocsResult *res);
 
