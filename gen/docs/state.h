@@ -96,7 +96,9 @@ int wait_for(pid_t pid);
 
 /* memlimit.c: the templates' memory: the resident size may grow by at most
  * DOCS_MAX_MEMORY while they run (between start_memory_limit, which
- * installs the allocation hooks, and stop_memory_limit, which removes them). */
+ * installs the allocation hooks, and stop_memory_limit); their small blocks
+ * come from an arena, which xmlFree still knows after stop_memory_limit
+ * (the hooks then stay, new blocks malloc's). */
 #define DOCS_MAX_MEMORY ((long long)2048 << 20)
 void start_memory_limit(const char *templates);
 void stop_memory_limit(void);

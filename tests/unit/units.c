@@ -784,6 +784,40 @@ static void test_xslt_ns_share(void)
     rmdir(dir);
 }
 
+/* gen/docs/memlimit.c: the templates' small blocks from the arena, larger
+ * ones and those after the templates malloc's; a block grown keeps its
+ * bytes, and one freed after the templates goes back where it came from. */
+static void test_template_blocks(void)
+{
+    start_memory_limit("templates");
+    char *small = xmlMalloc(40), *other = xmlMalloc(40), *big = xmlMalloc(5000);
+    bool got = small && other && big;
+    if (got) {
+        memset(small, 'a', 40);
+        memset(other, 'b', 40);
+        small = xmlRealloc(small, 2000); /* past the arena's largest size */
+        got = small != NULL;
+    }
+    size_t kept = 0;
+    for (int i = 0; got && i < 40; i++)
+        kept += small[i] == 'a' && other[i] == 'b';
+    char *again = got ? xmlMalloc(40) : NULL; /* small's old block */
+    stop_memory_limit();
+    char *after = xmlMalloc(24); /* malloc's: free() takes it */
+    EXPECT(got && again && after && kept == 40,
+           "memlimit: blocks from the templates' arena and malloc, grown with their bytes (%zu of 40)",
+           kept);
+    xmlFree(small);
+    xmlFree(other);
+    xmlFree(big);
+    xmlFree(again);
+    free(after);
+    xmlChar *s = xmlStrdup(BAD_CAST "after the templates");
+    EXPECT(s && strcmp((char *)s, "after the templates") == 0,
+           "memlimit: after the templates, blocks are made and freed as before");
+    xmlFree(s);
+}
+
 int main(void)
 {
     test_collation();
@@ -799,5 +833,6 @@ int main(void)
     test_fn_errors();
     test_core_list();
     test_xslt_ns_share();
+    test_template_blocks();
     return failures != 0;
 }
