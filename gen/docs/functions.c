@@ -87,18 +87,13 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
         xmlXPathFreeObject(obj);
         return;
     }
-    /* The buffer comes from xmlMalloc, with room for the roff escapes of
-     * the argument (4 bytes a byte), and becomes the string itself: the
-     * templates' blocks are malloc's (memlimit.c), so buf_grow's realloc
-     * and the string's xmlFree work on it. Kept blocks make it cheap, where
-     * buf_grow's malloc and a copy of each result (xmlXPathNewString) were
-     * about 9M instructions of the man pages on JDK 25. */
-    size_t room = 4 * strlen((const char *)arg) + 16;
-    Buf b = {.data = xmlMalloc(room), .len = 0, .cap = room};
-    if (!b.data) {
-        buf_init(&b);
-        buf_grow(&b, 0);
-    }
+    /* The buffer has room for the roff escapes of the argument (4 bytes a
+     * byte) and becomes the string itself: xmlFree takes malloc's blocks
+     * too (memlimit.c; buf_grow's realloc must not meet an arena block),
+     * where a copy of each result (xmlXPathNewString) cost more. */
+    Buf b;
+    buf_init(&b);
+    buf_grow(&b, 4 * strlen((const char *)arg) + 16);
     b.data[0] = '\0';
     render(&b, (const char *)arg, state_of(pc));
     valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));

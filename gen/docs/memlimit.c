@@ -1,18 +1,15 @@
 /* The templates' memory. A template can grow without end (a string doubled
  * at each of 40 calls) and would take the machine's memory long before
  * --time-limit. While the templates run, libxml2's and libxslt's
- * allocations go through here (xmlMemSetup in start_memory_limit; the
- * library's own functions again after stop_memory_limit: the hooks wrap
- * malloc and realloc, and free stays free, so a block may be taken before
- * and given back after, or the other way round). The process's resident
- * memory may not grow by more than DOCS_MAX_MEMORY over what it was when
- * they started: past it this process says so and exits 1, as at the time
- * limit (nothing has been written yet). Only the templates are watched:
- * hooks over the spec's parse and the C outputs cost them 4% of their
- * instructions (make bench, issue 37). A default
- * run's templates add under 40 MB on the JDK 25 spec; the hostile suite's
- * spec of 100,000 constants about 520 MB (1.6 GB under AddressSanitizer,
- * whose redzones and quarantine the limit must leave room for).
+ * allocations go through here (xmlMemSetup in start_memory_limit). The
+ * process's resident memory may not grow by more than DOCS_MAX_MEMORY over
+ * what it was when they started: past it this process says so and exits 1,
+ * as at the time limit (nothing has been written yet). Only the templates
+ * are watched: hooks over the spec's parse and the C outputs cost them 4%
+ * of their instructions (make bench, issue 37). A default run's templates
+ * add under 40 MB on the JDK 25 spec; the hostile suite's spec of 100,000
+ * constants about 520 MB (1.6 GB under AddressSanitizer, whose redzones and
+ * quarantine the limit must leave room for).
  *
  * The resident size is read (/proc/self/statm) after every 16 MiB asked
  * for (memory cannot grow by more than is asked for), so the limit is
@@ -20,30 +17,37 @@
  * cost 7% of the docs' instructions, this 1.3%. Without /proc there is no
  * limit.
  *
- * The same hooks keep the blocks the templates free for their next
- * allocations of that size. libxslt allocates and frees about a million
- * small blocks on the JDK 25 spec (XPath objects, node sets, text nodes),
- * many at a time, past what glibc's per-size cache holds (7 blocks): its
- * malloc and free cost 160 instructions a pair, a kept block about 30
- * (issue 37). The blocks stay glibc's (malloc_usable_size sorts them), so
- * one allocated before the hooks, or freed after them by free itself, is
- * as good as any. Kept blocks are given back when the templates end under
- * JVMTIGEN_FREE_AT_EXIT=1, else left to the exit (base/keep.h). Under
- * AddressSanitizer blocks go straight back, for its use-after-free checks. */
+ * The templates' small blocks (up to 1 KiB) come from an arena of their
+ * own: pages of one size each, cut in order, and the blocks freed kept by
+ * size for the next allocations. libxslt allocates and frees about a
+ * million small blocks on the JDK 25 spec (XPath objects, node sets, text
+ * nodes), many at a time, past what glibc's per-size cache holds (7
+ * blocks): glibc's malloc and free cost 160 instructions a pair, its
+ * blocks kept and reused about 30 (the size asked of malloc_usable_size),
+ * the arena's about 15; and the 190,000 blocks that stay (the result
+ * trees) cost about 140 each from glibc, a few from a page (JDK 25, default
+ * run: 559.9M -> 522.2M instructions; issue 37). An arena block lives past
+ * the templates (the result trees kept for the exit): the hooks then stay,
+ * free handing arena blocks back to the arena (its address tells) and
+ * everything else to glibc, new blocks glibc's. Larger blocks, and any
+ * once the arena's reserve is used up, are glibc's throughout. Under
+ * AddressSanitizer there is no arena (every block glibc's, for its
+ * use-after-free checks) and the hooks go when the templates end. */
 #define _DEFAULT_SOURCE
 #include "docs/state.h"
 
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <libxml/xmlmemory.h>
 
-#include "base/keep.h"
 #include "base/status.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,8 +58,7 @@
 #endif
 #endif
 #if defined(__GLIBC__) && !defined(ASAN_BUILD)
-#include <malloc.h>
-#define KEEP_BLOCKS 1
+#define TEMPLATE_ARENA 1
 #endif
 
 #define CHECK_BYTES ((size_t)16 << 20)
@@ -101,26 +104,84 @@ static void asking(size_t n)
     }
 }
 
-#if KEEP_BLOCKS
-/* Freed blocks by size class, each linked through its first word: class c
- * holds blocks of at least 16c + 8 usable bytes (glibc's sizes: 24, 40,
- * 56, ...). Larger blocks are rare and go back to free. */
-#define KEPT_CLASSES 32
-static void *kept_blocks[KEPT_CLASSES];
+#if TEMPLATE_ARENA
+/* The arena: address space reserved once, made writable CHUNK bytes at a
+ * time and cut into pages of PAGE bytes, each page holding blocks of one
+ * size class (class c: 16c bytes). A block's class is its page's, so a
+ * block needs no header and free finds it by its address. Freed blocks
+ * wait by class, linked through their first word, for the next
+ * allocation of that class; larger blocks are glibc's. */
+#if SIZE_MAX > 0xffffffffu
+#define ARENA_SIZE ((size_t)4 << 30)
+#else
+#define ARENA_SIZE ((size_t)512 << 20) /* of a 32-bit address space */
+#endif
+#define PAGE_SHIFT 16
+#define PAGE ((size_t)1 << PAGE_SHIFT)
+#define CHUNK ((size_t)16 << 20)
+#define CLASSES 64 /* up to 1024 bytes */
+static char *arena, *arena_top, *arena_writable;
+static bool in_templates; /* new blocks come from the arena */
+static unsigned char page_class[ARENA_SIZE >> PAGE_SHIFT];
+static void *kept_blocks[CLASSES + 1];
+static char *bump[CLASSES + 1], *bump_end[CLASSES + 1];
+
+static bool in_arena(const void *p)
+{
+    return arena && (uintptr_t)p - (uintptr_t)arena < ARENA_SIZE;
+}
+
+static void arena_reserve(void)
+{
+    if (arena)
+        return;
+    void *m = mmap(NULL, ARENA_SIZE + PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return;
+    arena = (char *)(((uintptr_t)m + PAGE - 1) & ~(uintptr_t)(PAGE - 1));
+    arena_top = arena_writable = arena;
+}
+
+/* A new page for class c, or NULL (the arena is full). */
+static char *new_page(size_t c)
+{
+    if (arena_top == arena_writable) {
+        if ((size_t)(arena_writable - arena) + CHUNK > ARENA_SIZE ||
+            mprotect(arena_writable, CHUNK, PROT_READ | PROT_WRITE) != 0)
+            return NULL;
+        if (limit)
+            asking(CHUNK);
+        arena_writable += CHUNK;
+    }
+    char *page = arena_top;
+    arena_top += PAGE;
+    page_class[(size_t)(page - arena) >> PAGE_SHIFT] = (unsigned char)c;
+    bump[c] = page;
+    bump_end[c] = page + PAGE;
+    return page;
+}
+
+static size_t arena_block_size(const void *p)
+{
+    return 16 * (size_t)page_class[(size_t)((const char *)p - arena) >> PAGE_SHIFT];
+}
 #endif
 
-static void *limited_malloc(size_t n)
+/* What limited_malloc's fast path leaves: a new page, or glibc's block. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void *
+malloc_slow(size_t n)
 {
-#if KEEP_BLOCKS
-    size_t c = (n + 7) >> 4;
-    if (c < KEPT_CLASSES) {
-        c += c == 0;
-        void *p = kept_blocks[c];
-        if (p) {
-            kept_blocks[c] = *(void **)p;
-            return p;
-        }
-        n = 16 * c + 8; /* freed, it comes back to class c */
+#if TEMPLATE_ARENA
+    size_t c = (n + 15) >> 4;
+    c += c == 0;
+    if (in_templates && c <= CLASSES && new_page(c)) {
+        void *p = bump[c];
+        bump[c] += 16 * c;
+        return p;
     }
 #endif
     if (limit)
@@ -128,15 +189,32 @@ static void *limited_malloc(size_t n)
     return malloc(n);
 }
 
+static void *limited_malloc(size_t n)
+{
+#if TEMPLATE_ARENA
+    size_t c = (n + 15) >> 4;
+    if (in_templates && c <= CLASSES) {
+        c += c == 0;
+        void *p = kept_blocks[c];
+        if (p) {
+            kept_blocks[c] = *(void **)p;
+            return p;
+        }
+        char *b = bump[c];
+        if ((size_t)(bump_end[c] - b) >= 16 * c) {
+            bump[c] = b + 16 * c;
+            return b;
+        }
+    }
+#endif
+    return malloc_slow(n);
+}
+
 static void limited_free(void *p)
 {
-#if KEEP_BLOCKS
-    if (!p)
-        return;
-    /* at least 8 (valgrind's malloc answers the size asked for) */
-    size_t u = malloc_usable_size(p);
-    size_t c = (u - 8) >> 4;
-    if (u >= 8 && c < KEPT_CLASSES) {
+#if TEMPLATE_ARENA
+    if (in_arena(p)) {
+        size_t c = arena_block_size(p) >> 4;
         *(void **)p = kept_blocks[c];
         kept_blocks[c] = p;
         return;
@@ -145,22 +223,21 @@ static void limited_free(void *p)
     free(p);
 }
 
-/* The kept blocks back to free. */
-static void release_blocks(void)
-{
-#if KEEP_BLOCKS
-    for (size_t c = 0; c < KEPT_CLASSES; c++) {
-        while (kept_blocks[c]) {
-            void *p = kept_blocks[c];
-            kept_blocks[c] = *(void **)p;
-            free(p);
-        }
-    }
-#endif
-}
-
 static void *limited_realloc(void *p, size_t n)
 {
+#if TEMPLATE_ARENA
+    if (in_arena(p)) {
+        size_t old = arena_block_size(p);
+        if (n <= old)
+            return p;
+        void *q = limited_malloc(n);
+        if (q) {
+            memcpy(q, p, old);
+            limited_free(p);
+        }
+        return q;
+    }
+#endif
     if (limit)
         asking(n);
     return realloc(p, n);
@@ -185,6 +262,10 @@ void start_memory_limit(const char *templates)
     message_len = n < 0 ? 0 : (size_t)n < sizeof message ? (size_t)n : sizeof message - 1;
     asked = 0;
     limit = now < 0 ? 0 : now + DOCS_MAX_MEMORY;
+#if TEMPLATE_ARENA
+    arena_reserve();
+    in_templates = arena != NULL;
+#endif
     if (!hooked && xmlMemGet(&saved_free, &saved_malloc, &saved_realloc, &saved_strdup) == 0 &&
         xmlMemSetup(limited_free, limited_malloc, limited_realloc, limited_strdup) == 0)
         hooked = true;
@@ -193,8 +274,13 @@ void start_memory_limit(const char *templates)
 void stop_memory_limit(void)
 {
     limit = 0;
+#if TEMPLATE_ARENA
+    /* The arena's blocks outlive the templates (the result trees kept for
+     * the exit): the hooks stay, new blocks glibc's again. */
+    in_templates = false;
+    if (arena)
+        return;
+#endif
     if (hooked && xmlMemSetup(saved_free, saved_malloc, saved_realloc, saved_strdup) == 0)
         hooked = false;
-    if (!hooked && !keeping_until_exit())
-        release_blocks();
 }

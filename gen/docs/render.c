@@ -179,6 +179,11 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     phase_begin();
     xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
     xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
+    XsltNsShare ns_share = {0};
+    if (html && man) {
+        xslt_ns_share(&ns_share, html);
+        xslt_ns_share(&ns_share, man);
+    }
     phase_end("templates");
     if (html && man) {
         /* The page comes first in res; man pages are added after it (and
@@ -220,6 +225,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
                 collect_helper(pid, fd, res, &res->files[page].data, deps, &rc);
         }
     }
+    xslt_ns_unshare(&ns_share); /* before the trees are freed */
     if (html)
         xsltFreeStylesheet(html);
     if (man)

@@ -73,6 +73,18 @@ DocFile *add_file(DocsResult *res, const char *name);
  * xsltSaveResultToString makes of it. 0, or -1 when it makes none. */
 int save_html(xmlDocPtr doc, xsltStylesheetPtr style, Buf *out);
 
+/* xslns.c: the XSLT namespace's declarations in a compiled stylesheet's
+ * trees pointed at libxslt's own copy of the name (its every "is this an
+ * XSLT instruction?" then a pointer comparison), and given back before
+ * xsltFreeStylesheet. */
+typedef struct XsltNsShare {
+    Vec kept; /* pairs: the xmlNs, the href it had */
+} XsltNsShare;
+void xslt_ns_share(XsltNsShare *share, xsltStylesheetPtr style);
+/* libxslt's own copy of the name, or NULL when it has none or several. */
+const xmlChar *xslt_ns_constant(void);
+void xslt_ns_unshare(XsltNsShare *share);
+
 /* manpages.c: the man page stylesheet's <pages> into res's files. 0 or 1. */
 int split_pages(xmlDocPtr pages, const char *file, DocsResult *res);
 
@@ -84,7 +96,9 @@ int wait_for(pid_t pid);
 
 /* memlimit.c: the templates' memory: the resident size may grow by at most
  * DOCS_MAX_MEMORY while they run (between start_memory_limit, which
- * installs the allocation hooks, and stop_memory_limit, which removes them). */
+ * installs the allocation hooks, and stop_memory_limit); their small blocks
+ * come from an arena, which xmlFree still knows after stop_memory_limit
+ * (the hooks then stay, new blocks malloc's). */
 #define DOCS_MAX_MEMORY ((long long)2048 << 20)
 void start_memory_limit(const char *templates);
 void stop_memory_limit(void);

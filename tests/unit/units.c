@@ -6,7 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include <libxslt/transform.h>
+#include <libxslt/xsltInternals.h>
+#include <libxslt/xsltutils.h>
+
 #include "base/cscan.h"
+#include "docs/state.h"
 #include "c/core.h"
 #include "model/ctype.h"
 #include "model/errors.h"
@@ -659,6 +666,158 @@ static void test_core_list(void)
            "core: and no other (GetClassLoader is the VM's)");
 }
 
+/* gen/docs/xslns.c: every declaration of the XSLT namespace in a compiled
+ * stylesheet, its included and imported files' too, points at libxslt's
+ * own copy of the name while shared, and at its own again after; the
+ * transformation's result is the same. */
+static void collect_xslt_ns(xmlNodePtr n, Vec *out)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        for (xmlNsPtr ns = n->nsDef; ns; ns = ns->next)
+            if (xmlStrEqual(ns->href, BAD_CAST "http://www.w3.org/1999/XSL/Transform"))
+                vec_push(out, ns);
+        collect_xslt_ns(n->children, out);
+    }
+}
+
+static void collect_style_ns(xsltStylesheetPtr style, Vec *out)
+{
+    for (; style; style = style->next) {
+        collect_xslt_ns(style->doc->children, out);
+        for (xsltDocumentPtr d = style->docList; d; d = d->next)
+            collect_xslt_ns(d->doc->children, out);
+        collect_style_ns(style->imports, out);
+    }
+}
+
+static bool write_text(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+static void test_xslt_ns_share(void)
+{
+    if (!xslt_ns_constant()) {
+        printf("skip - unit: xslns: libxslt holds the XSLT namespace's name not exactly once\n");
+        return;
+    }
+    char dir[] = "/tmp/jvmtigen-units-XXXXXX";
+    if (!mkdtemp(dir)) {
+        EXPECT(false, "xslns: a scratch folder");
+        return;
+    }
+    /* the name declared on the root, again on an inner element with
+     * another prefix, and in an included and an imported file */
+    bool written =
+        write_text(dir, "main.xsl",
+                   "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'>\n"
+                   "<xsl:import href='imp.xsl'/><xsl:include href='inc.xsl'/>\n"
+                   "<xsl:output method='text'/>\n"
+                   "<xsl:template match='/'><t:for-each select='//i' "
+                   "xmlns:t='http://www.w3.org/1999/XSL/Transform'>"
+                   "<t:choose><t:when test='@n = 2'><t:call-template name='two'/></t:when>"
+                   "<t:otherwise><t:apply-templates select='.'/></t:otherwise></t:choose>"
+                   "</t:for-each></xsl:template>\n"
+                   "</xsl:stylesheet>\n") &&
+        write_text(dir, "inc.xsl",
+                   "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'>\n"
+                   "<xsl:template name='two'><xsl:text>[two]</xsl:text></xsl:template>\n"
+                   "</xsl:stylesheet>\n") &&
+        write_text(dir, "imp.xsl",
+                   "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'>\n"
+                   "<xsl:template match='i'><xsl:value-of select='concat(\"(\", @n, \")\")'/></xsl:template>\n"
+                   "</xsl:stylesheet>\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/main.xsl", dir);
+    xsltStylesheetPtr style = written ? xsltParseStylesheetFile(BAD_CAST path) : NULL;
+    xmlDocPtr src = xmlReadMemory("<r><i n='1'/><i n='2'/><i n='3'/></r>", 37, "r.xml", NULL, 0);
+    EXPECT(style && src, "xslns: the stylesheet compiles");
+    if (style && src) {
+        Vec ns = {0}, before = {0};
+        collect_style_ns(style, &ns);
+        for (size_t i = 0; i < ns.n; i++)
+            vec_push(&before, (void *)((xmlNsPtr)ns.items[i])->href);
+        XsltNsShare share = {0};
+        xslt_ns_share(&share, style);
+        const xmlChar *name = xslt_ns_constant();
+        size_t shared = 0;
+        for (size_t i = 0; i < ns.n; i++)
+            shared += ((xmlNsPtr)ns.items[i])->href == name && name != before.items[i];
+        EXPECT(ns.n == 4 && shared == ns.n,
+               "xslns: the 4 declarations (root, inner, included, imported) share libxslt's name "
+               "(%zu of %zu)", shared, ns.n);
+        xmlDocPtr res = xsltApplyStylesheet(style, src, NULL);
+        xmlChar *text = NULL;
+        int len = 0;
+        if (res)
+            xsltSaveResultToString(&text, &len, res, style);
+        EXPECT(text && strcmp((char *)text, "(1)[two](3)") == 0,
+               "xslns: the transformation runs as before: (1)[two](3) (got %s)",
+               text ? (char *)text : "nothing");
+        xmlFree(text);
+        xmlFreeDoc(res);
+        xslt_ns_unshare(&share);
+        size_t back = 0;
+        for (size_t i = 0; i < ns.n; i++)
+            back += ((xmlNsPtr)ns.items[i])->href == before.items[i];
+        EXPECT(back == ns.n && share.kept.n == 0,
+               "xslns: unshared, each declaration has its own name again (%zu of %zu)", back, ns.n);
+        vec_free(&ns);
+        vec_free(&before);
+    }
+    /* freeing the trees frees each name: ASan and valgrind see a wrong one */
+    if (style)
+        xsltFreeStylesheet(style);
+    xmlFreeDoc(src);
+    for (const char *const *f = (const char *const[]){"main.xsl", "inc.xsl", "imp.xsl", NULL}; *f; f++) {
+        snprintf(path, sizeof path, "%s/%s", dir, *f);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* gen/docs/memlimit.c: the templates' small blocks from the arena, larger
+ * ones and those after the templates malloc's; a block grown keeps its
+ * bytes, and one freed after the templates goes back where it came from. */
+static void test_template_blocks(void)
+{
+    start_memory_limit("templates");
+    char *small = xmlMalloc(40), *other = xmlMalloc(40), *big = xmlMalloc(5000);
+    bool got = small && other && big;
+    if (got) {
+        memset(small, 'a', 40);
+        memset(other, 'b', 40);
+        small = xmlRealloc(small, 2000); /* past the arena's largest size */
+        got = small != NULL;
+    }
+    size_t kept = 0;
+    for (int i = 0; got && i < 40; i++)
+        kept += small[i] == 'a' && other[i] == 'b';
+    char *again = got ? xmlMalloc(40) : NULL; /* small's old block */
+    stop_memory_limit();
+    char *after = xmlMalloc(24); /* malloc's: free() takes it */
+    EXPECT(got && again && after && kept == 40,
+           "memlimit: blocks from the templates' arena and malloc, grown with their bytes (%zu of 40)",
+           kept);
+    xmlFree(small);
+    xmlFree(other);
+    xmlFree(big);
+    xmlFree(again);
+    free(after);
+    xmlChar *s = xmlStrdup(BAD_CAST "after the templates");
+    EXPECT(s && strcmp((char *)s, "after the templates") == 0,
+           "memlimit: after the templates, blocks are made and freed as before");
+    xmlFree(s);
+}
+
 int main(void)
 {
     test_collation();
@@ -673,5 +832,7 @@ int main(void)
     test_udiff_random();
     test_fn_errors();
     test_core_list();
+    test_xslt_ns_share();
+    test_template_blocks();
     return failures != 0;
 }
