@@ -13,24 +13,12 @@
   <xsl:param name="spec-name" select="'jvmti.xml'"/>
   <xsl:param name="generator" select="'jvmtigen'"/>
 
-  <!-- Keys: libxslt indexes every key of a stylesheet over the whole
-       document at the first key() call, used or not, so each stylesheet
-       holds only the keys it uses (the page's cross-references are in
-       html.xsl). -->
-
-  <!-- One key for what names a capability, each entry keyed by its kind
-       and the capability: "required ID" and "capability ID" (a function's
-       or an event's capabilities/required and capabilities/capability: the
-       function or event is its ../..) and "capabilityfield ID" (the
-       capabilities structure's field; $caps/capabilityfield searched with a
-       predicate for each capability a page names cost 18M instructions in
-       each stylesheet on JDK 25). One key, not three: libxslt walks the
-       whole tree for each key (on JDK 25 the three took 10M instructions
-       in each stylesheet, this one 4.5M). -->
-  <xsl:key name="capability"
-           match="category/function/capabilities/*|eventsection/event/capabilities/*|
-                  /specification/functionsection/category/capabilitiestypedef/capabilityfield"
-           use="concat(local-name(), ' ', @id)"/>
+  <!-- No xsl:key: the cross-references (jg:anchor, jg:capability-field,
+       jg:capability-users, jg:release-changes, jg:type-page, jg:type-users)
+       answer from one index of the spec that jvmtigen builds once per run,
+       where libxslt walked the whole tree for each key of each stylesheet
+       at its first key() call (33M instructions on JDK 25 for the six
+       keys the two stylesheets had). See README.md. -->
 
   <!-- The capabilities structure: its fields' ids are "jvmtiCapabilities.NAME". -->
   <xsl:variable name="caps" select="/specification/functionsection/category/capabilitiestypedef"/>

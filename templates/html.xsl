@@ -13,14 +13,10 @@
 
   <xsl:output method="html" encoding="UTF-8" indent="no"/>
 
-  <!-- Cross-references go through a key, so rendering stays linear. Items
-       inside <elide> are in no key and in no output (an elided function
-       sits in category/elide/function, not category/function). -->
-  <xsl:key name="anchor" match="intro|category|category/function|category/callback|
-                                eventsection/event|typedef|uniontypedef|capabilitiestypedef|
-                                constants|constant|errorcategory|errorid|basetypes|basetype|
-                                changehistory"
-           use="@id"/>
+  <!-- Cross-references go through jg:anchor and its kin (common.xsl), so
+       rendering stays linear. Items inside <elide> are in none of them and
+       in no output (an elided function sits in category/elide/function,
+       not category/function). -->
 
   <!-- Every constants group (they sit in descriptions, at any depth): one
        walk of the tree, shared by the search list and the indexes;
@@ -398,7 +394,7 @@
     <xsl:param name="name"/>
     <xsl:param name="at"/>
     <xsl:param name="kind"/>
-    <xsl:for-each select="key('anchor', $at)[self::intro]">
+    <xsl:for-each select="jg:anchor($at)[self::intro]">
       <xsl:call-template name="search-entry">
         <xsl:with-param name="kind" select="$kind"/>
         <xsl:with-param name="name" select="$name"/>
@@ -459,13 +455,14 @@
   <!-- The version that added an item (its since, when not the original
        1.0): what the spec records of an item's history. It links to the
        first entry of that release in the change history, when there is
-       one (the "release" key says). -->
+       one (jg:release-changes says: searching the change history for each
+       badge was a sixth of the page's cost). -->
   <xsl:template name="since-badge">
     <xsl:if test="@since and @since != '1.0'">
       <xsl:variable name="since" select="string(@since)"/>
       <xsl:text> </xsl:text>
       <xsl:choose>
-        <xsl:when test="key('release', $since)">
+        <xsl:when test="jg:release-changes($since)">
           <a class="since" href="#version-{$since}" title="Added in JVM TI {$since}: see the change history">since <xsl:value-of select="$since"/></a>
         </xsl:when>
         <xsl:otherwise>
@@ -474,17 +471,6 @@
       </xsl:choose>
     </xsl:if>
   </xsl:template>
-
-  <!-- The changes by release-of, written as one expression (a key cannot
-       call a template): "11.0.0" is 11, "1.1.47" is 1.1, "v40" is ".". The
-       since badges look their release up here; searching the change
-       history for each badge was a sixth of the page's cost. -->
-  <xsl:key name="release" match="changehistory/change"
-           use="concat(substring(substring-before(@version, '.'), 1,
-                                 99 * (number(substring-before(@version, '.')) &gt;= 9)),
-                       substring(concat(substring-before(@version, '.'), '.',
-                                        substring-before(substring-after(@version, '.'), '.')),
-                                 1, 99 * not(number(substring-before(@version, '.')) &gt;= 9)))"/>
 
   <!-- The release a <change> belongs to, as since attributes name it: the
        major number from 9 on ("11.0.0": 11), major.minor before
@@ -614,7 +600,7 @@
             <xsl:choose>
               <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
               <xsl:otherwise>
-                <xsl:apply-templates select="key('capability', concat('capabilityfield ', @id))/description/node()"/>
+                <xsl:apply-templates select="jg:capability-field(@id)/description/node()"/>
               </xsl:otherwise>
             </xsl:choose>
           </td>
@@ -661,7 +647,7 @@
     <xsl:variable name="name" select="jg:ctype-target($key)"/>
     <code class="ctype">
       <xsl:choose>
-        <xsl:when test="contains($c, $name) and key('anchor', $name)">
+        <xsl:when test="contains($c, $name) and jg:anchor($name)">
           <xsl:value-of select="substring-before($c, $name)"/>
           <a href="#{$name}"><xsl:value-of select="$name"/></a>
           <xsl:value-of select="substring-after($c, $name)"/>
@@ -965,8 +951,8 @@
 
   <!-- Which functions and events need (or may use) the capability. -->
   <xsl:template name="capability-users">
-    <xsl:variable name="req" select="key('capability', concat('required ', @id))/../.."/>
-    <xsl:variable name="opt" select="key('capability', concat('capability ', @id))/../.."/>
+    <xsl:variable name="req" select="jg:capability-users('required', @id)"/>
+    <xsl:variable name="opt" select="jg:capability-users('capability', @id)"/>
     <xsl:if test="$req">
       <span class="xref-label">Required by</span>
       <xsl:for-each select="$req">

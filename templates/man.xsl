@@ -23,19 +23,6 @@
   <xsl:variable name="type-pages"
                 select="/descendant::typedef[not(ancestor::elide)]|/descendant::uniontypedef[not(ancestor::elide)]|
                         /descendant::category/callback|/descendant::constants[not(ancestor::elide)]"/>
-  <!-- The struct and enum elements by the type they name: a type's page
-       lists under SEE ALSO the parameters and fields whose type names it at
-       any depth, the param and field ancestors of these. (Keying the
-       params and fields by their descendants' names evaluated two
-       descendant walks for each: 5.9M instructions on JDK 25, this 3.6M.) -->
-  <xsl:key name="type-users" match="struct|enum" use="."/>
-  <!-- $type-pages by id: a page's SEE ALSO looks its types up here
-       (filtering $type-pages on each page cost 149M of the man pages'
-       415M instructions on JDK 25). The elided are left out by use, not by
-       the match: a match without predicates is one streamed walk for
-       libxml2 (indexing took 4.9M instructions instead of 15.7M). -->
-  <xsl:key name="type-page" match="typedef|uniontypedef|category/callback|constants"
-           use="@id[not(ancestor::elide) or parent::callback]"/>
   <!-- The value every function returns on success, and the universal
        errors, which every function can return. -->
   <xsl:variable name="success"
@@ -279,7 +266,7 @@
   <xsl:template name="capability-effect">
     <xsl:choose>
       <xsl:when test="normalize-space(.) != '' or *"><xsl:apply-templates/></xsl:when>
-      <xsl:otherwise><xsl:apply-templates select="key('capability', concat('capabilityfield ', @id))/description/node()"/></xsl:otherwise>
+      <xsl:otherwise><xsl:apply-templates select="jg:capability-field(@id)/description/node()"/></xsl:otherwise>
     </xsl:choose>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
@@ -360,8 +347,8 @@
     </xsl:for-each>
     <xsl:call-template name="see-also-pages">
       <xsl:with-param name="pages"
-                      select="key('type-page', parameters/param/descendant::struct|
-                                               parameters/param/descendant::enum)
+                      select="jg:type-page(parameters/param/descendant::struct|
+                                                parameters/param/descendant::enum)
                                          [not(@id = $links/@id)]"/>
     </xsl:call-template>
     <xsl:call-template name="see-also-pages">
@@ -478,10 +465,10 @@
     </xsl:for-each>
     <xsl:variable name="named" select="field/descendant::struct|field/descendant::enum|
                                        parameters/param/descendant::struct|parameters/param/descendant::enum"/>
-    <xsl:variable name="types" select="key('type-page', $named)[not(@id = $self)]
+    <xsl:variable name="types" select="jg:type-page($named)[not(@id = $self)]
                                        [not(@id = $links/@id)][not(@id = $owner/@id)]"/>
     <xsl:call-template name="see-also-pages"><xsl:with-param name="pages" select="$types"/></xsl:call-template>
-    <xsl:variable name="uses" select="key('type-users', $self)/ancestor::*[self::param or self::field][not(ancestor::elide)]"/>
+    <xsl:variable name="uses" select="jg:type-users($self)"/>
     <xsl:call-template name="see-also-pages">
       <xsl:with-param name="pages"
                       select="($uses/parent::parameters/parent::function[parent::category]|
@@ -510,12 +497,12 @@
     <xsl:for-each select="capabilityfield">
       <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates select="description/node()"/>
-      <xsl:for-each select="key('capability', concat('required ', @id))/../..">
+      <xsl:for-each select="jg:capability-users('required', @id)">
         <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Required by: </xsl:text></xsl:if>
         <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
         <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
       </xsl:for-each>
-      <xsl:for-each select="key('capability', concat('capability ', @id))/../..">
+      <xsl:for-each select="jg:capability-users('capability', @id)">
         <xsl:if test="position() = 1"><xsl:text>&#10;.br&#10;Used by: </xsl:text></xsl:if>
         <xsl:if test="position() &gt; 1"><xsl:text>, </xsl:text></xsl:if>
         <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>

@@ -523,9 +523,7 @@ static void fn_see_also(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(out));
 }
 
-/* The value of N's id attribute (no namespace), as XPath's @id reads it;
- * NULL when it has none. *copy is what to xmlFree after. */
-static const char *id_value(xmlNodePtr n, xmlChar **copy)
+const char *id_value(xmlNodePtr n, xmlChar **copy)
 {
     *copy = NULL;
     if (n->type != XML_ELEMENT_NODE)
@@ -639,4 +637,5 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "see-also", BAD_CAST DOCS_NS, fn_see_also);
     xsltRegisterExtFunction(t, BAD_CAST "except-ids", BAD_CAST DOCS_NS, fn_except_ids);
     register_summary_functions(t);
+    register_crossref_functions(t);
 }

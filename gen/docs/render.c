@@ -153,6 +153,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     memset(res, 0, sizeof *res);
     DocsState st;
     state_init(&st, ctx, deps);
+    crossref_build(&st.index, doc); /* before the helper: one index serves both */
     messages_start(&st);
     struct sigaction old_alarm;
     if (seconds)

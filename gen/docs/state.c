@@ -90,6 +90,7 @@ void state_free(DocsState *st)
     strmap_free(&st->error_users);
     strmap_free(&st->said);
     arena_free(st->keys);
+    crossref_free(&st->index);
     buf_free(&st->messages);
     for (size_t i = 0; i < st->files.n; i++)
         free(st->files.items[i]);

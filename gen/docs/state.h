@@ -15,6 +15,19 @@
 #include "base/diag.h"
 #include "docs/docs.h"
 
+/* crossref.c: the spec's tree indexed once per run for the templates'
+ * cross-references (what their xsl:key declarations held). The lists are
+ * Vec*s of elements, in document order. */
+typedef struct DocsIndex {
+    Arena *strings;      /* the keys not in the tree */
+    Vec lists;           /* the Vecs, to free */
+    StrMap anchors;      /* id -> the elements defining that anchor of the page */
+    StrMap capabilities; /* "KIND ID" -> the capabilities' children, the structure's fields */
+    StrMap releases;     /* release -> its changes in the change history */
+    StrMap type_names;   /* text -> the struct and enum elements saying it */
+    StrMap type_pages;   /* id -> the elements with a man page of their own */
+} DocsIndex;
+
 typedef struct DocsState {
     const GenContext *ctx;
     StrMap functions, events, callbacks; /* id -> item */
@@ -28,6 +41,7 @@ typedef struct DocsState {
     Vec files;           /* file names diagnostics point at */
     StrMap said;         /* "file:line: message" already reported */
     int repeated_errors; /* errors not reported again */
+    DocsIndex index;     /* the spec's tree, once crossref_build has run */
 } DocsState;
 
 /* state.c: the lookups of the extension functions, from ctx's model. */
@@ -51,6 +65,11 @@ void flush_messages(DocsState *st, const char *fallback_file);
 /* functions.c and roff.c: the extension functions (namespace DOCS_NS). */
 void register_functions(xsltTransformContextPtr t);
 void register_roff_functions(xsltTransformContextPtr t);
+/* crossref.c: the index of doc (freed by crossref_free) and the functions
+ * answering from it (registered by register_functions). */
+void crossref_build(DocsIndex *x, xmlDocPtr doc);
+void crossref_free(DocsIndex *x);
+void register_crossref_functions(xsltTransformContextPtr t);
 /* summary.c: jg:summary and jg:call-form (registered by register_functions). */
 void register_summary_functions(xsltTransformContextPtr t);
 /* Helpers of the extension functions. */
@@ -59,6 +78,9 @@ xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);
 /* Pops one node-set argument into *set; false (with the error set) on a
  * wrong arity or another type. */
 bool one_node_set(xmlXPathParserContextPtr pc, int nargs, xmlNodeSetPtr *set);
+/* The value of an element's id attribute (no namespace), as XPath's @id
+ * reads it; NULL when it has none. *copy is what to xmlFree after. */
+const char *id_value(xmlNodePtr n, xmlChar **copy);
 /* A function of one string argument whose result is a string: render
  * appends the result to b (st is NULL outside a transformation). The part
  * they share: the argument (an arity error without one), the result, the

@@ -464,6 +464,55 @@ check "docs: jg:fill replaces each %X by the value after X, by nothing where X h
     bash -c "[ \"\$(cat '$d/fill-out/jvmti.html')\" = '[A is  less than B; E!][no placeholder]' ]"
 check "docs: jg:fill with a value missing is an error" \
     bash -c "! '$JVMTIGEN' -q --templates '$d/fill-bad' -o '$d/fill-bad-out' '$FIXTURE' 2>'$d/fill-bad.err' && grep -q 'error' '$d/fill-bad.err'"
+# The cross-reference functions (gen/docs/crossref.c) answer as the
+# xsl:key declarations they replaced did: libxslt's key() and the function,
+# side by side in fixtures/crossref/html.xsl, on every id, since, version
+# and struct or enum text of each spec (and of crossref/odd.xml: elided
+# items, an id given twice, change versions of every form).
+for name in "${specs[@]}" odd; do
+    s=$(spec_file "$name")
+    [ "$name" = odd ] && s=tests/docs/fixtures/crossref/odd.xml
+    rm -rf "$d/xref"
+    "$JVMTIGEN" -q --templates tests/docs/fixtures/crossref -o "$d/xref" "$s"
+    check "docs: $name: jg:anchor and its kin answer as the keys they replaced ($(tail -n 1 "$d/xref/jvmti.html" 2>/dev/null))" \
+        bash -c "grep -q '^compared [1-9]' '$d/xref/jvmti.html' && ! grep differs '$d/xref/jvmti.html'"
+done
+# ... and their edge cases, against answers written by hand: an elided
+# function, event, typedef or callback found by none but jg:anchor's
+# typedef (the key matched typedef anywhere), an unknown id, an id given
+# twice, change versions without a dot or a number; a spec with no
+# capability field, type or change (bare.xml) finds nothing.
+for s in odd bare; do
+    rm -rf "$d/xref-$s"
+    "$JVMTIGEN" -q --jvmti-version 2.0.0 --templates tests/docs/fixtures/crossref/edges \
+        -o "$d/xref-$s" "tests/docs/fixtures/crossref/$s.xml"
+done
+cat >"$d/xref-odd.expected" <<'EOF'
+anchor GetWidget: GetWidget
+anchor ElidedFunction:
+anchor Gone:
+anchor no-such-id:
+anchor twice: Once Twice
+anchor jvmtiElidedStruct: jvmtiElidedStruct
+capability-field can_paint_widgets: can_paint_widgets
+capability-field nope:
+required can_get_widgets: GetWidget Tick
+capability can_paint_widgets: GetWidget
+required can_paint_widgets:
+type-users jvmtiWidget: widget_ptr widget
+type-users jvmtiWidgetKind: kind
+type-page every struct and enum: jvmtiWidget jvmtiWidgetKind
+type-page jvmtiElidedStruct jvmtiElidedCallback:
+release-changes 2.0: 2 January 2026 3 January 2026
+release-changes .: 4 January 2026 5 January 2026
+release-changes 9: 8 January 2026
+release-changes 2:
+EOF
+sed 's/:.*/:/' "$d/xref-odd.expected" >"$d/xref-bare.expected"
+for s in odd bare; do
+    check "docs: crossref/$s.xml: the cross-reference functions' edge cases" \
+        diff "$d/xref-$s.expected" "$d/xref-$s/jvmti.html"
+done
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
