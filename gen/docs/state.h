@@ -26,6 +26,7 @@ typedef struct DocsIndex {
     StrMap releases;     /* release -> its changes in the change history */
     StrMap type_names;   /* text -> the struct and enum elements saying it */
     StrMap type_pages;   /* id -> the elements with a man page of their own */
+    Vec all_type_pages;  /* those elements, with an id or not */
 } DocsIndex;
 
 typedef struct DocsState {

@@ -503,6 +503,7 @@ type-users jvmtiWidget: widget_ptr widget
 type-users jvmtiWidgetKind: kind
 type-page every struct and enum: jvmtiWidget jvmtiWidgetKind
 type-page jvmtiElidedStruct jvmtiElidedCallback:
+type-pages: jvmtiWidget jvmtiWidgetKind jvmtiWidgetCallback
 release-changes 2.0: 2 January 2026 3 January 2026
 release-changes .: 4 January 2026 5 January 2026
 release-changes 9: 8 January 2026
