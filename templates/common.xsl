@@ -1,5 +1,5 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<!-- What html.xsl and man.xsl share: parameters, keys and wording that
+<!-- What html.xsl and man.xsl share: parameters and wording that
      does not depend on the output format. See README.md beside this file. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -14,11 +14,11 @@
   <xsl:param name="generator" select="'jvmtigen'"/>
 
   <!-- No xsl:key: the cross-references (jg:anchor, jg:capability-field,
-       jg:capability-users, jg:release-changes, jg:type-page, jg:type-users)
-       answer from one index of the spec that jvmtigen builds once per run,
-       where libxslt walked the whole tree for each key of each stylesheet
-       at its first key() call (33M instructions on JDK 25 for the six
-       keys the two stylesheets had). See README.md. -->
+       jg:capability-users, jg:release-changes, jg:type-page, jg:type-pages,
+       jg:type-users) answer from one index of the spec that jvmtigen
+       builds once per run, where libxslt walked the whole tree for each
+       key of each stylesheet at its first key() call (33M instructions on
+       JDK 25 for the six keys the two stylesheets had). See README.md. -->
 
   <!-- The capabilities structure: its fields' ids are "jvmtiCapabilities.NAME". -->
   <xsl:variable name="caps" select="/specification/functionsection/category/capabilitiestypedef"/>
