@@ -240,170 +240,28 @@
     </ul>
   </xsl:template>
 
-  <!-- One entry of the search list: its name (code, what ranks first), its
-       kind, its title, the version that added it, and a one-line summary
-       (an item's first sentence, jg:summary; an event's constant). The
-       script matches a query against all of it and filters by data-kind
-       and data-since. -->
-  <xsl:template name="search-entry">
-    <xsl:param name="kind"/>
-    <xsl:param name="href" select="@id"/>
-    <xsl:param name="name" select="@id"/>
-    <xsl:param name="title"/>
-    <xsl:param name="summary"/>
-    <xsl:param name="alias"/>
-    <xsl:param name="since" select="@since"/>
-    <li data-kind="{$kind}">
-      <xsl:if test="$since and $since != '1.0'"><xsl:attribute name="data-since"><xsl:value-of select="$since"/></xsl:attribute></xsl:if>
-      <a href="#{$href}"><code><xsl:value-of select="$name"/></code>
-        <xsl:text> </xsl:text><span class="kind"><xsl:value-of select="$kind"/></span>
-        <xsl:if test="normalize-space($title) != ''"><xsl:text> </xsl:text><span class="title"><xsl:value-of select="normalize-space($title)"/></span></xsl:if>
-        <xsl:if test="$since and $since != '1.0'"><xsl:text> </xsl:text><span class="since">since <xsl:value-of select="$since"/></span></xsl:if>
-        <xsl:if test="$alias != '' or normalize-space($summary) != ''">
-          <xsl:text> </xsl:text><span class="sum"><xsl:if test="$alias != ''"><code><xsl:value-of select="$alias"/></code>
-            <xsl:if test="normalize-space($summary) != ''"> · </xsl:if></xsl:if><xsl:value-of select="normalize-space($summary)"/></span>
-        </xsl:if></a></li>
-  </xsl:template>
-
-  <!-- Every function, event, constant, error, type, capability and agent
-       entry point, for the search box. -->
+  <!-- The search list: every function, event, agent entry point (and
+       JNI's GetEnv, pointing at the introduction's sections), version
+       constant, constant, error, group of constants, type, field,
+       capability, callback and base type, each with its name (code, what
+       ranks first), its kind, its title, the version that added it, and a
+       one-line summary (an item's first sentence; an event's constant).
+       The script matches a query against all of it and filters by
+       data-kind and data-since; sections it adds from the page. The facts
+       of each entry come from jg:search-index, in one walk of the spec: as
+       a template called for each entry with seven parameters they cost
+       an eighth of the page's instructions. -->
   <xsl:template name="search-items">
-    <xsl:for-each select="/specification/functionsection/category/function">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'function'"/>
-        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/eventsection/event">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'event'"/>
-        <xsl:with-param name="title" select="@label"/>
-        <xsl:with-param name="alias" select="@const"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- The agent's entry points and JNI's GetEnv, which the spec describes
-         in its introduction (where the page has those sections). Named
-         here rather than read from the stylesheet with document(''), which
-         parsed html.xsl a second time (5.7M instructions on JDK 25). -->
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnLoad'"/><xsl:with-param name="at" select="'onload'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnLoad_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnAttach'"/><xsl:with-param name="at" select="'onattach'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnAttach_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnUnload'"/><xsl:with-param name="at" select="'onunload'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnUnload_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'GetEnv'"/><xsl:with-param name="at" select="'environments'"/>
-      <xsl:with-param name="kind" select="'JNI function'"/>
-    </xsl:call-template>
-    <!-- The JVMTI_VERSION_* constants of jvmti.h (jg:versions). -->
-    <xsl:for-each select="jg:versions()">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constant'"/>
-        <xsl:with-param name="href" select="@name"/>
-        <xsl:with-param name="name" select="@name"/>
-        <xsl:with-param name="title" select="'JVM TI version'"/>
-        <xsl:with-param name="summary" select="@value"/>
-        <xsl:with-param name="since" select="@since"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
-    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constant'"/>
-        <xsl:with-param name="title" select="../@label"/>
-        <xsl:with-param name="summary" select="jg:summary(.)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/errorsection/errorcategory/errorid">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'error'"/>
-        <xsl:with-param name="title" select="@num"/>
-        <xsl:with-param name="summary" select="jg:summary(.)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="$constant-groups|/specification/eventsection/event//constants">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constants'"/>
-        <xsl:with-param name="title" select="@label"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- Types, their fields (a capability is a field of jvmtiCapabilities),
-         callbacks and base types; sections the script adds from the page. -->
-    <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
-                          /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
-                          /specification/eventsection/event/typedef">
-      <xsl:variable name="kind">
-        <xsl:choose>
-          <xsl:when test="self::capabilitiestypedef">capability</xsl:when>
-          <xsl:otherwise>field</xsl:otherwise>
-        </xsl:choose>
-      </xsl:variable>
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'type'"/>
-        <xsl:with-param name="title" select="@label"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-      <xsl:for-each select="field|capabilityfield">
-        <xsl:call-template name="search-entry">
-          <xsl:with-param name="kind" select="$kind"/>
-          <xsl:with-param name="href" select="concat(../@id, '.', @id)"/>
-          <xsl:with-param name="name" select="concat(../@id, '.', @id)"/>
-          <xsl:with-param name="summary" select="jg:summary(description)"/>
-        </xsl:call-template>
-      </xsl:for-each>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/functionsection/category/callback">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'callback'"/>
-        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/datasection/basetypes/basetype">
-      <!-- Its anchor as its table row has it (not always its id). -->
-      <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'type'"/>
-        <xsl:with-param name="href" select="$anchor"/>
-        <xsl:with-param name="title" select="../@label"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-  </xsl:template>
-
-  <!-- A search entry for an agent's entry point or JNI's GetEnv, named
-       $name, linking to the <intro id="$at"> that describes it, if the
-       spec has that section. -->
-  <xsl:template name="entry-point">
-    <xsl:param name="name"/>
-    <xsl:param name="at"/>
-    <xsl:param name="kind"/>
-    <xsl:for-each select="key('anchor', $at)[self::intro]">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="$kind"/>
-        <xsl:with-param name="name" select="$name"/>
-        <xsl:with-param name="title" select="@label"/>
-      </xsl:call-template>
+    <xsl:for-each select="jg:search-index(/specification)">
+      <li data-kind="{@kind}"><xsl:copy-of select="@data-since"/>
+        <a href="#{@href}"><code><xsl:value-of select="@name"/></code>
+          <xsl:text> </xsl:text><span class="kind"><xsl:value-of select="@kind"/></span>
+          <xsl:if test="@title"><xsl:text> </xsl:text><span class="title"><xsl:value-of select="@title"/></span></xsl:if>
+          <xsl:if test="@data-since"><xsl:text> </xsl:text><span class="since">since <xsl:value-of select="@data-since"/></span></xsl:if>
+          <xsl:if test="@alias|@summary">
+            <xsl:text> </xsl:text><span class="sum"><xsl:if test="@alias"><code><xsl:value-of select="@alias"/></code>
+              <xsl:if test="@summary"> · </xsl:if></xsl:if><xsl:value-of select="@summary"/></span>
+          </xsl:if></a></li>
     </xsl:for-each>
   </xsl:template>
 
@@ -840,8 +698,34 @@
         <xsl:otherwise>
           <div class="scroll"><table class="wide">
             <tr><th scope="col">Error</th><th scope="col">When</th></tr>
+            <!-- A row per error but the function's own: a missing
+                 capability, or a parameter's sentence (jg:errors' says=)
+                 in its parts (jg:says-parts), the parameter linked to its
+                 row and the type to its definition. -->
             <xsl:for-each select="$errors[@origin != 'own']">
-              <xsl:call-template name="error-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
+              <tr>
+                <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
+                <td>
+                  <xsl:choose>
+                    <!-- (The sentence's line breaks and indentation are
+                         part of its text, as the page has always had
+                         them.) -->
+                    <xsl:when test="@origin = 'capability'">The environment does not possess the capability
+            <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
+            (add it with <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>).</xsl:when>
+                    <xsl:otherwise>
+                      <xsl:for-each select="jg:says-parts(.)">
+                        <xsl:choose>
+                          <xsl:when test="self::s"><xsl:value-of select="."/></xsl:when>
+                          <xsl:when test="self::p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:when>
+                          <xsl:when test="self::t"><a href="#{@type}"><code><xsl:value-of select="@type"/></code></a></xsl:when>
+                          <xsl:otherwise> of <code><xsl:value-of select="@class"/></code></xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:for-each>
+                    </xsl:otherwise>
+                  </xsl:choose>
+                </td>
+              </tr>
             </xsl:for-each>
             <xsl:for-each select="errors/error">
               <tr>
@@ -853,34 +737,6 @@
         </xsl:otherwise>
       </xsl:choose>
     </div>
-  </xsl:template>
-
-  <!-- How the page renders a placeholder of an error's sentence ("says"). -->
-  <xsl:template name="says-part">
-    <xsl:param name="what"/>
-    <xsl:param name="p"/>
-    <xsl:choose>
-      <xsl:when test="$what = 'p'"><xsl:copy-of select="$p"/></xsl:when>
-      <xsl:when test="$what = 't'"><a href="#{@type}"><code><xsl:value-of select="@type"/></code></a></xsl:when>
-      <xsl:when test="$what = 'c' and @class"> of <code><xsl:value-of select="@class"/></code></xsl:when>
-      <xsl:when test="$what = 'm'"><xsl:value-of select="@min"/></xsl:when>
-    </xsl:choose>
-  </xsl:template>
-
-  <xsl:template name="error-row">
-    <xsl:param name="fn"/>
-    <xsl:variable name="p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:variable>
-    <tr>
-      <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
-      <td>
-        <xsl:choose>
-          <xsl:when test="@origin = 'capability'">The environment does not possess the capability
-            <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
-            (add it with <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>).</xsl:when>
-          <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
-        </xsl:choose>
-      </td>
-    </tr>
   </xsl:template>
 
   <xsl:template match="callback">

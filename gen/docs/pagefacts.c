@@ -1,0 +1,404 @@
+/* The page's own fact functions (namespace DOCS_NS; templates/README.md):
+ * the search list's entries, each with the facts its line shows, read from
+ * the spec's tree in one walk. As a template called 618 times with seven
+ * parameters (their defaults, a tree fragment for a title, normalize-space
+ * five times an entry), the list cost 37M of the page's 285M instructions
+ * on JDK 25. The markup stays in html.xsl. */
+#include "docs/state.h"
+
+#include <string.h>
+
+#include <libxml/xpathInternals.h>
+#include <libxslt/extensions.h>
+
+#include "model/facts.h"
+
+/* Whether n is the element NAME (no namespace, as XPath's name tests). */
+static bool is_el(xmlNodePtr n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && !n->ns && strcmp((const char *)n->name, name) == 0;
+}
+
+/* The first child element NAME of n, or NULL. */
+static xmlNodePtr child_el(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        if (is_el(c, name))
+            return c;
+    return NULL;
+}
+
+/* The string value of n's attribute NAME (no namespace), as XPath's @NAME
+ * reads it (no DTD default the tree lacks); NULL without one. xmlFree it. */
+static xmlChar *prop(xmlNodePtr n, const char *name)
+{
+    for (xmlAttrPtr a = n && n->type == XML_ELEMENT_NODE ? n->properties : NULL; a; a = a->next)
+        if (!a->ns && strcmp((const char *)a->name, name) == 0) {
+            xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+            return v ? v : xmlStrdup(BAD_CAST "");
+        }
+    return NULL;
+}
+
+/* s as XPath's normalize-space() makes it, into b (emptied first). */
+static void normalized(Buf *b, const char *s)
+{
+    buf_reset(b);
+    put_normalized(b, s);
+}
+
+typedef struct Index {
+    xmlDocPtr frag;
+    xmlNodeSetPtr set;
+    Buf text; /* scratch */
+} Index;
+
+/* One entry: <entry kind="" href="" name="" [title=""] [data-since=""]
+ * [alias=""] [summary=""]/>, title and summary normalized and left out
+ * when empty, alias left out when empty, data-since where since is given
+ * and is not 1.0. */
+static void add_entry(Index *ix, const char *kind, const xmlChar *href, const xmlChar *name,
+                      const xmlChar *title, const xmlChar *since, const xmlChar *alias,
+                      const char *summary)
+{
+    xmlNodePtr e = add_element(ix->frag, ix->set, "entry");
+    xmlSetProp(e, BAD_CAST "kind", BAD_CAST kind);
+    xmlSetProp(e, BAD_CAST "href", href ? href : BAD_CAST "");
+    xmlSetProp(e, BAD_CAST "name", name ? name : BAD_CAST "");
+    normalized(&ix->text, (const char *)title);
+    if (ix->text.len)
+        xmlSetProp(e, BAD_CAST "title", BAD_CAST ix->text.data);
+    if (since && strcmp((const char *)since, "1.0") != 0)
+        xmlSetProp(e, BAD_CAST "data-since", since);
+    if (alias && *alias)
+        xmlSetProp(e, BAD_CAST "alias", alias);
+    normalized(&ix->text, summary);
+    if (ix->text.len)
+        xmlSetProp(e, BAD_CAST "summary", BAD_CAST ix->text.data);
+}
+
+/* An item whose href and name are its id, with the summary of its
+ * description child (summary_of NULL) or of summary_of itself. */
+static void add_item(Index *ix, xmlNodePtr n, const char *kind, const xmlChar *title,
+                     const xmlChar *alias, xmlNodePtr summary_of, bool summarize)
+{
+    xmlChar *id = prop(n, "id"), *since = prop(n, "since");
+    Buf sum;
+    buf_init(&sum);
+    if (summarize)
+        summary_text(&sum, summary_of ? summary_of : child_el(n, "description"));
+    add_entry(ix, kind, id, id, title, since, alias, sum.data);
+    buf_free(&sum);
+    xmlFree(id);
+    xmlFree(since);
+}
+
+/* A function's or callback's title: its synopsis, else its id
+ * (common.xsl's synopsis-text). */
+static void add_with_synopsis(Index *ix, xmlNodePtr n, const char *kind)
+{
+    xmlNodePtr syn = child_el(n, "synopsis");
+    xmlChar *text = syn ? xmlNodeGetContent(syn) : NULL;
+    normalized(&ix->text, (const char *)text);
+    if (!ix->text.len) {
+        xmlFree(text);
+        text = prop(n, "id");
+    }
+    add_item(ix, n, kind, text, NULL, NULL, true);
+    xmlFree(text);
+}
+
+/* An item with its own attribute ATTR (or its parent's) as title. */
+static void add_titled(Index *ix, xmlNodePtr n, const char *kind, xmlNodePtr title_of,
+                       const char *attr, xmlNodePtr summary_of, bool summarize)
+{
+    xmlChar *title = prop(title_of, attr);
+    add_item(ix, n, kind, title, NULL, summary_of, summarize);
+    xmlFree(title);
+}
+
+/* The agent's entry points and JNI's GetEnv, which the spec describes in
+ * the introductions with these ids. */
+static const struct {
+    const char *name, *at, *kind;
+} entry_points[] = {
+    {"Agent_OnLoad", "onload", "entry point"},
+    {"Agent_OnLoad_L", "entryPoint", "entry point"},
+    {"Agent_OnAttach", "onattach", "entry point"},
+    {"Agent_OnAttach_L", "entryPoint", "entry point"},
+    {"Agent_OnUnload", "onunload", "entry point"},
+    {"Agent_OnUnload_L", "entryPoint", "entry point"},
+    {"GetEnv", "environments", "JNI function"},
+};
+
+/* Every <intro> below n with an id, in document order (html.xsl's anchor
+ * key matches every intro). */
+static void intros(xmlNodePtr n, Vec *out)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) {
+            if (is_el(c, "intro"))
+                vec_push(out, c);
+            intros(c, out);
+        }
+}
+
+/* The <constants> below n, in document order; those inside an <elide>
+ * too unless skip_elided. */
+static void constants_below(xmlNodePtr n, bool skip_elided, Vec *out)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || (skip_elided && is_el(c, "elide")))
+            continue;
+        if (is_el(c, "constants"))
+            vec_push(out, c);
+        constants_below(c, skip_elided, out);
+    }
+}
+
+/* The groups of constants, in document order: those in the function
+ * section outside <elide> and those anywhere in an event (html.xsl's
+ * $constant-groups and eventsection/event//constants). */
+static void constant_groups(xmlNodePtr spec, Vec *out)
+{
+    for (xmlNodePtr s = spec->children; s; s = s->next)
+        if (is_el(s, "functionsection"))
+            constants_below(s, true, out);
+        else if (is_el(s, "eventsection"))
+            for (xmlNodePtr e = s->children; e; e = e->next)
+                if (is_el(e, "event"))
+                    constants_below(e, false, out);
+}
+
+/* The elements spec/A/B/C, in document order. */
+static void path3(xmlNodePtr spec, const char *a, const char *b, const char *c, Vec *out)
+{
+    for (xmlNodePtr x = spec->children; x; x = x->next)
+        if (is_el(x, a))
+            for (xmlNodePtr y = x->children; y; y = y->next)
+                if (is_el(y, b))
+                    for (xmlNodePtr z = y->children; z; z = z->next)
+                        if (is_el(z, c))
+                            vec_push(out, z);
+}
+
+/* Whether n is one of the structure types: a category's typedef,
+ * uniontypedef or capabilitiestypedef, a function's typedef or
+ * uniontypedef, an event's typedef. */
+static bool struct_type(xmlNodePtr n)
+{
+    xmlNodePtr p = n->parent, s = p ? p->parent : NULL;
+    if (is_el(p, "category"))
+        return is_el(n, "typedef") || is_el(n, "uniontypedef") || is_el(n, "capabilitiestypedef");
+    if (is_el(p, "function"))
+        return is_el(s, "category") && (is_el(n, "typedef") || is_el(n, "uniontypedef"));
+    return is_el(p, "event") && is_el(s, "eventsection") && is_el(n, "typedef");
+}
+
+/* The structure types, in document order. */
+static void struct_types(xmlNodePtr spec, Vec *out)
+{
+    for (xmlNodePtr s = spec->children; s; s = s->next)
+        for (xmlNodePtr c = is_el(s, "functionsection") || is_el(s, "eventsection") ? s->children
+                                                                                    : NULL;
+             c; c = c->next)
+            for (xmlNodePtr t = is_el(c, is_el(s, "functionsection") ? "category" : "event")
+                                    ? c->children
+                                    : NULL;
+                 t; t = t->next) {
+                if (struct_type(t))
+                    vec_push(out, t);
+                else if (is_el(t, "function"))
+                    for (xmlNodePtr u = t->children; u; u = u->next)
+                        if (struct_type(u))
+                            vec_push(out, u);
+            }
+}
+
+/* A structure type's fields, each named Type.field. */
+static void add_fields(Index *ix, xmlNodePtr t)
+{
+    const char *kind = is_el(t, "capabilitiestypedef") ? "capability" : "field";
+    xmlChar *owner = prop(t, "id");
+    for (xmlNodePtr f = t->children; f; f = f->next) {
+        if (!is_el(f, "field") && !is_el(f, "capabilityfield"))
+            continue;
+        xmlChar *id = prop(f, "id"), *since = prop(f, "since");
+        Buf name, sum;
+        buf_init(&name);
+        buf_init(&sum);
+        buf_printf(&name, "%s.%s", owner ? (const char *)owner : "", id ? (const char *)id : "");
+        summary_text(&sum, child_el(f, "description"));
+        add_entry(ix, kind, BAD_CAST name.data, BAD_CAST name.data, NULL, since, NULL, sum.data);
+        buf_free(&name);
+        buf_free(&sum);
+        xmlFree(id);
+        xmlFree(since);
+    }
+    xmlFree(owner);
+}
+
+/* A base type: its anchor (its name, else its id) the href. */
+static void add_basetype(Index *ix, xmlNodePtr b)
+{
+    xmlChar *anchor = prop(b, "name");
+    if (!anchor)
+        anchor = prop(b, "id");
+    xmlChar *id = prop(b, "id"), *title = prop(b->parent, "label"), *since = prop(b, "since");
+    Buf sum;
+    buf_init(&sum);
+    summary_text(&sum, child_el(b, "description"));
+    add_entry(ix, "type", anchor, id, title, since, NULL, sum.data);
+    buf_free(&sum);
+    xmlFree(anchor);
+    xmlFree(id);
+    xmlFree(title);
+    xmlFree(since);
+}
+
+/* The entry points whose introduction the spec has. */
+static void add_entry_points(Index *ix, xmlNodePtr spec)
+{
+    Vec in = {0};
+    intros(spec->doc ? (xmlNodePtr)spec->doc : spec, &in);
+    for (size_t i = 0; i < sizeof entry_points / sizeof *entry_points; i++)
+        for (size_t j = 0; j < in.n; j++) {
+            xmlNodePtr n = in.items[j];
+            xmlChar *id = prop(n, "id");
+            if (id && strcmp((const char *)id, entry_points[i].at) == 0) {
+                xmlChar *title = prop(n, "label"), *since = prop(n, "since");
+                add_entry(ix, entry_points[i].kind, id, BAD_CAST entry_points[i].name, title, since,
+                          NULL, NULL);
+                xmlFree(title);
+                xmlFree(since);
+            }
+            xmlFree(id);
+        }
+    vec_free(&in);
+}
+
+/* jg:search-index(SPEC): the search list's entries for the specification
+ * element SPEC, in the page's order: functions, events, the agent's entry
+ * points and GetEnv, the version constants (jg:versions), constants,
+ * errors, groups of constants, structure types each followed by its fields,
+ * callbacks, base types. Each an <entry/> as add_entry says; empty for
+ * anything but one specification element. */
+static void fn_search_index(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    DocsState *st = state_of(pc);
+    xmlNodePtr spec = arg && arg->nodeNr == 1 ? arg->nodeTab[0] : NULL;
+    Index ix = {.set = xmlXPathNodeSetCreate(NULL)};
+    buf_init(&ix.text);
+    ix.frag = st && is_el(spec, "specification") ? new_fragment(pc) : NULL;
+    if (ix.frag) {
+        Vec v = {0};
+        path3(spec, "functionsection", "category", "function", &v);
+        for (size_t i = 0; i < v.n; i++)
+            add_with_synopsis(&ix, v.items[i], "function");
+        v.n = 0;
+        for (xmlNodePtr s = spec->children; s; s = s->next)
+            for (xmlNodePtr e = is_el(s, "eventsection") ? s->children : NULL; e; e = e->next)
+                if (is_el(e, "event")) {
+                    xmlChar *title = prop(e, "label"), *alias = prop(e, "const");
+                    add_item(&ix, e, "event", title, alias, NULL, true);
+                    xmlFree(title);
+                    xmlFree(alias);
+                }
+        add_entry_points(&ix, spec);
+        for (int i = 0; i <= n_named_versions; i++) {
+            const char *name;
+            char value[16], since[24];
+            if (version_row(&st->ctx->version, i, &name, value, since))
+                add_entry(&ix, "constant", BAD_CAST name, BAD_CAST name, BAD_CAST "JVM TI version",
+                          *since ? BAD_CAST since : NULL, NULL, value);
+        }
+        Vec groups = {0};
+        constant_groups(spec, &groups);
+        for (size_t i = 0; i < groups.n; i++)
+            for (xmlNodePtr c = ((xmlNodePtr)groups.items[i])->children; c; c = c->next)
+                if (is_el(c, "constant"))
+                    add_titled(&ix, c, "constant", c->parent, "label", c, true);
+        path3(spec, "errorsection", "errorcategory", "errorid", &v);
+        for (size_t i = 0; i < v.n; i++)
+            add_titled(&ix, v.items[i], "error", v.items[i], "num", v.items[i], true);
+        v.n = 0;
+        for (size_t i = 0; i < groups.n; i++)
+            add_titled(&ix, groups.items[i], "constants", groups.items[i], "label", NULL, false);
+        vec_free(&groups);
+        struct_types(spec, &v);
+        for (size_t i = 0; i < v.n; i++) {
+            add_titled(&ix, v.items[i], "type", v.items[i], "label", NULL, true);
+            add_fields(&ix, v.items[i]);
+        }
+        v.n = 0;
+        path3(spec, "functionsection", "category", "callback", &v);
+        for (size_t i = 0; i < v.n; i++)
+            add_with_synopsis(&ix, v.items[i], "callback");
+        v.n = 0;
+        path3(spec, "datasection", "basetypes", "basetype", &v);
+        for (size_t i = 0; i < v.n; i++)
+            add_basetype(&ix, v.items[i]);
+        vec_free(&v);
+    }
+    buf_free(&ix.text);
+    xmlXPathFreeNodeSet(arg);
+    valuePush(pc, xmlXPathWrapNodeSet(ix.set));
+}
+
+/* jg:says-parts(ERROR): the sentence of a jg:errors <error> (its says=)
+ * in parts, for the page to mark up each: its text as <s>TEXT</s>, %p as
+ * <p param=""/>, %t as <t type=""/>, %c as <c class=""/> where the error
+ * has a class (else nothing), %m as <s>MIN</s>; any other %X (X
+ * one character) and a % at the end as nothing. The recursive "says"
+ * template, a call per placeholder with a tree fragment for the parameter,
+ * cost 12M of the page's instructions on JDK 25. */
+static void fn_says_parts(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    xmlNodePtr e = arg && arg->nodeNr == 1 ? arg->nodeTab[0] : NULL;
+    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
+    xmlChar *says = prop(e, "says");
+    xmlDocPtr frag = says ? new_fragment(pc) : NULL;
+    for (const xmlChar *t = says; frag && *t;) {
+        const xmlChar *pct = xmlStrchr(t, '%');
+        int len = pct ? (int)(pct - t) : xmlStrlen(t);
+        if (len > 0)
+            xmlNodeAddContentLen(add_element(frag, set, "s"), t, len);
+        if (!pct)
+            break;
+        t = pct + 1;
+        int n = *t ? xmlUTF8Strsize(t, 1) : 0; /* X: one character */
+        static const struct {
+            char x;
+            const char *attr;
+        } holders[] = {{'p', "param"}, {'t', "type"}, {'c', "class"}, {'m', "min"}};
+        for (size_t i = 0; n == 1 && i < sizeof holders / sizeof *holders; i++) {
+            if (*t != holders[i].x)
+                continue;
+            xmlChar *v = prop(e, holders[i].attr);
+            if (*t == 'm' && v && *v)
+                xmlNodeAddContent(add_element(frag, set, "s"), v);
+            else if (*t != 'm' && (v || *t != 'c')) {
+                char name[2] = {*t, 0};
+                xmlNodePtr c = add_element(frag, set, name);
+                xmlSetProp(c, BAD_CAST holders[i].attr, v ? v : BAD_CAST "");
+            }
+            xmlFree(v);
+        }
+        t += n;
+    }
+    xmlFree(says);
+    xmlXPathFreeNodeSet(arg);
+    valuePush(pc, xmlXPathWrapNodeSet(set));
+}
+
+void register_page_functions(xsltTransformContextPtr t)
+{
+    xsltRegisterExtFunction(t, BAD_CAST "search-index", BAD_CAST DOCS_NS, fn_search_index);
+    xsltRegisterExtFunction(t, BAD_CAST "says-parts", BAD_CAST DOCS_NS, fn_says_parts);
+}
