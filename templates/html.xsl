@@ -275,22 +275,29 @@
        ranks first), its kind, its title, the version that added it, and a
        one-line summary (an item's first sentence; an event's constant).
        The script matches a query against all of it and filters by
-       data-kind and data-since; sections it adds from the page. The facts
-       of each entry come from jg:search-index, in one walk of the spec: as
-       a template called for each entry with seven parameters they cost
-       an eighth of the page's instructions. -->
+       data-kind and data-since; sections it adds from the page.
+
+       Its markup is written by jvmtigen (<jg:search-list/>,
+       gen/docs/pagefacts.c), an exception to the rule that markup stays
+       here, for its cost: 618 lines on JDK 25, one walk of the spec in C.
+       Each line is
+
+         <li data-kind="KIND" [data-since="SINCE"]><a href="#HREF"><code>NAME</code>
+           <span class="kind">KIND</span>[ <span class="title">TITLE</span>]
+           [ <span class="since">since SINCE</span>]
+           [ <span class="sum">[<code>ALIAS</code>[ · ]]SUMMARY</span>]</a></li>
+
+       (one line, a blank before each span), the same facts as
+       jg:search-index gives. With its serialization, the list cost 37M of
+       the page's 285M instructions as a template called for each entry
+       with seven parameters, 30M as a for-each over jg:search-index's
+       entries, 13M so. A copy of these templates
+       wanting other markup can write it from jg:search-index:
+
+         <xsl:for-each select="jg:search-index(/specification)">
+           <li data-kind="{@kind}"><xsl:copy-of select="@data-since"/> ... -->
   <xsl:template name="search-items">
-    <xsl:for-each select="jg:search-index(/specification)">
-      <li data-kind="{@kind}"><xsl:copy-of select="@data-since"/>
-        <a href="#{@href}"><code><xsl:value-of select="@name"/></code>
-          <xsl:text> </xsl:text><span class="kind"><xsl:value-of select="@kind"/></span>
-          <xsl:if test="@title"><xsl:text> </xsl:text><span class="title"><xsl:value-of select="@title"/></span></xsl:if>
-          <xsl:if test="@data-since"><xsl:text> </xsl:text><span class="since">since <xsl:value-of select="@data-since"/></span></xsl:if>
-          <xsl:if test="@alias|@summary">
-            <xsl:text> </xsl:text><span class="sum"><xsl:if test="@alias"><code><xsl:value-of select="@alias"/></code>
-              <xsl:if test="@summary"> · </xsl:if></xsl:if><xsl:value-of select="@summary"/></span>
-          </xsl:if></a></li>
-    </xsl:for-each>
+    <jg:search-list/>
   </xsl:template>
 
   <!-- ================================================================ -->

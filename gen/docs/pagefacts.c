@@ -50,8 +50,70 @@ static void normalized(Buf *b, const char *s)
 typedef struct Index {
     xmlDocPtr frag;
     xmlNodeSetPtr set;
-    Buf text; /* scratch */
+    xmlNodePtr out; /* where jg:search-list puts the entries' markup, or NULL */
+    Buf text;       /* scratch */
 } Index;
+
+/* A new element NAME at the end of parent, with attribute ATTR = VALUE
+ * (none for NULL). */
+static xmlNodePtr put_el(xmlNodePtr parent, const char *name, const char *attr,
+                         const xmlChar *value)
+{
+    xmlNodePtr e = xmlNewDocNode(parent->doc, NULL, BAD_CAST name, NULL);
+    xmlAddChild(parent, e);
+    if (attr)
+        xmlNewProp(e, BAD_CAST attr, value);
+    return e;
+}
+
+static void put_text(xmlNodePtr parent, const char *text)
+{
+    xmlAddChild(parent, xmlNewDocText(parent->doc, BAD_CAST text));
+}
+
+/* One entry's line of the search list, as html.xsl's search-items
+ * template would write it from jg:search-index's <entry>. */
+static void put_entry(Index *ix, const char *kind, const xmlChar *href, const xmlChar *name,
+                      const xmlChar *title, const xmlChar *since, const xmlChar *alias,
+                      const char *summary)
+{
+    xmlNodePtr li = put_el(ix->out, "li", "data-kind", BAD_CAST kind);
+    bool show_since = since && strcmp((const char *)since, "1.0") != 0;
+    if (show_since)
+        xmlNewProp(li, BAD_CAST "data-since", since);
+    Buf h;
+    buf_init(&h);
+    buf_printf(&h, "#%s", href ? (const char *)href : "");
+    xmlNodePtr a = put_el(li, "a", "href", BAD_CAST h.data);
+    buf_free(&h);
+    put_text(put_el(a, "code", NULL, NULL), name ? (const char *)name : "");
+    put_text(a, " ");
+    put_text(put_el(a, "span", "class", BAD_CAST "kind"), kind);
+    normalized(&ix->text, (const char *)title);
+    if (ix->text.len) {
+        put_text(a, " ");
+        put_text(put_el(a, "span", "class", BAD_CAST "title"), ix->text.data);
+    }
+    if (show_since) {
+        put_text(a, " ");
+        xmlNodePtr sp = put_el(a, "span", "class", BAD_CAST "since");
+        put_text(sp, "since ");
+        xmlNodeAddContent(sp, since);
+    }
+    normalized(&ix->text, summary);
+    bool has_alias = alias && *alias;
+    if (has_alias || ix->text.len) {
+        put_text(a, " ");
+        xmlNodePtr sum = put_el(a, "span", "class", BAD_CAST "sum");
+        if (has_alias) {
+            xmlNodeAddContent(put_el(sum, "code", NULL, NULL), alias);
+            if (ix->text.len)
+                put_text(sum, " · ");
+        }
+        if (ix->text.len)
+            put_text(sum, ix->text.data);
+    }
+}
 
 /* One entry: <entry kind="" href="" name="" [title=""] [data-since=""]
  * [alias=""] [summary=""]/>, title and summary normalized and left out
@@ -61,6 +123,10 @@ static void add_entry(Index *ix, const char *kind, const xmlChar *href, const xm
                       const xmlChar *title, const xmlChar *since, const xmlChar *alias,
                       const char *summary)
 {
+    if (ix->out) {
+        put_entry(ix, kind, href, name, title, since, alias, summary);
+        return;
+    }
     xmlNodePtr e = add_element(ix->frag, ix->set, "entry");
     xmlSetProp(e, BAD_CAST "kind", BAD_CAST kind);
     xmlSetProp(e, BAD_CAST "href", href ? href : BAD_CAST "");
@@ -277,6 +343,59 @@ static void add_entry_points(Index *ix, xmlNodePtr spec)
     vec_free(&in);
 }
 
+/* The search list's entries of spec, in the page's order, into ix. */
+static void search_walk(Index *ix, xmlNodePtr spec, const DocsState *st)
+{
+    Vec v = {0};
+    path3(spec, "functionsection", "category", "function", &v);
+    for (size_t i = 0; i < v.n; i++)
+        add_with_synopsis(ix, v.items[i], "function");
+    v.n = 0;
+    for (xmlNodePtr s = spec->children; s; s = s->next)
+        for (xmlNodePtr e = is_el(s, "eventsection") ? s->children : NULL; e; e = e->next)
+            if (is_el(e, "event")) {
+                xmlChar *title = prop(e, "label"), *alias = prop(e, "const");
+                add_item(ix, e, "event", title, alias, NULL, true);
+                xmlFree(title);
+                xmlFree(alias);
+            }
+    add_entry_points(ix, spec);
+    for (int i = 0; i <= n_named_versions; i++) {
+        const char *name;
+        char value[16], since[24];
+        if (version_row(&st->ctx->version, i, &name, value, since))
+            add_entry(ix, "constant", BAD_CAST name, BAD_CAST name, BAD_CAST "JVM TI version",
+                      *since ? BAD_CAST since : NULL, NULL, value);
+    }
+    Vec groups = {0};
+    constant_groups(spec, &groups);
+    for (size_t i = 0; i < groups.n; i++)
+        for (xmlNodePtr c = ((xmlNodePtr)groups.items[i])->children; c; c = c->next)
+            if (is_el(c, "constant"))
+                add_titled(ix, c, "constant", c->parent, "label", c, true);
+    path3(spec, "errorsection", "errorcategory", "errorid", &v);
+    for (size_t i = 0; i < v.n; i++)
+        add_titled(ix, v.items[i], "error", v.items[i], "num", v.items[i], true);
+    v.n = 0;
+    for (size_t i = 0; i < groups.n; i++)
+        add_titled(ix, groups.items[i], "constants", groups.items[i], "label", NULL, false);
+    vec_free(&groups);
+    struct_types(spec, &v);
+    for (size_t i = 0; i < v.n; i++) {
+        add_titled(ix, v.items[i], "type", v.items[i], "label", NULL, true);
+        add_fields(ix, v.items[i]);
+    }
+    v.n = 0;
+    path3(spec, "functionsection", "category", "callback", &v);
+    for (size_t i = 0; i < v.n; i++)
+        add_with_synopsis(ix, v.items[i], "callback");
+    v.n = 0;
+    path3(spec, "datasection", "basetypes", "basetype", &v);
+    for (size_t i = 0; i < v.n; i++)
+        add_basetype(ix, v.items[i]);
+    vec_free(&v);
+}
+
 /* jg:search-index(SPEC): the search list's entries for the specification
  * element SPEC, in the page's order: functions, events, the agent's entry
  * points and GetEnv, the version constants (jg:versions), constants,
@@ -293,56 +412,8 @@ static void fn_search_index(xmlXPathParserContextPtr pc, int nargs)
     Index ix = {.set = xmlXPathNodeSetCreate(NULL)};
     buf_init(&ix.text);
     ix.frag = st && is_el(spec, "specification") ? new_fragment(pc) : NULL;
-    if (ix.frag) {
-        Vec v = {0};
-        path3(spec, "functionsection", "category", "function", &v);
-        for (size_t i = 0; i < v.n; i++)
-            add_with_synopsis(&ix, v.items[i], "function");
-        v.n = 0;
-        for (xmlNodePtr s = spec->children; s; s = s->next)
-            for (xmlNodePtr e = is_el(s, "eventsection") ? s->children : NULL; e; e = e->next)
-                if (is_el(e, "event")) {
-                    xmlChar *title = prop(e, "label"), *alias = prop(e, "const");
-                    add_item(&ix, e, "event", title, alias, NULL, true);
-                    xmlFree(title);
-                    xmlFree(alias);
-                }
-        add_entry_points(&ix, spec);
-        for (int i = 0; i <= n_named_versions; i++) {
-            const char *name;
-            char value[16], since[24];
-            if (version_row(&st->ctx->version, i, &name, value, since))
-                add_entry(&ix, "constant", BAD_CAST name, BAD_CAST name, BAD_CAST "JVM TI version",
-                          *since ? BAD_CAST since : NULL, NULL, value);
-        }
-        Vec groups = {0};
-        constant_groups(spec, &groups);
-        for (size_t i = 0; i < groups.n; i++)
-            for (xmlNodePtr c = ((xmlNodePtr)groups.items[i])->children; c; c = c->next)
-                if (is_el(c, "constant"))
-                    add_titled(&ix, c, "constant", c->parent, "label", c, true);
-        path3(spec, "errorsection", "errorcategory", "errorid", &v);
-        for (size_t i = 0; i < v.n; i++)
-            add_titled(&ix, v.items[i], "error", v.items[i], "num", v.items[i], true);
-        v.n = 0;
-        for (size_t i = 0; i < groups.n; i++)
-            add_titled(&ix, groups.items[i], "constants", groups.items[i], "label", NULL, false);
-        vec_free(&groups);
-        struct_types(spec, &v);
-        for (size_t i = 0; i < v.n; i++) {
-            add_titled(&ix, v.items[i], "type", v.items[i], "label", NULL, true);
-            add_fields(&ix, v.items[i]);
-        }
-        v.n = 0;
-        path3(spec, "functionsection", "category", "callback", &v);
-        for (size_t i = 0; i < v.n; i++)
-            add_with_synopsis(&ix, v.items[i], "callback");
-        v.n = 0;
-        path3(spec, "datasection", "basetypes", "basetype", &v);
-        for (size_t i = 0; i < v.n; i++)
-            add_basetype(&ix, v.items[i]);
-        vec_free(&v);
-    }
+    if (ix.frag)
+        search_walk(&ix, spec, st);
     buf_free(&ix.text);
     xmlXPathFreeNodeSet(arg);
     valuePush(pc, xmlXPathWrapNodeSet(ix.set));
@@ -397,8 +468,25 @@ static void fn_says_parts(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
 }
 
+/* <jg:search-list/>: the search list's lines (put_entry), written into
+ * the page where the element stands. */
+static void el_search_list(xsltTransformContextPtr ctxt, xmlNodePtr node, xmlNodePtr inst,
+                           xsltElemPreCompPtr comp)
+{
+    (void)inst;
+    (void)comp;
+    xmlNodePtr spec = node && node->doc ? xmlDocGetRootElement(node->doc) : NULL;
+    if (!ctxt->insert || !ctxt->_private || !is_el(spec, "specification"))
+        return;
+    Index ix = {.out = ctxt->insert};
+    buf_init(&ix.text);
+    search_walk(&ix, spec, ctxt->_private);
+    buf_free(&ix.text);
+}
+
 void register_page_functions(xsltTransformContextPtr t)
 {
+    xsltRegisterExtElement(t, BAD_CAST "search-list", BAD_CAST DOCS_NS, el_search_list);
     xsltRegisterExtFunction(t, BAD_CAST "search-index", BAD_CAST DOCS_NS, fn_search_index);
     xsltRegisterExtFunction(t, BAD_CAST "says-parts", BAD_CAST DOCS_NS, fn_says_parts);
 }

@@ -517,6 +517,25 @@ type|eventCallbacks|jvmtiEventCallbacks|Our types|||Callbacks
 EOF
 check "docs: jg:search-index lists the search entries in the page's order, with their facts" \
     diff "$d/search.want" "$d/search-out/jvmti.html"
+# <jg:search-list/>: the page's search list lines, in the page's markup
+# (a few of the fixture's above, written by hand).
+mkdir -p "$d/search-list"
+cp "$d/tpl/man.xsl" "$d/search-list/man.xsl"
+cat >"$d/search-list/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen" extension-element-prefixes="jg">
+  <xsl:output method="html" encoding="UTF-8" indent="no"/>
+  <xsl:template match="/"><ul><jg:search-list/></ul></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/search-list" -o "$d/search-list-out" "$d/search.xml"
+check "docs: <jg:search-list/> writes the search list's lines" \
+    bash -c "f='$d/search-list-out/jvmti.html'
+        [ \$(grep -o '<li ' \"\$f\" | wc -l) = 31 ] &&
+        grep -qF '<ul><li data-kind=\"function\" data-since=\"2\"><a href=\"#GetWidget\"><code>GetWidget</code> <span class=\"kind\">function</span> <span class=\"title\">Get Widget</span> <span class=\"since\">since 2</span> <span class=\"sum\">Gets a widget of kind for thread</span></a></li><li data-kind=\"function\"><a href=\"#Dispose\">' \"\$f\" &&
+        grep -qF '<li data-kind=\"event\" data-since=\"2\"><a href=\"#Tick\"><code>Tick</code> <span class=\"kind\">event</span> <span class=\"title\">Tick</span> <span class=\"since\">since 2</span> <span class=\"sum\"><code>JVMTI_EVENT_TICK</code> · A tick, for widget</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"entry point\"><a href=\"#onload\"><code>Agent_OnLoad</code> <span class=\"kind\">entry point</span> <span class=\"title\">Loading an agent</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"field\"><a href=\"#jvmtiWidget.size\"><code>jvmtiWidget.size</code> <span class=\"kind\">field</span> <span class=\"sum\">Its size</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"type\"><a href=\"#eventCallbacks\"><code>jvmtiEventCallbacks</code> <span class=\"kind\">type</span> <span class=\"title\">Our types</span> <span class=\"sum\">Callbacks</span></a></li></ul>' \"\$f\""
 # jg:says-parts: an error's sentence in parts: text, the parameter, the
 # type, the class where there is one, the minimum as text, nothing for any
 # other %X and for a % at the end (the sentences of the fixture's GetWidget
