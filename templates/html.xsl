@@ -368,8 +368,8 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The changes by release-of, written as one expression (a key cannot
-       call a template): "11.0.0" is 11, "1.1.47" is 1.1, "v40" is ".". The
+  <!-- The changes by their release (as jg:release says it), written as one
+       expression: "11.0.0" is 11, "1.1.47" is 1.1, "v40" is ".". The
        since badges look their release up here; searching the change
        history for each badge was a sixth of the page's cost. -->
   <xsl:key name="release" match="changehistory/change"
@@ -378,18 +378,6 @@
                        substring(concat(substring-before(@version, '.'), '.',
                                         substring-before(substring-after(@version, '.'), '.')),
                                  1, 99 * not(number(substring-before(@version, '.')) &gt;= 9)))"/>
-
-  <!-- The release a <change> belongs to, as since attributes name it: the
-       major number from 9 on ("11.0.0": 11), major.minor before
-       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
-  <xsl:template name="release-of">
-    <xsl:variable name="major" select="substring-before(@version, '.')"/>
-    <xsl:choose>
-      <xsl:when test="$major = ''"/>
-      <xsl:when test="number($major) &gt;= 9"><xsl:value-of select="$major"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="concat($major, '.', substring-before(substring-after(@version, '.'), '.'))"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
 
   <xsl:template match="function">
     <section id="{@id}" class="item function" data-name="{@id}">
@@ -1136,14 +1124,11 @@
       <div class="scroll"><table class="wide changes">
         <tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Changes</th></tr>
         <xsl:for-each select="change">
-          <xsl:variable name="release"><xsl:call-template name="release-of"/></xsl:variable>
-          <xsl:variable name="before">
-            <xsl:for-each select="preceding-sibling::change[1]"><xsl:call-template name="release-of"/></xsl:for-each>
-          </xsl:variable>
+          <xsl:variable name="release" select="jg:release(@version)"/>
           <tr>
             <!-- The first entry of a release is where its items' since
                  badges point (entries are in date order). -->
-            <xsl:if test="$release != '' and $release != $before">
+            <xsl:if test="$release != '' and $release != jg:release(preceding-sibling::change[1]/@version)">
               <xsl:attribute name="id">version-<xsl:value-of select="$release"/></xsl:attribute>
             </xsl:if>
             <td><xsl:value-of select="@date"/></td>

@@ -468,6 +468,32 @@ static void fn_says_parts(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
 }
 
+/* jg:release(VERSION): the release a <change>'s version belongs to, as
+ * since attributes name it: the major number from 9 on ("11.0.0": 11),
+ * major.minor before ("1.1.47": 1.1), nothing without a dot ("v40"); the
+ * major number compared as XPath's number() reads it. As a template
+ * called twice for each change (its own and the one before), 3M of the
+ * page's instructions on JDK 25. */
+static void release(Buf *b, const char *v, const DocsState *st)
+{
+    (void)st;
+    const char *dot = strchr(v, '.');
+    if (!dot || dot == v)
+        return;
+    buf_put(b, v, (size_t)(dot - v));
+    if (xmlXPathStringEvalNumber(BAD_CAST b->data) >= 9)
+        return;
+    const char *next = strchr(dot + 1, '.');
+    buf_putc(b, '.');
+    if (next)
+        buf_put(b, dot + 1, (size_t)(next - dot - 1));
+}
+
+static void fn_release(xmlXPathParserContextPtr pc, int nargs)
+{
+    string_function(pc, nargs, release);
+}
+
 /* <jg:search-list/>: the search list's lines (put_entry), written into
  * the page where the element stands. */
 static void el_search_list(xsltTransformContextPtr ctxt, xmlNodePtr node, xmlNodePtr inst,
@@ -489,4 +515,5 @@ void register_page_functions(xsltTransformContextPtr t)
     xsltRegisterExtElement(t, BAD_CAST "search-list", BAD_CAST DOCS_NS, el_search_list);
     xsltRegisterExtFunction(t, BAD_CAST "search-index", BAD_CAST DOCS_NS, fn_search_index);
     xsltRegisterExtFunction(t, BAD_CAST "says-parts", BAD_CAST DOCS_NS, fn_says_parts);
+    xsltRegisterExtFunction(t, BAD_CAST "release", BAD_CAST DOCS_NS, fn_release);
 }

@@ -569,6 +569,19 @@ cat >"$d/says.want" <<'EOF'
 EOF
 check "docs: jg:says-parts splits an error's sentence at its placeholders" \
     diff "$d/says.want" "$d/says-out/jvmti.html"
+# jg:release: the release a change's version belongs to, as since
+# attributes name it.
+mkdir -p "$d/release"
+cp "$d/tpl/man.xsl" "$d/release/man.xsl"
+cat >"$d/release/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:value-of select="jg:release('11.0.0')"/>][<xsl:value-of select="jg:release('1.1.47')"/>][<xsl:value-of select="jg:release('v40')"/>][<xsl:value-of select="jg:release('1.2')"/>][<xsl:value-of select="jg:release('09.1.0')"/>][<xsl:value-of select="jg:release('.5.6')"/>][<xsl:value-of select="jg:release(' 9.x.y')"/>][<xsl:value-of select="jg:release('8a.1.2')"/>]</xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/release" -o "$d/release-out" "$FIXTURE"
+check "docs: jg:release names a version's release (the major number from 9 on, else major.minor)" \
+    bash -c "[ \"\$(cat '$d/release-out/jvmti.html')\" = '[11][1.1][][1.][09][][ 9][8a.1]' ]"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
