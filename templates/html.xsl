@@ -705,7 +705,6 @@
        this project's implementation, not of the spec: the reference leaves
        it out (jvmtigen_impl.h and `jvmtigen model` say it). -->
   <xsl:template name="errors-table">
-    <xsl:variable name="fn" select="@id"/>
     <div class="errors">
       <h4>Errors</h4>
       <p>Besides the <xsl:copy-of select="$universal-errors-link"/>,
@@ -716,35 +715,22 @@
         <xsl:otherwise>
           <div class="scroll"><table class="wide">
             <tr><th scope="col">Error</th><th scope="col">When</th></tr>
-            <!-- A row per error but the function's own: a missing
-                 capability, or a parameter's sentence (jg:errors' says=)
-                 in its parts (jg:says-parts), the parameter linked to its
-                 row and the type to its definition. -->
-            <xsl:for-each select="$errors[@origin != 'own']">
+            <!-- A row for each missing capability, then one for each
+                 error a parameter can cause (<jg:param-error-rows/>,
+                 written by jvmtigen for their cost: see templates/README.md
+                 and gen/docs/pagefacts.c for their markup), then the
+                 function's own errors. -->
+            <xsl:for-each select="$errors[@origin = 'capability']">
               <tr>
                 <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
-                <td>
-                  <xsl:choose>
-                    <!-- (The sentence's line breaks and indentation are
-                         part of its text, as the page has always had
-                         them.) -->
-                    <xsl:when test="@origin = 'capability'">The environment does not possess the capability
+                <!-- (The sentence's line breaks and indentation are part
+                     of its text, as the page has always had them.) -->
+                <td>The environment does not possess the capability
             <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
-            (add it with <xsl:copy-of select="$add-capabilities-link"/>).</xsl:when>
-                    <xsl:otherwise>
-                      <xsl:for-each select="jg:says-parts(.)">
-                        <xsl:choose>
-                          <xsl:when test="self::s"><xsl:value-of select="."/></xsl:when>
-                          <xsl:when test="self::p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:when>
-                          <xsl:when test="self::t"><a href="#{@type}"><code><xsl:value-of select="@type"/></code></a></xsl:when>
-                          <xsl:otherwise> of <code><xsl:value-of select="@class"/></code></xsl:otherwise>
-                        </xsl:choose>
-                      </xsl:for-each>
-                    </xsl:otherwise>
-                  </xsl:choose>
-                </td>
+            (add it with <xsl:copy-of select="$add-capabilities-link"/>).</td>
               </tr>
             </xsl:for-each>
+            <jg:param-error-rows/>
             <xsl:for-each select="errors/error">
               <tr>
                 <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>

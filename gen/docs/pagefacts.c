@@ -11,6 +11,7 @@
 #include <libxml/xpathInternals.h>
 #include <libxslt/extensions.h>
 
+#include "model/errors.h"
 #include "model/facts.h"
 
 /* Whether n is the element NAME (no namespace, as XPath's name tests). */
@@ -419,53 +420,162 @@ static void fn_search_index(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(ix.set));
 }
 
+/* The values of an error sentence's placeholders (NULL: none). */
+typedef struct SaysValues {
+    const char *param, *type, *klass, *min;
+} SaysValues;
+
+/* Where says_parts hands each part: text (x 0), or placeholder x ('p',
+ * 't', 'c') with its value. */
+typedef void (*SaysPart)(void *arg, char x, const char *text, size_t len);
+
+/* The parts of an error's sentence (errors.c's says=): its text, %p, %t,
+ * %c where there is a class (else nothing), %m's value as text; any other
+ * %X (X one character) and a % at the end as nothing. */
+static void says_parts(const char *says, const SaysValues *v, SaysPart part, void *arg)
+{
+    for (const char *t = says; t && *t;) {
+        const char *pct = strchr(t, '%');
+        size_t len = pct ? (size_t)(pct - t) : strlen(t);
+        if (len > 0)
+            part(arg, 0, t, len);
+        if (!pct)
+            break;
+        t = pct + 1;
+        int n = *t ? xmlUTF8Strsize(BAD_CAST t, 1) : 0; /* X: one character */
+        const char *value = n != 1      ? NULL
+                            : *t == 'p' ? (v->param ? v->param : "")
+                            : *t == 't' ? (v->type ? v->type : "")
+                            : *t == 'c' ? v->klass
+                            : *t == 'm' ? v->min
+                                        : NULL;
+        if (value && *t == 'm' && *value)
+            part(arg, 0, value, strlen(value));
+        else if (value && *t != 'm')
+            part(arg, *t, value, strlen(value));
+        t += n;
+    }
+}
+
+typedef struct PartsOut {
+    xmlDocPtr frag;
+    xmlNodeSetPtr set;
+} PartsOut;
+
+static void part_element(void *arg, char x, const char *text, size_t len)
+{
+    static const char *const attrs[] = {['p'] = "param", ['t'] = "type", ['c'] = "class"};
+    PartsOut *o = arg;
+    char name[2] = {x ? x : 's', 0};
+    xmlNodePtr e = add_element(o->frag, o->set, name);
+    if (!x) {
+        xmlNodeAddContentLen(e, BAD_CAST text, (int)len);
+    } else {
+        xmlChar *v = xmlStrndup(BAD_CAST text, (int)len);
+        xmlSetProp(e, BAD_CAST attrs[(unsigned char)x], v);
+        xmlFree(v);
+    }
+}
+
 /* jg:says-parts(ERROR): the sentence of a jg:errors <error> (its says=)
- * in parts, for the page to mark up each: its text as <s>TEXT</s>, %p as
+ * in parts, for a page to mark up each: its text as <s>TEXT</s>, %p as
  * <p param=""/>, %t as <t type=""/>, %c as <c class=""/> where the error
- * has a class (else nothing), %m as <s>MIN</s>; any other %X (X
- * one character) and a % at the end as nothing. The recursive "says"
- * template, a call per placeholder with a tree fragment for the parameter,
- * cost 12M of the page's instructions on JDK 25. */
+ * has a class (else nothing), %m as <s>MIN</s> (says_parts). */
 static void fn_says_parts(xmlXPathParserContextPtr pc, int nargs)
 {
     xmlNodeSetPtr arg;
     if (!one_node_set(pc, nargs, &arg))
         return;
     xmlNodePtr e = arg && arg->nodeNr == 1 ? arg->nodeTab[0] : NULL;
-    xmlNodeSetPtr set = xmlXPathNodeSetCreate(NULL);
-    xmlChar *says = prop(e, "says");
-    xmlDocPtr frag = says ? new_fragment(pc) : NULL;
-    for (const xmlChar *t = says; frag && *t;) {
-        const xmlChar *pct = xmlStrchr(t, '%');
-        int len = pct ? (int)(pct - t) : xmlStrlen(t);
-        if (len > 0)
-            xmlNodeAddContentLen(add_element(frag, set, "s"), t, len);
-        if (!pct)
-            break;
-        t = pct + 1;
-        int n = *t ? xmlUTF8Strsize(t, 1) : 0; /* X: one character */
-        static const struct {
-            char x;
-            const char *attr;
-        } holders[] = {{'p', "param"}, {'t', "type"}, {'c', "class"}, {'m', "min"}};
-        for (size_t i = 0; n == 1 && i < sizeof holders / sizeof *holders; i++) {
-            if (*t != holders[i].x)
-                continue;
-            xmlChar *v = prop(e, holders[i].attr);
-            if (*t == 'm' && v && *v)
-                xmlNodeAddContent(add_element(frag, set, "s"), v);
-            else if (*t != 'm' && (v || *t != 'c')) {
-                char name[2] = {*t, 0};
-                xmlNodePtr c = add_element(frag, set, name);
-                xmlSetProp(c, BAD_CAST holders[i].attr, v ? v : BAD_CAST "");
-            }
-            xmlFree(v);
-        }
-        t += n;
-    }
+    PartsOut o = {.set = xmlXPathNodeSetCreate(NULL)};
+    xmlChar *says = prop(e, "says"), *param = prop(e, "param"), *type = prop(e, "type"),
+            *klass = prop(e, "class"), *min = prop(e, "min");
+    o.frag = says ? new_fragment(pc) : NULL;
+    SaysValues v = {(const char *)param, (const char *)type, (const char *)klass,
+                    (const char *)min};
+    if (o.frag)
+        says_parts((const char *)says, &v, part_element, &o);
     xmlFree(says);
+    xmlFree(param);
+    xmlFree(type);
+    xmlFree(klass);
+    xmlFree(min);
     xmlXPathFreeNodeSet(arg);
-    valuePush(pc, xmlXPathWrapNodeSet(set));
+    valuePush(pc, xmlXPathWrapNodeSet(o.set));
+}
+
+/* A parameter error's row's cell: the function's id, where to write. */
+typedef struct RowOut {
+    const char *fn;
+    xmlNodePtr td;
+} RowOut;
+
+/* A part of the sentence in the page's markup: the parameter linked to its
+ * row, the type to its definition, the class in code. */
+static void part_markup(void *arg, char x, const char *text, size_t len)
+{
+    RowOut *o = arg;
+    Buf b;
+    buf_init(&b);
+    buf_put(&b, text, len);
+    if (!x) {
+        put_text(o->td, b.data);
+    } else if (x == 'c') {
+        put_text(o->td, " of ");
+        put_text(put_el(o->td, "code", NULL, NULL), b.data);
+    } else {
+        Buf h;
+        buf_init(&h);
+        buf_printf(&h, x == 'p' ? "#%s.%s" : "#%s%s", x == 'p' ? o->fn : "", b.data);
+        put_text(put_el(put_el(o->td, "a", "href", BAD_CAST h.data), "code", NULL, NULL), b.data);
+        buf_free(&h);
+    }
+    buf_free(&b);
+}
+
+/* <jg:param-error-rows/>: for the function that is the context node, a
+ * row of the page's errors table for each error a parameter can cause
+ * (jg:errors' origin="param", in its order):
+ *   <tr><th scope="row"><a href="#ERROR"><code>ERROR</code></a></th><td>SENTENCE</td></tr>
+ * the sentence as says_parts splits it, the parameter as
+ * <a href="#FUNCTION.PARAM"><code>PARAM</code></a>, the type as
+ * <a href="#TYPE"><code>TYPE</code></a>, the class as " of <code>CLASS</code>".
+ * Written by jvmtigen for their cost (templates/README.md): 395 rows on
+ * JDK 25, 14M of the page's instructions as a for-each over jg:errors with
+ * jg:says-parts. */
+static void el_param_error_rows(xsltTransformContextPtr ctxt, xmlNodePtr node, xmlNodePtr inst,
+                                xsltElemPreCompPtr comp)
+{
+    (void)inst;
+    (void)comp;
+    const DocsState *st = ctxt->_private;
+    xmlChar *id = prop(node, "id");
+    const Function *f = st && id ? strmap_get(&st->functions, (const char *)id) : NULL;
+    if (f && ctxt->insert) {
+        FnErrors fe = fn_errors_of(f);
+        for (size_t i = 0; i < fe.n; i++) {
+            const FnError *x = &fe.items[i];
+            if (x->origin != FE_PARAM)
+                continue;
+            xmlNodePtr tr = put_el(ctxt->insert, "tr", NULL, NULL);
+            Buf h;
+            buf_init(&h);
+            buf_printf(&h, "#%s", x->error);
+            xmlNodePtr th = put_el(tr, "th", "scope", BAD_CAST "row");
+            put_text(put_el(put_el(th, "a", "href", BAD_CAST h.data), "code", NULL, NULL),
+                     x->error);
+            buf_free(&h);
+            RowOut o = {(const char *)id, put_el(tr, "td", NULL, NULL)};
+            SaysValues v = {x->param->name,
+                            (x->kind == PE_ENUM || x->kind == PE_EVENT_TYPE) ? x->param->type->name
+                                                                             : NULL,
+                            x->guard && x->guard->klass ? x->guard->klass->name : NULL,
+                            x->kind == PE_MIN ? x->param->type->min : NULL};
+            says_parts(param_error_kinds[x->kind].says, &v, part_markup, &o);
+        }
+        fn_errors_free(&fe);
+    }
+    xmlFree(id);
 }
 
 /* jg:release(VERSION): the release a <change>'s version belongs to, as
@@ -513,6 +623,7 @@ static void el_search_list(xsltTransformContextPtr ctxt, xmlNodePtr node, xmlNod
 void register_page_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtElement(t, BAD_CAST "search-list", BAD_CAST DOCS_NS, el_search_list);
+    xsltRegisterExtElement(t, BAD_CAST "param-error-rows", BAD_CAST DOCS_NS, el_param_error_rows);
     xsltRegisterExtFunction(t, BAD_CAST "search-index", BAD_CAST DOCS_NS, fn_search_index);
     xsltRegisterExtFunction(t, BAD_CAST "says-parts", BAD_CAST DOCS_NS, fn_says_parts);
     xsltRegisterExtFunction(t, BAD_CAST "release", BAD_CAST DOCS_NS, fn_release);

@@ -582,6 +582,30 @@ EOF
 "$JVMTIGEN" -q --templates "$d/release" -o "$d/release-out" "$FIXTURE"
 check "docs: jg:release names a version's release (the major number from 9 on, else major.minor)" \
     bash -c "[ \"\$(cat '$d/release-out/jvmti.html')\" = '[11][1.1][][1.][09][][ 9][8a.1]' ]"
+# <jg:param-error-rows/>: a row for each error a parameter of the function
+# can cause, its sentence marked up (the fixture's GetWidget, written by
+# hand: the thread's two, the enum's type linked, the minimum as text).
+mkdir -p "$d/error-rows"
+cp "$d/tpl/man.xsl" "$d/error-rows/man.xsl"
+cat >"$d/error-rows/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen" extension-element-prefixes="jg">
+  <xsl:output method="html" encoding="UTF-8" indent="no"/>
+  <xsl:template match="/"><table><xsl:for-each select="//function"><jg:param-error-rows/></xsl:for-each></table></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/error-rows" -o "$d/error-rows-out" "$FIXTURE"
+printf '%s' '<table>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_INVALID_THREAD"><code>JVMTI_ERROR_INVALID_THREAD</code></a></th><td><a href="#GetWidget.thread"><code>thread</code></a> is not a thread object.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_THREAD_NOT_ALIVE"><code>JVMTI_ERROR_THREAD_NOT_ALIVE</code></a></th><td><a href="#GetWidget.thread"><code>thread</code></a> is not alive: not started yet, or already terminated.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_ILLEGAL_ARGUMENT"><code>JVMTI_ERROR_ILLEGAL_ARGUMENT</code></a></th><td><a href="#GetWidget.kind"><code>kind</code></a> is not one of the values of <a href="#jvmtiWidgetKind"><code>jvmtiWidgetKind</code></a>.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_ILLEGAL_ARGUMENT"><code>JVMTI_ERROR_ILLEGAL_ARGUMENT</code></a></th><td><a href="#GetWidget.depth"><code>depth</code></a> is less than 0.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.widget_ptr"><code>widget_ptr</code></a> is NULL.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.names_ptr"><code>names_ptr</code></a> is NULL.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.count_ptr"><code>count_ptr</code></a> is NULL.</td></tr>' \
+    '</table>' >"$d/error-rows.want"
+echo >>"$d/error-rows.want"
+check "docs: <jg:param-error-rows/> writes a row for each error of each parameter" \
+    cmp "$d/error-rows.want" "$d/error-rows-out/jvmti.html"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
