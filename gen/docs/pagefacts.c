@@ -1,9 +1,11 @@
-/* The page's own fact functions (namespace DOCS_NS; templates/README.md):
- * the search list's entries, each with the facts its line shows, read from
- * the spec's tree in one walk. As a template called 618 times with seven
- * parameters (their defaults, a tree fragment for a title, normalize-space
- * five times an entry), the list cost 37M of the page's 285M instructions
- * on JDK 25. The markup stays in html.xsl. */
+/* The page's own functions and elements (namespace DOCS_NS;
+ * templates/README.md): the search list's entries, each with the facts its
+ * line shows, read from the spec's tree in one walk (jg:search-index), and
+ * the same lines in the page's markup (<jg:search-list/>); an error
+ * sentence's parts (jg:says-parts) and a function's parameter error rows
+ * in the page's markup (<jg:param-error-rows/>); a change's release
+ * (jg:release). The two elements write markup, which is otherwise the
+ * templates' alone, for their cost: each comment says it. */
 #include "docs/state.h"
 
 #include <string.h>
