@@ -77,29 +77,4 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- A parameter error's sentence: jg:errors' says="", whose %p, %t, %c
-       and %m (the parameter, the type, the class, the minimum; errors.c)
-       the including stylesheet's "says-part" renders in its own format
-       (html.xsl's; man.xsl's text needs no markup, so it calls jg:fill).
-       The context is the <error> element; p is the parameter as rendered. -->
-  <xsl:template name="says">
-    <xsl:param name="p"/>
-    <xsl:param name="text" select="@says"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, '%')">
-        <xsl:value-of select="substring-before($text, '%')"/>
-        <xsl:variable name="rest" select="substring-after($text, '%')"/>
-        <xsl:call-template name="says-part">
-          <xsl:with-param name="what" select="substring($rest, 1, 1)"/>
-          <xsl:with-param name="p" select="$p"/>
-        </xsl:call-template>
-        <xsl:call-template name="says">
-          <xsl:with-param name="p" select="$p"/>
-          <xsl:with-param name="text" select="substring($rest, 2)"/>
-        </xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
 </xsl:stylesheet>

@@ -124,18 +124,16 @@
 
   <!-- Links -->
 
-  <!-- The text of a link: its content, or a default when it is empty. -->
+  <!-- The text of a link: its content, or its id when it is empty. -->
   <xsl:template name="link-text">
-    <xsl:param name="default"/>
     <xsl:choose>
       <xsl:when test="node()"><xsl:apply-templates/></xsl:when>
-      <xsl:otherwise><code><xsl:value-of select="$default"/></code></xsl:otherwise>
+      <xsl:otherwise><code><xsl:value-of select="@id"/></code></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
   <xsl:template match="functionlink|datalink|typelink|errorlink">
-    <a href="#{@id}"><xsl:call-template name="link-text">
-        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+    <a href="#{@id}"><xsl:call-template name="link-text"/></a>
   </xsl:template>
 
   <xsl:template match="eventlink">
@@ -148,13 +146,11 @@
   </xsl:template>
 
   <xsl:template match="fieldlink">
-    <a href="#{@struct}.{@id}"><xsl:call-template name="link-text">
-        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+    <a href="#{@struct}.{@id}"><xsl:call-template name="link-text"/></a>
   </xsl:template>
 
   <xsl:template match="paramlink">
-    <a href="#{(ancestor::function|ancestor::event|ancestor::callback)[last()]/@id}.{@id}"><xsl:call-template name="link-text">
-        <xsl:with-param name="default" select="@id"/></xsl:call-template></a>
+    <a href="#{(ancestor::function|ancestor::event|ancestor::callback)[last()]/@id}.{@id}"><xsl:call-template name="link-text"/></a>
   </xsl:template>
 
   <xsl:template match="internallink">
@@ -210,14 +206,16 @@
   <!-- The functions or events of a phase, listed where the prose asks. -->
   <xsl:template match="functionphaselist">
     <ul class="phase-list">
-      <xsl:for-each select="/specification/functionsection/category/function[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+      <xsl:variable name="phase" select="@phase"/>
+      <xsl:for-each select="/specification/functionsection/category/function[@phase = $phase or ($phase = 'live' and not(@phase))]">
         <li><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></li>
       </xsl:for-each>
     </ul>
   </xsl:template>
   <xsl:template match="eventphaselist">
     <ul class="phase-list">
-      <xsl:for-each select="/specification/eventsection/event[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+      <xsl:variable name="phase" select="@phase"/>
+      <xsl:for-each select="/specification/eventsection/event[@phase = $phase or ($phase = 'live' and not(@phase))]">
         <li><a href="#{@id}"><b><xsl:value-of select="@label"/></b></a></li>
       </xsl:for-each>
     </ul>

@@ -27,6 +27,34 @@
     <xsl:apply-templates select="/specification/title/node()" mode="plain"/>
   </xsl:variable>
 
+  <!-- What every function or event shows the same: the facts tables'
+       header rows and the fixed links, made once here and copied where
+       they go. Made for each item (xref's call with its parameters) they
+       cost 12M of the page's instructions on JDK 25. -->
+  <xsl:variable name="function-facts-head">
+    <tr>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'heapCallbacks'"/><xsl:with-param name="text" select="'Callback safe'"/></xsl:call-template></th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text" select="'Position'"/></xsl:call-template></th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
+    </tr>
+  </xsl:variable>
+  <xsl:variable name="event-facts-head">
+    <tr>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiEvent'"/><xsl:with-param name="text" select="'Event type'"/></xsl:call-template></th>
+      <th scope="col">Number</th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'Enabling'"/></xsl:call-template></th>
+      <th scope="col">Thread filter</th>
+      <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
+    </tr>
+  </xsl:variable>
+  <xsl:variable name="enable-link"><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'SetEventNotificationMode'"/></xsl:call-template></xsl:variable>
+  <xsl:variable name="universal-errors-link"><xsl:call-template name="xref"><xsl:with-param name="id" select="'universal-error'"/><xsl:with-param name="text" select="'universal errors'"/></xsl:call-template></xsl:variable>
+  <xsl:variable name="add-capabilities-link"><xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template></xsl:variable>
+  <xsl:variable name="deallocate-link"><xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template></xsl:variable>
+  <xsl:variable name="managed-link"><xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text" select="'managed'"/></xsl:call-template></xsl:variable>
+
   <!-- ================================================================ -->
   <!-- The page                                                          -->
   <!-- ================================================================ -->
@@ -236,171 +264,36 @@
     </ul>
   </xsl:template>
 
-  <!-- One entry of the search list: its name (code, what ranks first), its
-       kind, its title, the version that added it, and a one-line summary
-       (an item's first sentence, jg:summary; an event's constant). The
-       script matches a query against all of it and filters by data-kind
-       and data-since. -->
-  <xsl:template name="search-entry">
-    <xsl:param name="kind"/>
-    <xsl:param name="href" select="@id"/>
-    <xsl:param name="name" select="@id"/>
-    <xsl:param name="title"/>
-    <xsl:param name="summary"/>
-    <xsl:param name="alias"/>
-    <xsl:param name="since" select="@since"/>
-    <li data-kind="{$kind}">
-      <xsl:if test="$since and $since != '1.0'"><xsl:attribute name="data-since"><xsl:value-of select="$since"/></xsl:attribute></xsl:if>
-      <a href="#{$href}"><code><xsl:value-of select="$name"/></code>
-        <xsl:text> </xsl:text><span class="kind"><xsl:value-of select="$kind"/></span>
-        <xsl:if test="normalize-space($title) != ''"><xsl:text> </xsl:text><span class="title"><xsl:value-of select="normalize-space($title)"/></span></xsl:if>
-        <xsl:if test="$since and $since != '1.0'"><xsl:text> </xsl:text><span class="since">since <xsl:value-of select="$since"/></span></xsl:if>
-        <xsl:if test="$alias != '' or normalize-space($summary) != ''">
-          <xsl:text> </xsl:text><span class="sum"><xsl:if test="$alias != ''"><code><xsl:value-of select="$alias"/></code>
-            <xsl:if test="normalize-space($summary) != ''"> · </xsl:if></xsl:if><xsl:value-of select="normalize-space($summary)"/></span>
-        </xsl:if></a></li>
-  </xsl:template>
+  <!-- The search list: every function, event, agent entry point (and
+       JNI's GetEnv, pointing at the introduction's sections), version
+       constant, constant, error, group of constants, type, field,
+       capability, callback and base type, each with its name (code, what
+       ranks first), its kind, its title, the version that added it, and a
+       one-line summary (an item's first sentence; an event's constant).
+       The script matches a query against all of it and filters by
+       data-kind and data-since; sections it adds from the page.
 
-  <!-- Every function, event, constant, error, type, capability and agent
-       entry point, for the search box. -->
+       Its markup is written by jvmtigen (<jg:search-list/>,
+       gen/docs/pagefacts.c), an exception to the rule that markup stays
+       here, for its cost: 618 lines on JDK 25, one walk of the spec in C.
+       Each line is
+
+         <li data-kind="KIND" [data-since="SINCE"]><a href="#HREF"><code>NAME</code>
+           <span class="kind">KIND</span>[ <span class="title">TITLE</span>]
+           [ <span class="since">since SINCE</span>]
+           [ <span class="sum">[<code>ALIAS</code>[ · ]]SUMMARY</span>]</a></li>
+
+       (one line, a blank before each span), the same facts as
+       jg:search-index gives. With its serialization, the list cost 37M of
+       the page's 285M instructions as a template called for each entry
+       with seven parameters, 30M as a for-each over jg:search-index's
+       entries, 13M so. A copy of these templates
+       wanting other markup can write it from jg:search-index:
+
+         <xsl:for-each select="jg:search-index(/specification)">
+           <li data-kind="{@kind}"><xsl:copy-of select="@data-since"/> ... -->
   <xsl:template name="search-items">
-    <xsl:for-each select="/specification/functionsection/category/function">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'function'"/>
-        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/eventsection/event">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'event'"/>
-        <xsl:with-param name="title" select="@label"/>
-        <xsl:with-param name="alias" select="@const"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- The agent's entry points and JNI's GetEnv, which the spec describes
-         in its introduction (where the page has those sections). Named
-         here rather than read from the stylesheet with document(''), which
-         parsed html.xsl a second time (5.7M instructions on JDK 25). -->
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnLoad'"/><xsl:with-param name="at" select="'onload'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnLoad_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnAttach'"/><xsl:with-param name="at" select="'onattach'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnAttach_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnUnload'"/><xsl:with-param name="at" select="'onunload'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'Agent_OnUnload_L'"/><xsl:with-param name="at" select="'entryPoint'"/>
-      <xsl:with-param name="kind" select="'entry point'"/>
-    </xsl:call-template>
-    <xsl:call-template name="entry-point">
-      <xsl:with-param name="name" select="'GetEnv'"/><xsl:with-param name="at" select="'environments'"/>
-      <xsl:with-param name="kind" select="'JNI function'"/>
-    </xsl:call-template>
-    <!-- The JVMTI_VERSION_* constants of jvmti.h (jg:versions). -->
-    <xsl:for-each select="jg:versions()">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constant'"/>
-        <xsl:with-param name="href" select="@name"/>
-        <xsl:with-param name="name" select="@name"/>
-        <xsl:with-param name="title" select="'JVM TI version'"/>
-        <xsl:with-param name="summary" select="@value"/>
-        <xsl:with-param name="since" select="@since"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- (An event's constants, such as ResourceExhausted's flags, too.) -->
-    <xsl:for-each select="$constant-groups/constant|/specification/eventsection/event//constants/constant">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constant'"/>
-        <xsl:with-param name="title" select="../@label"/>
-        <xsl:with-param name="summary" select="jg:summary(.)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/errorsection/errorcategory/errorid">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'error'"/>
-        <xsl:with-param name="title" select="@num"/>
-        <xsl:with-param name="summary" select="jg:summary(.)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="$constant-groups|/specification/eventsection/event//constants">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'constants'"/>
-        <xsl:with-param name="title" select="@label"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <!-- Types, their fields (a capability is a field of jvmtiCapabilities),
-         callbacks and base types; sections the script adds from the page. -->
-    <xsl:for-each select="/specification/functionsection/category/*[self::typedef or self::uniontypedef or self::capabilitiestypedef]|
-                          /specification/functionsection/category/function/*[self::typedef or self::uniontypedef]|
-                          /specification/eventsection/event/typedef">
-      <xsl:variable name="kind">
-        <xsl:choose>
-          <xsl:when test="self::capabilitiestypedef">capability</xsl:when>
-          <xsl:otherwise>field</xsl:otherwise>
-        </xsl:choose>
-      </xsl:variable>
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'type'"/>
-        <xsl:with-param name="title" select="@label"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-      <xsl:for-each select="field|capabilityfield">
-        <xsl:call-template name="search-entry">
-          <xsl:with-param name="kind" select="$kind"/>
-          <xsl:with-param name="href" select="concat(../@id, '.', @id)"/>
-          <xsl:with-param name="name" select="concat(../@id, '.', @id)"/>
-          <xsl:with-param name="summary" select="jg:summary(description)"/>
-        </xsl:call-template>
-      </xsl:for-each>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/functionsection/category/callback">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'callback'"/>
-        <xsl:with-param name="title"><xsl:call-template name="synopsis-text"/></xsl:with-param>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-    <xsl:for-each select="/specification/datasection/basetypes/basetype">
-      <!-- Its anchor as its table row has it (not always its id). -->
-      <xsl:variable name="anchor"><xsl:call-template name="basetype-anchor"/></xsl:variable>
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="'type'"/>
-        <xsl:with-param name="href" select="$anchor"/>
-        <xsl:with-param name="title" select="../@label"/>
-        <xsl:with-param name="summary" select="jg:summary(description)"/>
-      </xsl:call-template>
-    </xsl:for-each>
-  </xsl:template>
-
-  <!-- A search entry for an agent's entry point or JNI's GetEnv, named
-       $name, linking to the <intro id="$at"> that describes it, if the
-       spec has that section. -->
-  <xsl:template name="entry-point">
-    <xsl:param name="name"/>
-    <xsl:param name="at"/>
-    <xsl:param name="kind"/>
-    <xsl:for-each select="jg:anchor($at)[self::intro]">
-      <xsl:call-template name="search-entry">
-        <xsl:with-param name="kind" select="$kind"/>
-        <xsl:with-param name="name" select="$name"/>
-        <xsl:with-param name="title" select="@label"/>
-      </xsl:call-template>
-    </xsl:for-each>
+    <jg:search-list/>
   </xsl:template>
 
   <!-- ================================================================ -->
@@ -472,17 +365,6 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The release a <change> belongs to, as since attributes name it: the
-       major number from 9 on ("11.0.0": 11), major.minor before
-       ("1.1.47": 1.1); nothing for the early drafts ("v40"). -->
-  <xsl:template name="release-of">
-    <xsl:variable name="major" select="substring-before(@version, '.')"/>
-    <xsl:choose>
-      <xsl:when test="$major = ''"/>
-      <xsl:when test="number($major) &gt;= 9"><xsl:value-of select="$major"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="concat($major, '.', substring-before(substring-after(@version, '.'), '.'))"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
 
   <xsl:template match="function">
     <section id="{@id}" class="item function" data-name="{@id}">
@@ -501,12 +383,7 @@
       </p>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
-        <tr>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'heapCallbacks'"/><xsl:with-param name="text" select="'Callback safe'"/></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'FunctionTable'"/><xsl:with-param name="text" select="'Position'"/></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
-        </tr>
+        <xsl:copy-of select="$function-facts-head"/>
         <tr>
           <td>May be called <xsl:call-template name="function-phase-words"/></td>
           <td>
@@ -570,7 +447,7 @@
               <xsl:when test="count(capabilities/required) = 1">this capability</xsl:when>
               <xsl:otherwise>all of these capabilities</xsl:otherwise>
             </xsl:choose>
-            (see <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>):</p>
+            (see <xsl:copy-of select="$add-capabilities-link"/>):</p>
           <xsl:call-template name="capability-list">
             <xsl:with-param name="list" select="capabilities/required"/>
           </xsl:call-template>
@@ -673,7 +550,7 @@
         <xsl:when test="outptr"><xsl:text> The result is a JNI local reference, to be </xsl:text></xsl:when>
         <xsl:otherwise><xsl:text> A JNI local reference, to be </xsl:text></xsl:otherwise>
       </xsl:choose>
-      <xsl:call-template name="xref"><xsl:with-param name="id" select="'refs'"/><xsl:with-param name="text" select="'managed'"/></xsl:call-template><xsl:text> by the agent.</xsl:text>
+      <xsl:copy-of select="$managed-link"/><xsl:text> by the agent.</xsl:text>
     </xsl:if>
   </xsl:template>
 
@@ -753,7 +630,7 @@
         <xsl:text>, which the agent allocates with </xsl:text>
         <xsl:call-template name="xref"><xsl:with-param name="id" select="'Allocate'"/><xsl:with-param name="text"><code>Allocate</code></xsl:with-param></xsl:call-template>
         <xsl:text>; the VM takes it over and frees it with </xsl:text>
-        <xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template>
+        <xsl:copy-of select="$deallocate-link"/>
         <xsl:text>.</xsl:text>
       </xsl:when>
       <xsl:otherwise>
@@ -779,7 +656,7 @@
     </xsl:if>
     <xsl:text>. Free </xsl:text>
     <xsl:if test="self::allocallocbuf">each element and then </xsl:if>
-    <xsl:text>the array with </xsl:text><xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template><xsl:text>.</xsl:text>
+    <xsl:text>the array with </xsl:text><xsl:copy-of select="$deallocate-link"/><xsl:text>.</xsl:text>
     <xsl:call-template name="nullok-note"/>
   </xsl:template>
   <xsl:template match="allocfieldbuf" mode="type-note">
@@ -787,7 +664,7 @@
     <xsl:call-template name="count-words">
       <xsl:with-param name="count" select="@outcount"/>
     </xsl:call-template>
-    <xsl:text>; free it with </xsl:text><xsl:call-template name="xref"><xsl:with-param name="id" select="'Deallocate'"/><xsl:with-param name="text"><code>Deallocate</code></xsl:with-param></xsl:call-template><xsl:text>.</xsl:text>
+    <xsl:text>; free it with </xsl:text><xsl:copy-of select="$deallocate-link"/><xsl:text>.</xsl:text>
   </xsl:template>
   <xsl:template match="ptrtype" mode="type-note">
     <xsl:call-template name="nullok-note"/>
@@ -815,10 +692,9 @@
        this project's implementation, not of the spec: the reference leaves
        it out (jvmtigen_impl.h and `jvmtigen model` say it). -->
   <xsl:template name="errors-table">
-    <xsl:variable name="fn" select="@id"/>
     <div class="errors">
       <h4>Errors</h4>
-      <p>Besides the <xsl:call-template name="xref"><xsl:with-param name="id" select="'universal-error'"/><xsl:with-param name="text" select="'universal errors'"/></xsl:call-template>,
+      <p>Besides the <xsl:copy-of select="$universal-errors-link"/>,
         this function can return:</p>
       <xsl:variable name="errors" select="jg:errors(@id)"/>
       <xsl:choose>
@@ -826,9 +702,22 @@
         <xsl:otherwise>
           <div class="scroll"><table class="wide">
             <tr><th scope="col">Error</th><th scope="col">When</th></tr>
-            <xsl:for-each select="$errors[@origin != 'own']">
-              <xsl:call-template name="error-row"><xsl:with-param name="fn" select="$fn"/></xsl:call-template>
+            <!-- A row for each missing capability, then one for each
+                 error a parameter can cause (<jg:param-error-rows/>,
+                 written by jvmtigen for their cost: see templates/README.md
+                 and gen/docs/pagefacts.c for their markup), then the
+                 function's own errors. -->
+            <xsl:for-each select="$errors[@origin = 'capability']">
+              <tr>
+                <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
+                <!-- (The sentence's line breaks and indentation are part
+                     of its text, as the page has always had them.) -->
+                <td>The environment does not possess the capability
+            <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
+            (add it with <xsl:copy-of select="$add-capabilities-link"/>).</td>
+              </tr>
             </xsl:for-each>
+            <jg:param-error-rows/>
             <xsl:for-each select="errors/error">
               <tr>
                 <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
@@ -839,34 +728,6 @@
         </xsl:otherwise>
       </xsl:choose>
     </div>
-  </xsl:template>
-
-  <!-- How the page renders a placeholder of an error's sentence ("says"). -->
-  <xsl:template name="says-part">
-    <xsl:param name="what"/>
-    <xsl:param name="p"/>
-    <xsl:choose>
-      <xsl:when test="$what = 'p'"><xsl:copy-of select="$p"/></xsl:when>
-      <xsl:when test="$what = 't'"><a href="#{@type}"><code><xsl:value-of select="@type"/></code></a></xsl:when>
-      <xsl:when test="$what = 'c' and @class"> of <code><xsl:value-of select="@class"/></code></xsl:when>
-      <xsl:when test="$what = 'm'"><xsl:value-of select="@min"/></xsl:when>
-    </xsl:choose>
-  </xsl:template>
-
-  <xsl:template name="error-row">
-    <xsl:param name="fn"/>
-    <xsl:variable name="p"><a href="#{$fn}.{@param}"><code><xsl:value-of select="@param"/></code></a></xsl:variable>
-    <tr>
-      <th scope="row"><a href="#{@id}"><code><xsl:value-of select="@id"/></code></a></th>
-      <td>
-        <xsl:choose>
-          <xsl:when test="@origin = 'capability'">The environment does not possess the capability
-            <a href="#{$caps-id}.{@cap}"><code><xsl:value-of select="@cap"/></code></a>
-            (add it with <xsl:call-template name="xref"><xsl:with-param name="id" select="'AddCapabilities'"/><xsl:with-param name="text"><code>AddCapabilities</code></xsl:with-param></xsl:call-template>).</xsl:when>
-          <xsl:otherwise><xsl:call-template name="says"><xsl:with-param name="p" select="$p"/></xsl:call-template></xsl:otherwise>
-        </xsl:choose>
-      </td>
-    </tr>
   </xsl:template>
 
   <xsl:template match="callback">
@@ -1067,19 +928,12 @@
       <pre class="synopsis"><code><xsl:value-of select="jg:prototype(@id)"/></code></pre>
       <xsl:apply-templates select="description"/>
       <div class="scroll"><table class="facts">
-        <tr>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiPhase'"/><xsl:with-param name="text" select="'Phase'"/></xsl:call-template></th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'jvmtiEvent'"/><xsl:with-param name="text" select="'Event type'"/></xsl:call-template></th>
-          <th scope="col">Number</th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'Enabling'"/></xsl:call-template></th>
-          <th scope="col">Thread filter</th>
-          <th scope="col"><xsl:call-template name="xref"><xsl:with-param name="id" select="'ChangeHistory'"/><xsl:with-param name="text" select="'Since'"/></xsl:call-template></th>
-        </tr>
+        <xsl:copy-of select="$event-facts-head"/>
         <tr>
           <td>Sent <xsl:call-template name="event-phase-words"/></td>
           <td><code><xsl:value-of select="@const"/></code></td>
           <td><xsl:value-of select="@num"/></td>
-          <td><code><xsl:call-template name="xref"><xsl:with-param name="id" select="'SetEventNotificationMode'"/><xsl:with-param name="text" select="'SetEventNotificationMode'"/></xsl:call-template>(JVMTI_ENABLE, <xsl:value-of select="@const"/>, NULL)</code></td>
+          <td><code><xsl:copy-of select="$enable-link"/>(JVMTI_ENABLE, <xsl:value-of select="@const"/>, NULL)</code></td>
           <td>
             <xsl:choose>
               <xsl:when test="@filtered = 'thread'">Can be enabled for one thread</xsl:when>
@@ -1243,14 +1097,11 @@
       <div class="scroll"><table class="wide changes">
         <tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Changes</th></tr>
         <xsl:for-each select="change">
-          <xsl:variable name="release"><xsl:call-template name="release-of"/></xsl:variable>
-          <xsl:variable name="before">
-            <xsl:for-each select="preceding-sibling::change[1]"><xsl:call-template name="release-of"/></xsl:for-each>
-          </xsl:variable>
+          <xsl:variable name="release" select="jg:release(@version)"/>
           <tr>
             <!-- The first entry of a release is where its items' since
                  badges point (entries are in date order). -->
-            <xsl:if test="$release != '' and $release != $before">
+            <xsl:if test="$release != '' and $release != jg:release(preceding-sibling::change[1]/@version)">
               <xsl:attribute name="id">version-<xsl:value-of select="$release"/></xsl:attribute>
             </xsl:if>
             <td><xsl:value-of select="@date"/></td>

@@ -18,7 +18,7 @@
 #include "model/facts.h"
 #include "model/refs.h"
 
-static DocsState *state_of(xmlXPathParserContextPtr pc)
+DocsState *state_of(xmlXPathParserContextPtr pc)
 {
     xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
     return t ? t->_private : NULL;
@@ -206,7 +206,7 @@ static void fn_ctype_target(xmlXPathParserContextPtr pc, int nargs)
 }
 
 /* A result tree fragment owned by the transformation (freed with it). */
-static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
+xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
 {
     xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
     xmlDocPtr frag = t ? xsltCreateRVT(t) : NULL;
@@ -216,7 +216,7 @@ static xmlDocPtr new_fragment(xmlXPathParserContextPtr pc)
 }
 
 /* A new element NAME at the end of the fragment, added to the result set. */
-static xmlNodePtr add_element(xmlDocPtr frag, xmlNodeSetPtr set, const char *name)
+xmlNodePtr add_element(xmlDocPtr frag, xmlNodeSetPtr set, const char *name)
 {
     xmlNodePtr c = xmlNewDocNode(frag, NULL, BAD_CAST name, NULL);
     xmlAddChild((xmlNodePtr)frag, c);
@@ -419,6 +419,28 @@ static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
     xmlFree(id);
 }
 
+/* Row i (0 to n_named_versions) of jg:versions() for v: false where jvmti.h
+ * does not name that version, else its name, value ("0x30150000") and since
+ * ("" for 1.0); row n_named_versions is JVMTI_VERSION itself. The page's
+ * version table and its search list (pagefacts.c). */
+bool version_row(const JvmtiVersion *v, int i, const char **name, char value[16], char since[24])
+{
+    const NamedVersion *nv = i < n_named_versions ? &named_versions[i] : NULL;
+    if (nv && !version_at_least(v, nv->since_major, nv->since_minor))
+        return false;
+    unsigned num = nv ? nv->value
+                      : 0x30000000u + ((unsigned)v->major << 16) + ((unsigned)v->minor << 8) +
+                            (unsigned)v->micro;
+    snprintf(value, 16, "0x%08X", num);
+    since[0] = '\0';
+    if (nv && nv->since_major >= 9)
+        snprintf(since, 24, "%d", nv->since_major);
+    else if (nv && (nv->since_major != 1 || nv->since_minor != 0))
+        snprintf(since, 24, "%d.%d", nv->since_major, nv->since_minor);
+    *name = nv ? nv->name : "JVMTI_VERSION";
+    return true;
+}
+
 /* jg:versions(): the JVMTI_VERSION_* constants jvmti.h defines for the
  * run's version, in its order, as <version name="" value="0x..." [since=""]/>
  * (since: the release that added the name, as since attributes say it),
@@ -433,20 +455,12 @@ static void fn_versions(xmlXPathParserContextPtr pc, int nargs)
     xmlDocPtr frag = st ? new_fragment(pc) : NULL;
     const JvmtiVersion *v = frag ? &st->ctx->version : NULL;
     for (int i = 0; v && i <= n_named_versions; i++) {
-        const NamedVersion *nv = i < n_named_versions ? &named_versions[i] : NULL;
-        if (nv && !version_at_least(v, nv->since_major, nv->since_minor))
+        const char *name;
+        char value[16], since[24];
+        if (!version_row(v, i, &name, value, since))
             continue;
-        char value[16], since[24] = "";
-        unsigned num = nv ? nv->value
-                          : 0x30000000u + ((unsigned)v->major << 16) + ((unsigned)v->minor << 8) +
-                                (unsigned)v->micro;
-        snprintf(value, sizeof value, "0x%08X", num);
-        if (nv && nv->since_major >= 9)
-            snprintf(since, sizeof since, "%d", nv->since_major);
-        else if (nv && (nv->since_major != 1 || nv->since_minor != 0))
-            snprintf(since, sizeof since, "%d.%d", nv->since_major, nv->since_minor);
         xmlNodePtr c = add_element(frag, set, "version");
-        xmlSetProp(c, BAD_CAST "name", BAD_CAST(nv ? nv->name : "JVMTI_VERSION"));
+        xmlSetProp(c, BAD_CAST "name", BAD_CAST name);
         xmlSetProp(c, BAD_CAST "value", BAD_CAST value);
         if (*since)
             xmlSetProp(c, BAD_CAST "since", BAD_CAST since);
@@ -638,4 +652,5 @@ void register_functions(xsltTransformContextPtr t)
     xsltRegisterExtFunction(t, BAD_CAST "except-ids", BAD_CAST DOCS_NS, fn_except_ids);
     register_summary_functions(t);
     register_crossref_functions(t);
+    register_page_functions(t);
 }

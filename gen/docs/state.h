@@ -73,6 +73,22 @@ void crossref_free(DocsIndex *x);
 void register_crossref_functions(xsltTransformContextPtr t);
 /* summary.c: jg:summary and jg:call-form (registered by register_functions). */
 void register_summary_functions(xsltTransformContextPtr t);
+/* s with its white space collapsed and trimmed, as XPath's normalize-space()
+ * makes it, appended to out. */
+void put_normalized(Buf *out, const char *s);
+/* The first sentence of n's prose on one line (jg:summary), appended to out. */
+void summary_text(Buf *out, xmlNodePtr n);
+/* pagefacts.c: the page's own fact functions (registered by register_functions). */
+void register_page_functions(xsltTransformContextPtr t);
+/* Row i (0 to n_named_versions, the last JVMTI_VERSION) of jg:versions():
+ * false where jvmti.h does not name that version for v. */
+bool version_row(const JvmtiVersion *v, int i, const char **name, char value[16], char since[24]);
+/* The run's state, NULL outside a transformation. */
+DocsState *state_of(xmlXPathParserContextPtr pc);
+/* A result tree fragment owned by the transformation (freed with it). */
+xmlDocPtr new_fragment(xmlXPathParserContextPtr pc);
+/* A new element NAME at the end of frag, added to set. */
+xmlNodePtr add_element(xmlDocPtr frag, xmlNodeSetPtr set, const char *name);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);

@@ -73,44 +73,60 @@ static bool abbreviation(const char *s, size_t end)
     return false;
 }
 
-/* jg:summary(NODE): the first sentence of NODE's prose (a description), on
- * one line, without its closing dot or colon; "" where it has no text. */
-static void fn_summary(xmlXPathParserContextPtr pc, int nargs)
+void put_normalized(Buf *out, const char *s)
 {
-    xmlNodeSetPtr arg;
-    if (!one_node_set(pc, nargs, &arg))
-        return;
-    Buf text, out;
-    buf_init(&text);
-    buf_init(&out);
-    bool stop = false;
-    if (arg && arg->nodeNr > 0)
-        inline_text(&text, arg->nodeTab[0], &stop);
-    /* White space collapsed. */
-    for (const char *s = text.data ? text.data : ""; *s;) {
+    size_t start = out->len;
+    buf_put(out, "", 0);
+    while (s && *s) {
         while (*s && is_xml_space(*s))
             s++;
         const char *w = s;
         while (*s && !is_xml_space(*s))
             s++;
         if (s > w) {
-            if (out.len)
-                buf_putc(&out, ' ');
-            buf_put(&out, w, (size_t)(s - w));
+            if (out->len > start)
+                buf_putc(out, ' ');
+            buf_put(out, w, (size_t)(s - w));
         }
     }
-    const char *s = out.data ? out.data : "";
-    size_t n = out.len;
-    for (size_t i = 0; i < out.len; i++)
+}
+
+/* The first sentence of n's prose (a description), on one line, without
+ * its closing dot or colon, appended to out; nothing where n is NULL or has
+ * no text. jg:summary, and the search list's summaries (pagefacts.c). */
+void summary_text(Buf *out, xmlNodePtr n)
+{
+    Buf text, line;
+    buf_init(&text);
+    buf_init(&line);
+    bool stop = false;
+    if (n)
+        inline_text(&text, n, &stop);
+    put_normalized(&line, text.data);
+    const char *s = line.data ? line.data : "";
+    size_t len = line.len;
+    for (size_t i = 0; i < line.len; i++)
         if ((s[i] == '.' || s[i] == ':') && (s[i + 1] == ' ' || s[i + 1] == '\0') &&
             !(s[i] == '.' && abbreviation(s, i))) {
-            n = i;
+            len = i;
             break;
         }
-    buf_reset(&text);
-    buf_put(&text, s, n);
-    push_string(pc, text.data ? text.data : "");
+    buf_put(out, s, len);
     buf_free(&text);
+    buf_free(&line);
+}
+
+/* jg:summary(NODE): summary_text of NODE's first node; "" where it has no
+ * text. */
+static void fn_summary(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    Buf out;
+    buf_init(&out);
+    summary_text(&out, arg && arg->nodeNr > 0 ? arg->nodeTab[0] : NULL);
+    push_string(pc, out.data ? out.data : "");
     buf_free(&out);
     xmlXPathFreeNodeSet(arg);
 }

@@ -514,6 +514,148 @@ for s in odd bare; do
     check "docs: crossref/$s.xml: the cross-reference functions' edge cases" \
         diff "$d/xref-$s.expected" "$d/xref-$s/jvmti.html"
 done
+# jg:search-index: the search list's entries, in the page's order, each
+# with the facts its line shows (written by hand for the fixture, with an
+# entry point's introduction and the one all _L entry points share added,
+# and a since of 1.0, which no entry shows).
+mkdir -p "$d/search"
+cp "$d/tpl/man.xsl" "$d/search/man.xsl"
+cat >"$d/search/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/"><xsl:for-each select="jg:search-index(/specification)"><xsl:value-of select="concat(@kind, '|', @href, '|', @name, '|', @title, '|', @data-since, '|', @alias, '|', @summary)"/><xsl:text>&#10;</xsl:text></xsl:for-each>[<xsl:value-of select="count(jg:search-index(/specification/title))"/>]<xsl:text>&#10;</xsl:text></xsl:template>
+</xsl:stylesheet>
+EOF
+sed -e "s#\"../../../spec/jvmti.dtd\"#\"$PWD/spec/jvmti.dtd\"#" \
+    -e 's#<function id="Dispose" num="1"#& since="1.0"#' \
+    -e 's#<functionsection label="Functions">#<intro id="onload" label="  Loading\n  an agent "/><intro id="entryPoint" label="Names"/>&#' \
+    "$FIXTURE" >"$d/search.xml"
+"$JVMTIGEN" -q --templates "$d/search" -o "$d/search-out" "$d/search.xml"
+cat >"$d/search.want" <<'EOF'
+function|GetWidget|GetWidget|Get Widget|2||Gets a widget of kind for thread
+function|Dispose|Dispose|Dispose|||Ends it all
+event|Tick|Tick|Tick|2|JVMTI_EVENT_TICK|A tick, for widget
+entry point|onload|Agent_OnLoad|Loading an agent|||
+entry point|entryPoint|Agent_OnLoad_L|Names|||
+entry point|entryPoint|Agent_OnAttach_L|Names|||
+entry point|entryPoint|Agent_OnUnload_L|Names|||
+constant|JVMTI_VERSION_1|JVMTI_VERSION_1|JVM TI version|||0x30010000
+constant|JVMTI_VERSION_1_0|JVMTI_VERSION_1_0|JVM TI version|||0x30010000
+constant|JVMTI_VERSION_1_1|JVMTI_VERSION_1_1|JVM TI version|1.1||0x30010100
+constant|JVMTI_VERSION_1_2|JVMTI_VERSION_1_2|JVM TI version|1.2||0x30010200
+constant|JVMTI_VERSION|JVMTI_VERSION|JVM TI version|||0x30020000
+constant|JVMTI_WIDGET_ROUND|JVMTI_WIDGET_ROUND|Widget kinds|||Round
+constant|JVMTI_WIDGET_SQUARE|JVMTI_WIDGET_SQUARE|Widget kinds|||Square
+error|JVMTI_ERROR_NONE|JVMTI_ERROR_NONE|0|||No error
+error|JVMTI_ERROR_NULL_POINTER|JVMTI_ERROR_NULL_POINTER|100|||A NULL pointer
+error|JVMTI_ERROR_INVALID_THREAD|JVMTI_ERROR_INVALID_THREAD|10|||Not a thread
+error|JVMTI_ERROR_THREAD_NOT_ALIVE|JVMTI_ERROR_THREAD_NOT_ALIVE|15|||Not alive
+error|JVMTI_ERROR_ILLEGAL_ARGUMENT|JVMTI_ERROR_ILLEGAL_ARGUMENT|103|||Illegal argument
+error|JVMTI_ERROR_MUST_POSSESS_CAPABILITY|JVMTI_ERROR_MUST_POSSESS_CAPABILITY|99|||Missing capability
+constants|jvmtiWidgetKind|jvmtiWidgetKind|Widget kinds|2||
+type|jvmtiWidget|jvmtiWidget|A widget|2||A widget
+field|jvmtiWidget.size|jvmtiWidget.size||||Its size
+field|jvmtiWidget.name|jvmtiWidget.name||||Its name
+type|jvmtiCapabilities|jvmtiCapabilities|The capabilities|||
+capability|jvmtiCapabilities.can_get_widgets|jvmtiCapabilities.can_get_widgets||||Can get widgets
+capability|jvmtiCapabilities.can_paint_widgets|jvmtiCapabilities.can_paint_widgets||2||Can paint them
+callback|jvmtiWidgetCallback|jvmtiWidgetCallback|Widget callback|2||Called for a widget
+type|jint|jint|JNI types|||An int
+type|jthread|jthread|JNI types|||A thread
+type|eventCallbacks|jvmtiEventCallbacks|Our types|||Callbacks
+[0]
+EOF
+check "docs: jg:search-index lists the search entries in the page's order, with their facts" \
+    diff "$d/search.want" "$d/search-out/jvmti.html"
+# <jg:search-list/>: the page's search list lines, in the page's markup
+# (a few of the fixture's above, written by hand).
+mkdir -p "$d/search-list"
+cp "$d/tpl/man.xsl" "$d/search-list/man.xsl"
+cat >"$d/search-list/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen" extension-element-prefixes="jg">
+  <xsl:output method="html" encoding="UTF-8" indent="no"/>
+  <xsl:template match="/"><ul><jg:search-list/></ul></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/search-list" -o "$d/search-list-out" "$d/search.xml"
+check "docs: <jg:search-list/> writes the search list's lines" \
+    bash -c "f='$d/search-list-out/jvmti.html'
+        [ \$(grep -o '<li ' \"\$f\" | wc -l) = 31 ] &&
+        grep -qF '<ul><li data-kind=\"function\" data-since=\"2\"><a href=\"#GetWidget\"><code>GetWidget</code> <span class=\"kind\">function</span> <span class=\"title\">Get Widget</span> <span class=\"since\">since 2</span> <span class=\"sum\">Gets a widget of kind for thread</span></a></li><li data-kind=\"function\"><a href=\"#Dispose\">' \"\$f\" &&
+        grep -qF '<li data-kind=\"event\" data-since=\"2\"><a href=\"#Tick\"><code>Tick</code> <span class=\"kind\">event</span> <span class=\"title\">Tick</span> <span class=\"since\">since 2</span> <span class=\"sum\"><code>JVMTI_EVENT_TICK</code> · A tick, for widget</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"entry point\"><a href=\"#onload\"><code>Agent_OnLoad</code> <span class=\"kind\">entry point</span> <span class=\"title\">Loading an agent</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"field\"><a href=\"#jvmtiWidget.size\"><code>jvmtiWidget.size</code> <span class=\"kind\">field</span> <span class=\"sum\">Its size</span></a></li>' \"\$f\" &&
+        grep -qF '<li data-kind=\"type\"><a href=\"#eventCallbacks\"><code>jvmtiEventCallbacks</code> <span class=\"kind\">type</span> <span class=\"title\">Our types</span> <span class=\"sum\">Callbacks</span></a></li></ul>' \"\$f\""
+# jg:says-parts: an error's sentence in parts: text, the parameter, the
+# type, the class where there is one, the minimum as text, nothing for any
+# other %X and for a % at the end (the sentences of the fixture's GetWidget
+# and two made up, read with document('')).
+mkdir -p "$d/says"
+cp "$d/tpl/man.xsl" "$d/says/man.xsl"
+cat >"$d/says/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen" xmlns:x="urn:x">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <x:e says="%p of %c at %m; %q%t%" param="a" class="C" type="T" min="3"/>
+  <x:e says="%c%m%%p"/>
+  <xsl:template match="/">
+    <xsl:for-each select="jg:errors('GetWidget')[@says]|document('')/*/x:e">
+      <xsl:for-each select="jg:says-parts(.)">[<xsl:value-of select="concat(name(), ':', ., @param, @type, @class)"/>]</xsl:for-each>
+      <xsl:text>&#10;</xsl:text>
+    </xsl:for-each>
+  </xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/says" -o "$d/says-out" "$FIXTURE"
+cat >"$d/says.want" <<'EOF'
+[p:thread][s: is not a thread object.]
+[p:thread][s: is not alive: not started yet, or already terminated.]
+[p:kind][s: is not one of the values of ][t:jvmtiWidgetKind][s:.]
+[p:depth][s: is less than ][s:0][s:.]
+[p:widget_ptr][s: is NULL.]
+[p:names_ptr][s: is NULL.]
+[p:count_ptr][s: is NULL.]
+[p:a][s: of ][c:C][s: at ][s:3][s:; ][t:T]
+[s:p]
+EOF
+check "docs: jg:says-parts splits an error's sentence at its placeholders" \
+    diff "$d/says.want" "$d/says-out/jvmti.html"
+# jg:release: the release a change's version belongs to, as since
+# attributes name it.
+mkdir -p "$d/release"
+cp "$d/tpl/man.xsl" "$d/release/man.xsl"
+cat >"$d/release/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:value-of select="jg:release('11.0.0')"/>][<xsl:value-of select="jg:release('1.1.47')"/>][<xsl:value-of select="jg:release('v40')"/>][<xsl:value-of select="jg:release('1.2')"/>][<xsl:value-of select="jg:release('09.1.0')"/>][<xsl:value-of select="jg:release('.5.6')"/>][<xsl:value-of select="jg:release(' 9.x.y')"/>][<xsl:value-of select="jg:release('8a.1.2')"/>]</xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/release" -o "$d/release-out" "$FIXTURE"
+check "docs: jg:release names a version's release (the major number from 9 on, else major.minor)" \
+    bash -c "[ \"\$(cat '$d/release-out/jvmti.html')\" = '[11][1.1][][1.][09][][ 9][8a.1]' ]"
+# <jg:param-error-rows/>: a row for each error a parameter of the function
+# can cause, its sentence marked up (the fixture's GetWidget, written by
+# hand: the thread's two, the enum's type linked, the minimum as text).
+mkdir -p "$d/error-rows"
+cp "$d/tpl/man.xsl" "$d/error-rows/man.xsl"
+cat >"$d/error-rows/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen" extension-element-prefixes="jg">
+  <xsl:output method="html" encoding="UTF-8" indent="no"/>
+  <xsl:template match="/"><table><xsl:for-each select="//function"><jg:param-error-rows/></xsl:for-each></table></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/error-rows" -o "$d/error-rows-out" "$FIXTURE"
+printf '%s' '<table>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_INVALID_THREAD"><code>JVMTI_ERROR_INVALID_THREAD</code></a></th><td><a href="#GetWidget.thread"><code>thread</code></a> is not a thread object.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_THREAD_NOT_ALIVE"><code>JVMTI_ERROR_THREAD_NOT_ALIVE</code></a></th><td><a href="#GetWidget.thread"><code>thread</code></a> is not alive: not started yet, or already terminated.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_ILLEGAL_ARGUMENT"><code>JVMTI_ERROR_ILLEGAL_ARGUMENT</code></a></th><td><a href="#GetWidget.kind"><code>kind</code></a> is not one of the values of <a href="#jvmtiWidgetKind"><code>jvmtiWidgetKind</code></a>.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_ILLEGAL_ARGUMENT"><code>JVMTI_ERROR_ILLEGAL_ARGUMENT</code></a></th><td><a href="#GetWidget.depth"><code>depth</code></a> is less than 0.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.widget_ptr"><code>widget_ptr</code></a> is NULL.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.names_ptr"><code>names_ptr</code></a> is NULL.</td></tr>' \
+    '<tr><th scope="row"><a href="#JVMTI_ERROR_NULL_POINTER"><code>JVMTI_ERROR_NULL_POINTER</code></a></th><td><a href="#GetWidget.count_ptr"><code>count_ptr</code></a> is NULL.</td></tr>' \
+    '</table>' >"$d/error-rows.want"
+echo >>"$d/error-rows.want"
+check "docs: <jg:param-error-rows/> writes a row for each error of each parameter" \
+    cmp "$d/error-rows.want" "$d/error-rows-out/jvmti.html"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
