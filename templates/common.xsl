@@ -92,7 +92,7 @@
   <!-- A parameter error's sentence: jg:errors' says="", whose %p, %t, %c
        and %m (the parameter, the type, the class, the minimum; errors.c)
        the including stylesheet's "says-part" renders in its own format
-       (html.xsl's; man.xsl's text needs no markup, so it calls jg:fill).
+       (html.xsl's; man.xsl's sentences are jg:man-errors', written in C).
        The context is the <error> element; p is the parameter as rendered. -->
   <xsl:template name="says">
     <xsl:param name="p"/>

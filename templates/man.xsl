@@ -153,9 +153,10 @@
     <xsl:apply-templates select="typedef|uniontypedef" mode="section"/>
     <xsl:call-template name="parameters"/>
     <xsl:call-template name="capabilities"><xsl:with-param name="what" select="'function'"/></xsl:call-template>
-    <!-- Asked once (jg:errors builds a tree): RETURN VALUE says whether
-         there are any, ERRORS lists them. -->
-    <xsl:variable name="errors" select="jg:errors(@id)"/>
+    <!-- The errors from a missing capability or a parameter, in roff
+         (jg:man-errors), asked once: RETURN VALUE says whether there are
+         any, ERRORS lists them. -->
+    <xsl:variable name="errors" select="jg:man-errors(@id)"/>
     <xsl:call-template name="return-value"><xsl:with-param name="errors" select="$errors"/></xsl:call-template>
     <xsl:call-template name="errors"><xsl:with-param name="errors" select="$errors"/></xsl:call-template>
     <xsl:call-template name="see-also"/>
@@ -310,41 +311,30 @@
     <xsl:text>.SH RETURN VALUE&#10;</xsl:text>
     <xsl:value-of select="$success-words"/>
     <xsl:text>Otherwise an error code: </xsl:text>
-    <xsl:if test="errors/error or $errors">one of those under ERRORS, or </xsl:if>
+    <xsl:if test="$errors or errors/error">one of those under ERRORS, or </xsl:if>
     <xsl:text>one of the universal errors, which every function can return</xsl:text>
     <xsl:value-of select="$universal-words"/>
     <xsl:text> (see \fBjvmti\fP(3)).&#10;</xsl:text>
   </xsl:template>
 
-  <!-- The errors besides the universal ones (jg:errors). Whether
-       jvmtigen's function table checks one on entry is the implementation's
-       fact, not the spec's: jvmtigen_impl.h says it, the reference does not. -->
+  <!-- The errors besides the universal ones: those from a missing
+       capability or a parameter as jg:man-errors writes them (".TP", ".B
+       ERROR", its sentence: the parameter in italics, the type in bold;
+       written here an entry at a time, with jg:errors and jg:fill, they
+       cost 9M of the man pages' 144M instructions on JDK 25), then the
+       function's own. Whether jvmtigen's function table checks one on
+       entry is the implementation's fact, not the spec's: jvmtigen_impl.h
+       says it, the reference does not. -->
   <xsl:template name="errors">
     <xsl:param name="errors"/>
     <xsl:text>.SH ERRORS&#10;Besides the universal errors (see \fBjvmti\fP(3)), this function can return:&#10;</xsl:text>
-    <xsl:for-each select="$errors[@origin != 'own']">
-      <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
-      <xsl:choose>
-        <xsl:when test="@origin = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="jg:roff-text(@cap)"/>\fP.</xsl:when>
-        <!-- The sentence's placeholders in roff: the parameter in italics,
-             the type in bold, the minimum; the class of a field ID (%c) is
-             left to the parameter's own entry. One jg:fill, not common.xsl's
-             recursive "says": its template calls and XPath evaluations
-             cost 10M more of the man pages' 192M instructions on JDK 25. -->
-        <xsl:otherwise>
-          <xsl:value-of select="jg:fill(@says, 'p', concat('\fI', jg:roff-text(@param), '\fP'),
-                                        't', concat('\fB', jg:roff-text(@type), '\fP'),
-                                        'm', jg:roff-text(@min))"/>
-        </xsl:otherwise>
-      </xsl:choose>
-      <xsl:text>&#10;</xsl:text>
-    </xsl:for-each>
+    <xsl:value-of select="$errors"/>
     <xsl:for-each select="errors/error">
       <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:if test="not($errors)">No other error.&#10;</xsl:if>
+    <xsl:if test="not($errors or errors/error)">No other error.&#10;</xsl:if>
   </xsl:template>
 
   <!-- The functions, events and types the page links to (jg:see-also:

@@ -80,6 +80,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltSetCtxtSecurityPrefs(sandbox_prefs(), t);
     register_functions(t);
     register_roff_functions(t);
+    register_man_functions(t);
     xsltQuoteUserParams(t, params);
     /* JVMTIGEN_XSLT_PROFILE=1: libxslt's per-template profile on stderr,
      * for template authors. */

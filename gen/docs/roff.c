@@ -88,6 +88,8 @@ static void roff_collapse(Buf *b, const char *s, bool guard)
     b->data[b->len] = '\0';
 }
 
+void roff_text_append(Buf *b, const char *s) { roff_collapse(b, s, true); }
+
 /* jg:roff-text(S): text that may begin a line. */
 static void roff_text(Buf *b, const char *s, const DocsState *st)
 {

@@ -53,6 +53,10 @@ void register_functions(xsltTransformContextPtr t);
 void register_roff_functions(xsltTransformContextPtr t);
 /* summary.c: jg:summary and jg:call-form (registered by register_functions). */
 void register_summary_functions(xsltTransformContextPtr t);
+/* manroff.c: the man pages' fact sections in roff (jg:man-errors, ...). */
+void register_man_functions(xsltTransformContextPtr t);
+/* roff.c: S appended as jg:roff-text(S) renders it. */
+void roff_text_append(Buf *b, const char *s);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);

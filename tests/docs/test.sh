@@ -464,6 +464,47 @@ check "docs: jg:fill replaces each %X by the value after X, by nothing where X h
     bash -c "[ \"\$(cat '$d/fill-out/jvmti.html')\" = '[A is  less than B; E!][no placeholder]' ]"
 check "docs: jg:fill with a value missing is an error" \
     bash -c "! '$JVMTIGEN' -q --templates '$d/fill-bad' -o '$d/fill-bad-out' '$FIXTURE' 2>'$d/fill-bad.err' && grep -q 'error' '$d/fill-bad.err'"
+# The man pages' fact sections written in C (gen/docs/manroff.c), against
+# what the fixture's spec says, written out here by hand: GetWidget's
+# capability and parameter errors (jg:man-errors), "" for an unknown id.
+mkdir -p "$d/manroff"
+cp "$d/tpl/man.xsl" "$d/manroff/man.xsl"
+cat >"$d/manroff/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:value-of select="jg:man-errors('GetWidget')"/>][<xsl:value-of select="jg:man-errors('Nope')"/>]</xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/manroff" -o "$d/manroff-out" "$FIXTURE"
+cat >"$d/manroff.want" <<'EOF'
+[.TP
+.B JVMTI_ERROR_MUST_POSSESS_CAPABILITY
+The environment does not possess the capability \fBcan_get_widgets\fP.
+.TP
+.B JVMTI_ERROR_INVALID_THREAD
+\fIthread\fP is not a thread object.
+.TP
+.B JVMTI_ERROR_THREAD_NOT_ALIVE
+\fIthread\fP is not alive: not started yet, or already terminated.
+.TP
+.B JVMTI_ERROR_ILLEGAL_ARGUMENT
+\fIkind\fP is not one of the values of \fBjvmtiWidgetKind\fP.
+.TP
+.B JVMTI_ERROR_ILLEGAL_ARGUMENT
+\fIdepth\fP is less than 0.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fIwidget_ptr\fP is NULL.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fInames_ptr\fP is NULL.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fIcount_ptr\fP is NULL.
+][]
+EOF
+check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id" \
+    bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
