@@ -134,7 +134,7 @@ static void event_typedef(Buf *b, const char *id, const DocsState *st)
 
 /* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
  * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
-static void member_ctype(Buf *b, const char *key, const DocsState *st)
+void member_ctype(Buf *b, const char *key, const DocsState *st)
 {
     const Param *p = st ? strmap_get(&st->members, key) : NULL;
     if (p && p->type->kind != TK_VARARGS)
@@ -161,7 +161,7 @@ static void member_ctype_target(Buf *b, const char *key, const DocsState *st)
 /* jg:reference("Owner.name"): what a JNI reference in a parameter or field
  * is, as the model says (model/refs.h: "caller", "local",
  * "callback-local"); "" where it holds none, or for an unknown one. */
-static void member_reference(Buf *b, const char *key, const DocsState *st)
+void member_reference(Buf *b, const char *key, const DocsState *st)
 {
     const Param *p = st ? strmap_get(&st->members, key) : NULL;
     const char *dot = strrchr(key, '.');
@@ -590,6 +590,18 @@ static void fn_except_ids(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(out));
 }
 
+void member_key(Buf *key, xmlNodePtr n)
+{
+    xmlChar *owner_copy = NULL, *id_copy = NULL;
+    const char *owner = NULL;
+    for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE && !owner; a = a->parent)
+        owner = id_value(a, &owner_copy);
+    const char *id = id_value(n, &id_copy);
+    buf_printf(key, "%s.%s", owner ? owner : "", id ? id : "");
+    xmlFree(owner_copy);
+    xmlFree(id_copy);
+}
+
 /* jg:reference-of(NODE): jg:reference of "OWNER.ID", ID the node's id and
  * OWNER that of its nearest ancestor with one (a parameter's function,
  * event or callback, a field's struct), as jg:reference(concat(
@@ -606,15 +618,8 @@ static void fn_reference_of(xmlXPathParserContextPtr pc, int nargs)
     buf_init(&key);
     buf_init(&b);
     if (n) {
-        xmlChar *owner_copy = NULL, *id_copy = NULL;
-        const char *owner = NULL;
-        for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE && !owner; a = a->parent)
-            owner = id_value(a, &owner_copy);
-        const char *id = id_value(n, &id_copy);
-        buf_printf(&key, "%s.%s", owner ? owner : "", id ? id : "");
+        member_key(&key, n);
         member_reference(&b, key.data, state_of(pc));
-        xmlFree(owner_copy);
-        xmlFree(id_copy);
     }
     push_string(pc, b.data ? b.data : "");
     buf_free(&b);

@@ -9,6 +9,7 @@
 
 #include <libxml/xpathInternals.h>
 #include <libxslt/extensions.h>
+#include <libxslt/xsltInternals.h>
 
 #include "model/errors.h"
 
@@ -80,7 +81,178 @@ static void fn_man_errors(xmlXPathParserContextPtr pc, int nargs)
     string_function(pc, nargs, man_errors);
 }
 
+/* An empty buffer with its NUL: what a renderer that appends nothing
+ * leaves is "". */
+static void buf_empty(Buf *b)
+{
+    buf_init(b);
+    buf_grow(b, 0);
+    b->data[0] = '\0';
+}
+
+/* The frame of a function of one node: render's text of the node, "" for
+ * a node-set not of one node. */
+static void node_function(xmlXPathParserContextPtr pc, int nargs,
+                          void (*render)(Buf *b, xmlNodePtr n, const DocsState *st))
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    xsltTransformContextPtr t = xsltXPathGetTransformContext(pc);
+    Buf b;
+    buf_empty(&b);
+    if (arg && arg->nodeNr == 1)
+        render(&b, arg->nodeTab[0], t ? t->_private : NULL);
+    valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));
+    xmlXPathFreeNodeSet(arg);
+}
+
+/* Whether n is an element of no namespace named name, as a step or a
+ * pattern by name matches it. */
+static bool is(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !n->ns && strcmp((const char *)n->name, name) == 0;
+}
+
+static xmlNodePtr child_named(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (is(c, name))
+            return c;
+    return NULL;
+}
+
+/* jg:man-member(NODE): the head of a parameter's or field's entry,
+ * ".TP", then ".IR" with its name and its C type (jg:ctype) as two quoted
+ * arguments. */
+static void man_member(Buf *b, xmlNodePtr n, const DocsState *st)
+{
+    Buf key, type;
+    buf_init(&key);
+    buf_empty(&type);
+    member_key(&key, n);
+    member_ctype(&type, key.data, st);
+    xmlChar *id = xmlGetNoNsProp(n, BAD_CAST "id");
+    buf_puts(b, ".TP\n.IR \"");
+    roff_arg_append(b, id ? (const char *)id : "");
+    buf_puts(b, "\" \" (");
+    roff_escape_append(b, type.data);
+    buf_puts(b, ")\"\n");
+    xmlFree(id);
+    buf_free(&type);
+    buf_free(&key);
+}
+
+/* Whether some struct child of n has the string value s. */
+static bool has_struct(xmlNodePtr n, const char *s)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (!is(c, "struct"))
+            continue;
+        xmlChar *v = xmlNodeGetContent(c);
+        bool same = v && strcmp((const char *)v, s) == 0;
+        xmlFree(v);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+static bool inside_event(xmlNodePtr n)
+{
+    for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE; a = a->parent)
+        if (is(a, "event"))
+            return true;
+    return false;
+}
+
+/* jg:man-type-note(PARAM): what the parameter's type (its first element
+ * but the description) says about memory and NULL, in a sentence or two
+ * after a blank; "" where it says nothing. */
+static void man_type_note(Buf *b, xmlNodePtr param, const DocsState *st)
+{
+    (void)st;
+    xmlNodePtr t = param->children;
+    while (t && (t->type != XML_ELEMENT_NODE || is(t, "description")))
+        t = t->next;
+    if (!t || t->ns)
+        return;
+    const char *s = NULL;
+    if (is(t, "allocbuf") || is(t, "allocallocbuf"))
+        s = " On return, points to a newly allocated array; free it with \\fBDeallocate\\fP(3).";
+    else if (is(t, "outbuf"))
+        s = " An array the agent allocates, which the function fills in.";
+    else if (is(t, "vmbuf"))
+        s = " An array that belongs to the VM: do not modify or free it.";
+    else if (is(t, "outptr"))
+        s = !inside_event(t)          ? " The function stores its result there."
+            : has_struct(t, "JNIEnv") ? ""
+            : child_named(t, "void") || child_named(t, "struct")
+                ? " A pointer the VM passes in."
+                : " Points to storage the VM provides; the callback may store a new value there.";
+    else if (is(t, "agentbuf"))
+        s = xmlHasNsProp(t, BAD_CAST "incount", NULL) || xmlHasNsProp(t, BAD_CAST "outcount", NULL)
+                ? " Where the callback may store a pointer to a new array, which the agent "
+                  "allocates with \\fBAllocate\\fP(3); the VM takes it over and frees it with "
+                  "\\fBDeallocate\\fP(3)."
+                : " Points to storage the VM provides; the callback may store a pointer of its "
+                  "own there, which the VM does not free.";
+    else if (is(t, "jthread")) {
+        xmlChar *null = xmlGetNoNsProp(t, BAD_CAST "null");
+        if (null && strcmp((const char *)null, "current") == 0)
+            s = " NULL stands for the current thread.";
+        xmlFree(null);
+    }
+    if (s)
+        buf_puts(b, s);
+}
+
+/* jg:man-reference-note(NODE): where the model says a parameter or field
+ * returns new JNI local references (jg:reference-of's "local"), the
+ * sentence saying the agent manages them; "" elsewhere. */
+static void man_reference_note(Buf *b, xmlNodePtr n, const DocsState *st)
+{
+    Buf key, ref;
+    buf_init(&key);
+    buf_empty(&ref);
+    member_key(&key, n);
+    member_reference(&ref, key.data, st);
+    if (strcmp(ref.data, "local") == 0) {
+        if (child_named(n, "allocbuf") || child_named(n, "allocallocbuf") ||
+            child_named(n, "allocfieldbuf") || child_named(n, "outbuf"))
+            buf_puts(b, " The references in it are JNI local references, which the agent "
+                        "manages (DeleteLocalRef, or NewGlobalRef to keep them).");
+        else if (child_named(n, "outptr"))
+            buf_puts(b, " The result is a JNI local reference, which the agent manages "
+                        "(DeleteLocalRef, or NewGlobalRef to keep it).");
+        else
+            buf_puts(b, " A JNI local reference, which the agent manages (DeleteLocalRef, or "
+                        "NewGlobalRef to keep it).");
+    }
+    buf_free(&ref);
+    buf_free(&key);
+}
+
+static void fn_man_member(xmlXPathParserContextPtr pc, int nargs)
+{
+    node_function(pc, nargs, man_member);
+}
+
+static void fn_man_type_note(xmlXPathParserContextPtr pc, int nargs)
+{
+    node_function(pc, nargs, man_type_note);
+}
+
+static void fn_man_reference_note(xmlXPathParserContextPtr pc, int nargs)
+{
+    node_function(pc, nargs, man_reference_note);
+}
+
 void register_man_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "man-errors", BAD_CAST DOCS_NS, fn_man_errors);
+    xsltRegisterExtFunction(t, BAD_CAST "man-member", BAD_CAST DOCS_NS, fn_man_member);
+    xsltRegisterExtFunction(t, BAD_CAST "man-type-note", BAD_CAST DOCS_NS, fn_man_type_note);
+    xsltRegisterExtFunction(t, BAD_CAST "man-reference-note", BAD_CAST DOCS_NS,
+                            fn_man_reference_note);
 }

@@ -90,6 +90,10 @@ static void roff_collapse(Buf *b, const char *s, bool guard)
 
 void roff_text_append(Buf *b, const char *s) { roff_collapse(b, s, true); }
 
+void roff_arg_append(Buf *b, const char *s) { roff_collapse(b, s, false); }
+
+void roff_escape_append(Buf *b, const char *s) { roff_escape(b, s, strlen(s), true); }
+
 /* jg:roff-text(S): text that may begin a line. */
 static void roff_text(Buf *b, const char *s, const DocsState *st)
 {

@@ -57,6 +57,15 @@ void register_summary_functions(xsltTransformContextPtr t);
 void register_man_functions(xsltTransformContextPtr t);
 /* roff.c: S appended as jg:roff-text(S) renders it. */
 void roff_text_append(Buf *b, const char *s);
+/* roff.c: S appended as jg:roff-arg(S) and jg:roff-escape(S) render it. */
+void roff_arg_append(Buf *b, const char *s);
+void roff_escape_append(Buf *b, const char *s);
+/* functions.c: a parameter's or field's key, "OWNER.ID" (OWNER the id of
+ * its nearest ancestor with one), and what jg:ctype and jg:reference say
+ * of the member of that key. */
+void member_key(Buf *key, xmlNodePtr n);
+void member_ctype(Buf *b, const char *key, const DocsState *st);
+void member_reference(Buf *b, const char *key, const DocsState *st);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);

@@ -505,6 +505,66 @@ The environment does not possess the capability \fBcan_get_widgets\fP.
 EOF
 check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id" \
     bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
+# A parameter's or field's head, type note and local-reference note
+# (jg:man-member, jg:man-type-note, jg:man-reference-note) on
+# spec/jvmti.xml's members of each kind of type, against the sentences its
+# types call for, written out by hand.
+mkdir -p "$d/manmember"
+cp "$d/tpl/man.xsl" "$d/manmember/man.xsl"
+cat >"$d/manmember/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">
+    <xsl:for-each select="//function[@id = 'GetAllThreads']/parameters/param[@id = 'threads_ptr'] |
+                          //typedef[@id = 'jvmtiThreadInfo']/field[@id = 'thread_group' or @id = 'priority'] |
+                          //function[@id = 'GetStackTrace']/parameters/param[@id = 'thread' or @id = 'frame_buffer'] |
+                          //function[@id = 'GetClassLoader']/parameters/param[@id = 'classloader_ptr'] |
+                          //event[@id = 'ClassFileLoadHook']/parameters/param[@id = 'jni_env' or starts-with(@id, 'class_data') or starts-with(@id, 'new_')]">
+      <xsl:value-of select="concat('[', jg:man-member(.), '|', jg:man-type-note(.), '|', jg:man-reference-note(.), ']&#10;')"/>
+    </xsl:for-each>
+    <xsl:value-of select="concat('[', jg:man-member(/nothing), jg:man-type-note(/nothing), jg:man-reference-note(/specification), ']')"/>
+  </xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/manmember" -o "$d/manmember-out" spec/jvmti.xml
+cat >"$d/manmember.want" <<'EOF'
+[.TP
+.IR "threads_ptr" " (jthread**)"
+| On return, points to a newly allocated array; free it with \fBDeallocate\fP(3).| The references in it are JNI local references, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep them).]
+[.TP
+.IR "priority" " (jint)"
+||]
+[.TP
+.IR "thread_group" " (jthreadGroup)"
+|| A JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).]
+[.TP
+.IR "thread" " (jthread)"
+| NULL stands for the current thread.|]
+[.TP
+.IR "frame_buffer" " (jvmtiFrameInfo*)"
+| An array the agent allocates, which the function fills in.|]
+[.TP
+.IR "classloader_ptr" " (jobject*)"
+| The function stores its result there.| The result is a JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).]
+[.TP
+.IR "jni_env" " (JNIEnv*)"
+||]
+[.TP
+.IR "class_data_len" " (jint)"
+||]
+[.TP
+.IR "class_data" " (const unsigned char*)"
+| An array that belongs to the VM: do not modify or free it.|]
+[.TP
+.IR "new_class_data_len" " (jint*)"
+| Points to storage the VM provides; the callback may store a new value there.|]
+[.TP
+.IR "new_class_data" " (unsigned char**)"
+| Where the callback may store a pointer to a new array, which the agent allocates with \fBAllocate\fP(3); the VM takes it over and frees it with \fBDeallocate\fP(3).|]
+[]
+EOF
+check "docs: jg:man-member, jg:man-type-note and jg:man-reference-note write each kind of member's facts in roff, \"\" for no node" \
+    bash -c "[ \"\$(cat '$d/manmember-out/jvmti.html')\" = \"\$(cat '$d/manmember.want')\" ]"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
