@@ -105,7 +105,7 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
  * table), an event's handler or a callback type, laid out one parameter a
  * line, its parameter list written by jvmti.h's own code (emit.h's
  * header_*). "" for an unknown id. */
-static void prototype(Buf *b, const char *id, const DocsState *st)
+void prototype(Buf *b, const char *id, const DocsState *st)
 {
     const Function *f = st ? strmap_get(&st->functions, id) : NULL;
     const Event *e = st ? strmap_get(&st->events, id) : NULL;
@@ -125,7 +125,7 @@ static void prototype(Buf *b, const char *id, const DocsState *st)
 
 /* jg:event-typedef(EVENT): the event's callback typedef, laid out as
  * jvmti.h lays it out; "" for an unknown event. */
-static void event_typedef(Buf *b, const char *id, const DocsState *st)
+void event_typedef(Buf *b, const char *id, const DocsState *st)
 {
     const Event *e = st ? strmap_get(&st->events, id) : NULL;
     if (e)
@@ -375,17 +375,33 @@ static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
 }
 
-/* jg:facts(FUNCTION): the one-line summary under a function's prototype, the
- * page's and the man page's, as <fact> elements each output joins its own
- * way: the phases it may be called in, whether it is callback-safe, the
- * capabilities it needs, the release that added it. Empty for an unknown
- * id. */
-static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
+void function_facts(FunctionFacts *x, const Function *f)
 {
     static const char *const phases[] = {
         [PHASE_DEFAULT] = "live phase only",       [PHASE_ONLOAD] = "OnLoad or live phase",
         [PHASE_ONLOAD_ONLY] = "OnLoad phase only", [PHASE_START] = "start or live phase",
         [PHASE_LIVE] = "live phase only",          [PHASE_ANY] = "any phase"};
+    buf_init(&x->caps);
+    if (f->eventcapabilities)
+        buf_puts(&x->caps, "needs the event's capabilities");
+    for (size_t i = 0; i < f->n_required; i++)
+        buf_printf(&x->caps, "%s%s", i ? ", " : "needs ", f->required[i]->id);
+    if (!x->caps.len)
+        buf_puts(&x->caps, "no capability needed");
+    snprintf(x->since, sizeof x->since, "since %s", f->since ? f->since : "1.0");
+    x->text[0] = phases[f->phase];
+    x->text[1] = f->callbacksafe ? "callback-safe" : "not callback-safe";
+    x->text[2] = x->caps.data;
+    x->text[3] = x->since;
+}
+
+/* jg:facts(FUNCTION): the one-line summary under a function's prototype, the
+ * page's and the man page's, as <fact> elements each output joins its own
+ * way: the phases it may be called in, whether it is callback-safe, the
+ * capabilities it needs, the release that added it (function_facts). Empty
+ * for an unknown id. */
+static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
+{
     xmlChar *id = one_arg(pc, nargs);
     DocsState *st = state_of(pc);
     if (!id)
@@ -394,26 +410,15 @@ static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
     const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
     xmlDocPtr frag = f ? new_fragment(pc) : NULL;
     if (frag) {
-        Buf caps;
-        buf_init(&caps);
-        if (f->eventcapabilities)
-            buf_puts(&caps, "needs the event's capabilities");
-        for (size_t i = 0; i < f->n_required; i++)
-            buf_printf(&caps, "%s%s", i ? ", " : "needs ", f->required[i]->id);
-        if (!caps.len)
-            buf_puts(&caps, "no capability needed");
-        char since[64];
-        snprintf(since, sizeof since, "since %s", f->since ? f->since : "1.0");
-        const char *facts[] = {phases[f->phase],
-                               f->callbacksafe ? "callback-safe" : "not callback-safe", caps.data,
-                               since};
+        FunctionFacts x;
+        function_facts(&x, f);
         static const char *const kinds[] = {"phase", "callback-safe", "capabilities", "since"};
-        for (size_t i = 0; i < sizeof facts / sizeof *facts; i++) {
+        for (size_t i = 0; i < FUNCTION_FACTS; i++) {
             xmlNodePtr c = add_element(frag, set, "fact");
             xmlSetProp(c, BAD_CAST "kind", BAD_CAST kinds[i]);
-            xmlNodeAddContent(c, BAD_CAST facts[i]);
+            xmlNodeAddContent(c, BAD_CAST x.text[i]);
         }
-        buf_free(&caps);
+        buf_free(&x.caps);
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);

@@ -233,6 +233,61 @@ static void man_reference_note(Buf *b, xmlNodePtr n, const DocsState *st)
     buf_free(&key);
 }
 
+/* The text of render(id) as jg:roff-lines renders it. */
+static void lines_of(Buf *b, void (*render)(Buf *, const char *, const DocsState *), const char *id,
+                     const DocsState *st)
+{
+    Buf c;
+    buf_empty(&c);
+    render(&c, id, st);
+    roff_lines_append(b, c.data);
+    buf_free(&c);
+}
+
+/* jg:man-synopsis(ITEM): a function's, an event's or a callback's
+ * SYNOPSIS after its #include line, in roff: an event's typedef
+ * (jg:event-typedef), the prototype (jg:prototype), a function's call
+ * (jg:call-form), each verbatim, then a function's facts (jg:facts' texts,
+ * joined by "; "). The item's kind is its element's name, as the
+ * template's was. */
+static void man_synopsis(Buf *b, xmlNodePtr n, const DocsState *st)
+{
+    bool function = is(n, "function"), event = is(n, "event");
+    xmlChar *idv = xmlGetNoNsProp(n, BAD_CAST "id");
+    const char *id = idv ? (const char *)idv : "";
+    if (event) {
+        lines_of(b, event_typedef, id, st);
+        buf_puts(b, "\n.PP\n");
+    }
+    lines_of(b, prototype, id, st);
+    if (function) {
+        buf_puts(b, "\n.PP\n");
+        lines_of(b, call_form, id, st);
+    }
+    buf_puts(b, "\n.fi\n");
+    if (function) {
+        buf_puts(b, ".PP\n");
+        const Function *f = st ? strmap_get(&st->functions, id) : NULL;
+        if (f) {
+            FunctionFacts x;
+            function_facts(&x, f);
+            for (size_t i = 0; i < FUNCTION_FACTS; i++) {
+                if (i)
+                    buf_puts(b, "; ");
+                roff_text_append(b, x.text[i]);
+            }
+            buf_free(&x.caps);
+        }
+        buf_puts(b, ".\n");
+    }
+    xmlFree(idv);
+}
+
+static void fn_man_synopsis(xmlXPathParserContextPtr pc, int nargs)
+{
+    node_function(pc, nargs, man_synopsis);
+}
+
 static void fn_man_member(xmlXPathParserContextPtr pc, int nargs)
 {
     node_function(pc, nargs, man_member);
@@ -252,6 +307,7 @@ void register_man_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "man-errors", BAD_CAST DOCS_NS, fn_man_errors);
     xsltRegisterExtFunction(t, BAD_CAST "man-member", BAD_CAST DOCS_NS, fn_man_member);
+    xsltRegisterExtFunction(t, BAD_CAST "man-synopsis", BAD_CAST DOCS_NS, fn_man_synopsis);
     xsltRegisterExtFunction(t, BAD_CAST "man-type-note", BAD_CAST DOCS_NS, fn_man_type_note);
     xsltRegisterExtFunction(t, BAD_CAST "man-reference-note", BAD_CAST DOCS_NS,
                             fn_man_reference_note);

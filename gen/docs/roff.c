@@ -134,6 +134,8 @@ static void roff_lines(Buf *b, const char *s, const DocsState *st)
     }
 }
 
+void roff_lines_append(Buf *b, const char *s) { roff_lines(b, s, NULL); }
+
 static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, roff_text);

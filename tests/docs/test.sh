@@ -466,13 +466,15 @@ check "docs: jg:fill with a value missing is an error" \
     bash -c "! '$JVMTIGEN' -q --templates '$d/fill-bad' -o '$d/fill-bad-out' '$FIXTURE' 2>'$d/fill-bad.err' && grep -q 'error' '$d/fill-bad.err'"
 # The man pages' fact sections written in C (gen/docs/manroff.c), against
 # what the fixture's spec says, written out here by hand: GetWidget's
-# capability and parameter errors (jg:man-errors), "" for an unknown id.
+# capability and parameter errors (jg:man-errors), "" for an unknown id;
+# the SYNOPSIS of a function, an event and a callback (jg:man-synopsis).
 mkdir -p "$d/manroff"
 cp "$d/tpl/man.xsl" "$d/manroff/man.xsl"
 cat >"$d/manroff/html.xsl" <<'EOF'
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
   <xsl:output method="text" encoding="UTF-8"/>
-  <xsl:template match="/">[<xsl:value-of select="jg:man-errors('GetWidget')"/>][<xsl:value-of select="jg:man-errors('Nope')"/>]</xsl:template>
+  <xsl:template match="/">[<xsl:value-of select="jg:man-errors('GetWidget')"/>][<xsl:value-of select="jg:man-errors('Nope')"/>]
+<xsl:for-each select="//function[@id = 'GetWidget'] | //event | //callback">[<xsl:value-of select="jg:man-synopsis(.)"/>]</xsl:for-each></xsl:template>
 </xsl:stylesheet>
 EOF
 "$JVMTIGEN" -q --templates "$d/manroff" -o "$d/manroff-out" "$FIXTURE"
@@ -502,8 +504,34 @@ The environment does not possess the capability \fBcan_get_widgets\fP.
 .B JVMTI_ERROR_NULL_POINTER
 \fIcount_ptr\fP is NULL.
 ][]
+[jvmtiError
+GetWidget(jvmtiEnv* env,
+            jthread thread,
+            jvmtiWidgetKind kind,
+            jint depth,
+            jvmtiWidget* widget_ptr,
+            char** names_ptr,
+            jint* count_ptr)
+.PP
+jvmtiError err = (*env)->GetWidget(env, thread, kind, depth, widget_ptr,
+    names_ptr, count_ptr);
+.fi
+.PP
+start or live phase; not callback-safe; needs can_get_widgets; since 2.
+][typedef jint (JNICALL *jvmtiWidgetCallback)
+    (const jvmtiWidget* widget);
+.fi
+][typedef void (JNICALL *jvmtiEventTick)
+    (jvmtiEnv *jvmti_env,
+     jint widget);
+.PP
+void JNICALL
+Tick(jvmtiEnv *jvmti_env,
+            jint widget)
+.fi
+]
 EOF
-check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id" \
+check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id; jg:man-synopsis a function's, an event's and a callback's SYNOPSIS" \
     bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
 # A parameter's or field's head, type note and local-reference note
 # (jg:man-member, jg:man-type-note, jg:man-reference-note) on
