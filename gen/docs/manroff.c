@@ -288,6 +288,29 @@ static void fn_man_synopsis(xmlXPathParserContextPtr pc, int nargs)
     node_function(pc, nargs, man_synopsis);
 }
 
+/* jg:man-refs(NODES): a SEE ALSO line for each node, in the node-set's
+ * order: ".BR ID (3),", ID its id attribute (as jg:roff-text(@id) renders
+ * it; empty without one). A line at a time in XSLT, SEE ALSO's entries
+ * cost 6M of the man pages' 121M instructions on JDK 25. */
+static void fn_man_refs(xmlXPathParserContextPtr pc, int nargs)
+{
+    xmlNodeSetPtr arg;
+    if (!one_node_set(pc, nargs, &arg))
+        return;
+    Buf b;
+    buf_empty(&b);
+    for (int i = 0; arg && i < arg->nodeNr; i++) {
+        xmlNodePtr n = arg->nodeTab[i];
+        xmlChar *id = n->type == XML_ELEMENT_NODE ? xmlGetNoNsProp(n, BAD_CAST "id") : NULL;
+        buf_puts(&b, ".BR ");
+        roff_text_append(&b, id ? (const char *)id : "");
+        buf_puts(&b, " (3),\n");
+        xmlFree(id);
+    }
+    valuePush(pc, xmlXPathWrapString((xmlChar *)b.data));
+    xmlXPathFreeNodeSet(arg);
+}
+
 static void fn_man_member(xmlXPathParserContextPtr pc, int nargs)
 {
     node_function(pc, nargs, man_member);
@@ -307,6 +330,7 @@ void register_man_functions(xsltTransformContextPtr t)
 {
     xsltRegisterExtFunction(t, BAD_CAST "man-errors", BAD_CAST DOCS_NS, fn_man_errors);
     xsltRegisterExtFunction(t, BAD_CAST "man-member", BAD_CAST DOCS_NS, fn_man_member);
+    xsltRegisterExtFunction(t, BAD_CAST "man-refs", BAD_CAST DOCS_NS, fn_man_refs);
     xsltRegisterExtFunction(t, BAD_CAST "man-synopsis", BAD_CAST DOCS_NS, fn_man_synopsis);
     xsltRegisterExtFunction(t, BAD_CAST "man-type-note", BAD_CAST DOCS_NS, fn_man_type_note);
     xsltRegisterExtFunction(t, BAD_CAST "man-reference-note", BAD_CAST DOCS_NS,

@@ -467,14 +467,16 @@ check "docs: jg:fill with a value missing is an error" \
 # The man pages' fact sections written in C (gen/docs/manroff.c), against
 # what the fixture's spec says, written out here by hand: GetWidget's
 # capability and parameter errors (jg:man-errors), "" for an unknown id;
-# the SYNOPSIS of a function, an event and a callback (jg:man-synopsis).
+# the SYNOPSIS of a function, an event and a callback (jg:man-synopsis);
+# SEE ALSO's lines, in the node-set's order, "" without an id (jg:man-refs).
 mkdir -p "$d/manroff"
 cp "$d/tpl/man.xsl" "$d/manroff/man.xsl"
 cat >"$d/manroff/html.xsl" <<'EOF'
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:template match="/">[<xsl:value-of select="jg:man-errors('GetWidget')"/>][<xsl:value-of select="jg:man-errors('Nope')"/>]
-<xsl:for-each select="//function[@id = 'GetWidget'] | //event | //callback">[<xsl:value-of select="jg:man-synopsis(.)"/>]</xsl:for-each></xsl:template>
+<xsl:for-each select="//function[@id = 'GetWidget'] | //event | //callback">[<xsl:value-of select="jg:man-synopsis(.)"/>]</xsl:for-each>
+[<xsl:value-of select="jg:man-refs(//category/function | //event | /specification)"/>][<xsl:value-of select="jg:man-refs(/..)"/>]</xsl:template>
 </xsl:stylesheet>
 EOF
 "$JVMTIGEN" -q --templates "$d/manroff" -o "$d/manroff-out" "$FIXTURE"
@@ -530,8 +532,13 @@ Tick(jvmtiEnv *jvmti_env,
             jint widget)
 .fi
 ]
+[.BR  (3),
+.BR GetWidget (3),
+.BR Dispose (3),
+.BR Tick (3),
+][]
 EOF
-check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id; jg:man-synopsis a function's, an event's and a callback's SYNOPSIS" \
+check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id; jg:man-synopsis a function's, an event's and a callback's SYNOPSIS; jg:man-refs SEE ALSO's lines" \
     bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
 # A parameter's or field's head, type note and local-reference note
 # (jg:man-member, jg:man-type-note, jg:man-reference-note) on
