@@ -178,6 +178,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     int rc = 0;
     const char *html_file, *man_file;
     phase_begin();
+    register_roff_elements();
     xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
     xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
     XsltNsShare ns_share = {0};

@@ -2,10 +2,14 @@
  * jg:roff-arg, jg:roff-lines, jg:roff-escape). */
 #include "docs/state.h"
 
+#include <limits.h>
 #include <string.h>
 
+#include <libxml/parserInternals.h>
 #include <libxml/xpathInternals.h>
 #include <libxslt/extensions.h>
+#include <libxslt/transform.h>
+#include <libxslt/xsltutils.h>
 
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
@@ -154,6 +158,71 @@ static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
 static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, roff_lines);
+}
+
+/* S[0..len) appended to the result where the transformation writes, as
+ * xsl:value-of would: into the last text node, grown as libxslt grows it
+ * (its size in lasttsize, its use in lasttuse; xsltCopyTextString's own
+ * append here rescans the node with xmlNodeAddContent every time), else
+ * as a new text node. */
+static void put_text(xsltTransformContextPtr t, const char *s, size_t len)
+{
+    xmlNodePtr target = t->insert, last = target ? target->last : NULL;
+    if (!len || !target)
+        return;
+    xmlChar *c = last ? last->content : NULL;
+    if (!c || last->type != XML_TEXT_NODE || last->name != xmlStringText ||
+        c == (xmlChar *)&last->properties ||
+        (target->doc && target->doc->dict && xmlDictOwns(target->doc->dict, c))) {
+        xsltCopyTextString(t, target, BAD_CAST s, 0);
+        return;
+    }
+    bool ours = t->lasttext == c;
+    size_t used = ours ? (size_t)t->lasttuse : strlen((const char *)c);
+    size_t size = ours ? (size_t)t->lasttsize : 0;
+    if (used + len >= size) {
+        size = (used + len + 100) * 2;
+        if (size > INT_MAX || !(c = xmlRealloc(c, size))) {
+            xsltTransformError(t, NULL, target, "out of memory\n");
+            return;
+        }
+        last->content = c;
+    }
+    memcpy(c + used, s, len);
+    c[used + len] = '\0';
+    t->lasttext = c;
+    t->lasttsize = (int)size;
+    t->lasttuse = (int)(used + len);
+}
+
+/* <jg:roff/>: the context node's string value written to the result as
+ * jg:roff-text renders it, a text node's read in place: the text()
+ * templates of the man pages, on every text node of the spec's prose,
+ * without xsl:value-of's XPath (the context node as a node-set, the call,
+ * the string object). A module element, so libxslt finds it when it
+ * compiles the stylesheet, not by name at each use. */
+static void elem_roff(xsltTransformContextPtr t, xmlNodePtr node, xmlNodePtr inst,
+                      xsltElemPreCompPtr comp)
+{
+    (void)inst;
+    (void)comp;
+    if (!node)
+        return;
+    xmlChar *copy = NULL;
+    const xmlChar *s = node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE
+                           ? node->content
+                           : (copy = xmlXPathCastNodeToString(node));
+    Buf b;
+    buf_init(&b);
+    roff_collapse(&b, s ? (const char *)s : "", true);
+    put_text(t, b.data, b.len);
+    buf_free(&b);
+    xmlFree(copy);
+}
+
+void register_roff_elements(void)
+{
+    xsltRegisterExtModuleElement(BAD_CAST "roff", BAD_CAST DOCS_NS, NULL, elem_roff);
 }
 
 void register_roff_functions(xsltTransformContextPtr t)

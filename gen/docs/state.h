@@ -51,6 +51,8 @@ void flush_messages(DocsState *st, const char *fallback_file);
 /* functions.c and roff.c: the extension functions (namespace DOCS_NS). */
 void register_functions(xsltTransformContextPtr t);
 void register_roff_functions(xsltTransformContextPtr t);
+/* roff.c: the <jg:roff/> instruction, for every stylesheet compiled after. */
+void register_roff_elements(void);
 /* summary.c: jg:summary and jg:call-form (registered by register_functions). */
 void register_summary_functions(xsltTransformContextPtr t);
 /* manroff.c: the man pages' fact sections in roff (jg:man-errors, ...). */

@@ -540,6 +540,22 @@ Tick(jvmtiEnv *jvmti_env,
 EOF
 check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id; jg:man-synopsis a function's, an event's and a callback's SYNOPSIS; jg:man-refs SEE ALSO's lines" \
     bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
+# <jg:roff/> (gen/docs/roff.c): the context node's text as jg:roff-text
+# renders it (white space collapsed, a blank kept at either end, \ and "
+# escaped), written between the literal text around it in order: an
+# element, text nodes, a verbatim block's element.
+mkdir -p "$d/roffelem"
+cp "$d/tpl/man.xsl" "$d/roffelem/man.xsl"
+cat >"$d/roffelem/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen"
+                extension-element-prefixes="jg">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:for-each select="/specification/title | //errors/error/text() | //example/text()"><jg:roff/>|</xsl:for-each>]<xsl:for-each select="//example"><jg:roff/></xsl:for-each></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/roffelem" -o "$d/roffelem-out" "$FIXTURE"
+check "docs: <jg:roff/> writes the context node's text as jg:roff-text does, in order with the text around it" \
+    bash -c "[ \"\$(cat '$d/roffelem-out/jvmti.html')\" = '[Small Tool Interface| if (x) { .y = \\(dq\\en\\(dq; } |The widget is \\enot there.|] if (x) { .y = \\(dq\\en\\(dq; } ' ]"
 # A parameter's or field's head, type note and local-reference note
 # (jg:man-member, jg:man-type-note, jg:man-reference-note) on
 # spec/jvmti.xml's members of each kind of type, against the sentences its
