@@ -122,16 +122,26 @@ static xmlNodePtr child_named(xmlNodePtr n, const char *name)
     return NULL;
 }
 
+/* What fact (member_ctype, member_reference) says of the parameter or
+ * field n, by its key, into *out (to free). */
+static void member_fact(Buf *out, xmlNodePtr n,
+                        void (*fact)(Buf *, const char *, const DocsState *), const DocsState *st)
+{
+    Buf key;
+    buf_init(&key);
+    buf_empty(out);
+    member_key(&key, n);
+    fact(out, key.data, st);
+    buf_free(&key);
+}
+
 /* jg:man-member(NODE): the head of a parameter's or field's entry,
  * ".TP", then ".IR" with its name and its C type (jg:ctype) as two quoted
  * arguments. */
 static void man_member(Buf *b, xmlNodePtr n, const DocsState *st)
 {
-    Buf key, type;
-    buf_init(&key);
-    buf_empty(&type);
-    member_key(&key, n);
-    member_ctype(&type, key.data, st);
+    Buf type;
+    member_fact(&type, n, member_ctype, st);
     xmlChar *id = xmlGetNoNsProp(n, BAD_CAST "id");
     buf_puts(b, ".TP\n.IR \"");
     roff_arg_append(b, id ? (const char *)id : "");
@@ -140,7 +150,6 @@ static void man_member(Buf *b, xmlNodePtr n, const DocsState *st)
     buf_puts(b, ")\"\n");
     xmlFree(id);
     buf_free(&type);
-    buf_free(&key);
 }
 
 /* Whether some struct child of n has the string value s. */
@@ -212,11 +221,8 @@ static void man_type_note(Buf *b, xmlNodePtr param, const DocsState *st)
  * sentence saying the agent manages them; "" elsewhere. */
 static void man_reference_note(Buf *b, xmlNodePtr n, const DocsState *st)
 {
-    Buf key, ref;
-    buf_init(&key);
-    buf_empty(&ref);
-    member_key(&key, n);
-    member_reference(&ref, key.data, st);
+    Buf ref;
+    member_fact(&ref, n, member_reference, st);
     if (strcmp(ref.data, "local") == 0) {
         if (child_named(n, "allocbuf") || child_named(n, "allocallocbuf") ||
             child_named(n, "allocfieldbuf") || child_named(n, "outbuf"))
@@ -230,7 +236,6 @@ static void man_reference_note(Buf *b, xmlNodePtr n, const DocsState *st)
                         "NewGlobalRef to keep it).");
     }
     buf_free(&ref);
-    buf_free(&key);
 }
 
 /* The text of render(id) as jg:roff-lines renders it. */
