@@ -525,8 +525,12 @@
       <xsl:text>.SS </xsl:text><xsl:value-of select="jg:roff-text(normalize-space(@label))"/><xsl:text>&#10;</xsl:text>
       <xsl:for-each select="function">
         <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> (3)&#10;</xsl:text>
-        <xsl:variable name="title"><xsl:call-template name="synopsis-text"/></xsl:variable>
-        <xsl:value-of select="jg:roff-text(normalize-space($title))"/>
+        <!-- common.xsl's synopsis-text, without its result tree fragment
+             (151 on JDK 25). -->
+        <xsl:choose>
+          <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="jg:roff-text(normalize-space(@id))"/></xsl:otherwise>
+        </xsl:choose>
         <xsl:text>&#10;</xsl:text>
       </xsl:for-each>
     </xsl:for-each>
