@@ -85,30 +85,15 @@
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
-  <!-- A function's prototype; for an event, the callback typedef of
-       jvmti.h and the handler an agent writes. -->
+  <!-- A function's prototype, its call through the table and the page's
+       line under the prototype (jg:facts: phase, callback-safe,
+       capabilities, since); for an event, the callback typedef of jvmti.h
+       and the handler an agent writes: jg:man-synopsis, from the model in
+       one call (as four calls and a loop over jg:facts it cost 8M of the
+       man pages' 126M instructions on JDK 25). -->
   <xsl:template name="synopsis">
     <xsl:text>.SH SYNOPSIS&#10;.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.PP&#10;</xsl:text>
-    <xsl:if test="self::event">
-      <xsl:value-of select="jg:roff-lines(jg:event-typedef(@id))"/>
-      <xsl:text>&#10;.PP&#10;</xsl:text>
-    </xsl:if>
-    <xsl:value-of select="jg:roff-lines(jg:prototype(@id))"/>
-    <xsl:if test="self::function">
-      <xsl:text>&#10;.PP&#10;</xsl:text>
-      <xsl:value-of select="jg:roff-lines(jg:call-form(@id))"/>
-    </xsl:if>
-    <xsl:text>&#10;.fi&#10;</xsl:text>
-    <!-- The page's line under the prototype (jg:facts): phase,
-         callback-safe, capabilities, since. -->
-    <xsl:if test="self::function">
-      <xsl:text>.PP&#10;</xsl:text>
-      <xsl:for-each select="jg:facts(@id)">
-        <xsl:if test="position() &gt; 1"><xsl:text>; </xsl:text></xsl:if>
-        <xsl:value-of select="jg:roff-text(.)"/>
-      </xsl:for-each>
-      <xsl:text>.&#10;</xsl:text>
-    </xsl:if>
+    <xsl:value-of select="jg:man-synopsis(.)"/>
   </xsl:template>
 
   <!-- ================================================================ -->
@@ -139,9 +124,10 @@
     <xsl:apply-templates select="typedef|uniontypedef" mode="section"/>
     <xsl:call-template name="parameters"/>
     <xsl:call-template name="capabilities"><xsl:with-param name="what" select="'function'"/></xsl:call-template>
-    <!-- Asked once (jg:errors builds a tree): RETURN VALUE says whether
-         there are any, ERRORS lists them. -->
-    <xsl:variable name="errors" select="jg:errors(@id)"/>
+    <!-- The errors from a missing capability or a parameter, in roff
+         (jg:man-errors), asked once: RETURN VALUE says whether there are
+         any, ERRORS lists them. -->
+    <xsl:variable name="errors" select="jg:man-errors(@id)"/>
     <xsl:call-template name="return-value"><xsl:with-param name="errors" select="$errors"/></xsl:call-template>
     <xsl:call-template name="errors"><xsl:with-param name="errors" select="$errors"/></xsl:call-template>
     <xsl:call-template name="see-also"/>
@@ -172,8 +158,14 @@
     <xsl:call-template name="see-also"/>
   </xsl:template>
 
+  <!-- Each entry's head (jg:man-member: ".TP", the name and the C type
+       as .IR's two arguments), what the type says about memory and NULL
+       (jg:man-type-note), whether it returns JNI local references the
+       agent manages (jg:man-reference-note): facts of the model, each one
+       call. As templates (the head's three calls, a template per type
+       note, a test of the model's answer and a choose) they cost 12M of the
+       man pages' 132M instructions on JDK 25. -->
   <xsl:template name="parameters">
-    <xsl:variable name="owner" select="@id"/>
     <xsl:text>.SH PARAMETERS&#10;</xsl:text>
     <xsl:if test="self::function">
       <xsl:text>.TP&#10;.I env&#10;The JVM TI environment (\fBjvmtiEnv *\fP).&#10;</xsl:text>
@@ -182,51 +174,17 @@
       <xsl:text>.TP&#10;.I jvmti_env&#10;The JVM TI environment of the event (\fBjvmtiEnv *\fP).&#10;</xsl:text>
     </xsl:if>
     <xsl:for-each select="parameters/param[not(jclass/@method)]">
-      <xsl:text>.TP&#10;.IR "</xsl:text><xsl:value-of select="jg:roff-arg(@id)"/><xsl:text>" " (</xsl:text>
-      <xsl:value-of select="jg:roff-escape(jg:ctype(concat($owner, '.', @id)))"/>
-      <xsl:text>)"&#10;</xsl:text>
+      <xsl:value-of select="jg:man-member(.)"/>
       <xsl:apply-templates select="description/node()"/>
-      <!-- What the type says about memory and NULL, in a sentence or two. -->
-      <xsl:variable name="t" select="*[not(self::description)][1]"/>
-      <xsl:apply-templates select="$t" mode="type-note"/>
-      <xsl:if test="$t/nullok">
-        <xsl:text> NULL may be passed: </xsl:text><xsl:apply-templates select="$t/nullok/node()"/>
-      </xsl:if>
-      <xsl:call-template name="local-reference-note"/>
+      <xsl:value-of select="jg:man-type-note(.)"/>
+      <xsl:apply-templates select="*[not(self::description)][1]/nullok" mode="nullok"/>
+      <xsl:value-of select="jg:man-reference-note(.)"/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
   </xsl:template>
-  <!-- Where the model says a parameter or field returns new JNI local
-       references (jg:reference-of), that the agent is to manage them. -->
-  <xsl:template name="local-reference-note">
-    <xsl:if test="jg:reference-of(.) = 'local'">
-      <xsl:choose>
-        <xsl:when test="allocbuf|allocallocbuf|allocfieldbuf|outbuf"> The references in it are JNI local references, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep them).</xsl:when>
-        <xsl:when test="outptr"> The result is a JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).</xsl:when>
-        <xsl:otherwise> A JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).</xsl:otherwise>
-      </xsl:choose>
-    </xsl:if>
+  <xsl:template match="nullok" mode="nullok">
+    <xsl:text> NULL may be passed: </xsl:text><xsl:apply-templates/>
   </xsl:template>
-
-  <!-- The sentence of each type (templates by name: a chain of tests of
-       $t's name cost twice as much). -->
-  <xsl:template match="allocbuf|allocallocbuf" mode="type-note">
-    <xsl:text> On return, points to a newly allocated array; free it with \fBDeallocate\fP(3).</xsl:text>
-  </xsl:template>
-  <xsl:template match="outbuf" mode="type-note"> An array the agent allocates, which the function fills in.</xsl:template>
-  <xsl:template match="vmbuf" mode="type-note"> An array that belongs to the VM: do not modify or free it.</xsl:template>
-  <xsl:template match="outptr" mode="type-note">
-    <xsl:choose>
-      <xsl:when test="not(ancestor::event)"> The function stores its result there.</xsl:when>
-      <xsl:when test="struct = 'JNIEnv'"/>
-      <xsl:when test="void or struct"> A pointer the VM passes in.</xsl:when>
-      <xsl:otherwise> Points to storage the VM provides; the callback may store a new value there.</xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-  <xsl:template match="agentbuf[@incount or @outcount]" mode="type-note"> Where the callback may store a pointer to a new array, which the agent allocates with \fBAllocate\fP(3); the VM takes it over and frees it with \fBDeallocate\fP(3).</xsl:template>
-  <xsl:template match="agentbuf" mode="type-note"> Points to storage the VM provides; the callback may store a pointer of its own there, which the VM does not free.</xsl:template>
-  <xsl:template match="jthread[@null = 'current']" mode="type-note"> NULL stands for the current thread.</xsl:template>
-  <xsl:template match="*" mode="type-note"/>
 
   <xsl:template name="capabilities">
     <xsl:param name="what"/>
@@ -296,41 +254,30 @@
     <xsl:text>.SH RETURN VALUE&#10;</xsl:text>
     <xsl:value-of select="$success-words"/>
     <xsl:text>Otherwise an error code: </xsl:text>
-    <xsl:if test="errors/error or $errors">one of those under ERRORS, or </xsl:if>
+    <xsl:if test="$errors or errors/error">one of those under ERRORS, or </xsl:if>
     <xsl:text>one of the universal errors, which every function can return</xsl:text>
     <xsl:value-of select="$universal-words"/>
     <xsl:text> (see \fBjvmti\fP(3)).&#10;</xsl:text>
   </xsl:template>
 
-  <!-- The errors besides the universal ones (jg:errors). Whether
-       jvmtigen's function table checks one on entry is the implementation's
-       fact, not the spec's: jvmtigen_impl.h says it, the reference does not. -->
+  <!-- The errors besides the universal ones: those from a missing
+       capability or a parameter as jg:man-errors writes them (".TP", ".B
+       ERROR", its sentence: the parameter in italics, the type in bold;
+       written here an entry at a time, with jg:errors and jg:fill, they
+       cost 9M of the man pages' 144M instructions on JDK 25), then the
+       function's own. Whether jvmtigen's function table checks one on
+       entry is the implementation's fact, not the spec's: jvmtigen_impl.h
+       says it, the reference does not. -->
   <xsl:template name="errors">
     <xsl:param name="errors"/>
     <xsl:text>.SH ERRORS&#10;Besides the universal errors (see \fBjvmti\fP(3)), this function can return:&#10;</xsl:text>
-    <xsl:for-each select="$errors[@origin != 'own']">
-      <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
-      <xsl:choose>
-        <xsl:when test="@origin = 'capability'">The environment does not possess the capability \fB<xsl:value-of select="jg:roff-text(@cap)"/>\fP.</xsl:when>
-        <!-- The sentence's placeholders in roff: the parameter in italics,
-             the type in bold, the minimum; the class of a field ID (%c) is
-             left to the parameter's own entry. One jg:fill, not common.xsl's
-             recursive "says": its template calls and XPath evaluations
-             cost 10M more of the man pages' 192M instructions on JDK 25. -->
-        <xsl:otherwise>
-          <xsl:value-of select="jg:fill(@says, 'p', concat('\fI', jg:roff-text(@param), '\fP'),
-                                        't', concat('\fB', jg:roff-text(@type), '\fP'),
-                                        'm', jg:roff-text(@min))"/>
-        </xsl:otherwise>
-      </xsl:choose>
-      <xsl:text>&#10;</xsl:text>
-    </xsl:for-each>
+    <xsl:value-of select="$errors"/>
     <xsl:for-each select="errors/error">
       <xsl:text>.TP&#10;.B </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates/>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:if test="not($errors)">No other error.&#10;</xsl:if>
+    <xsl:if test="not($errors or errors/error)">No other error.&#10;</xsl:if>
   </xsl:template>
 
   <!-- The functions, events and types the page links to (jg:see-also:
@@ -341,9 +288,7 @@
   <xsl:template name="see-also">
     <xsl:variable name="links" select="jg:see-also(.)"/>
     <xsl:text>.SH SEE ALSO&#10;</xsl:text>
-    <xsl:for-each select="$links">
-      <xsl:text>.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> (3),&#10;</xsl:text>
-    </xsl:for-each>
+    <xsl:value-of select="jg:man-refs($links)"/>
     <xsl:call-template name="see-also-pages">
       <xsl:with-param name="pages"
                       select="jg:type-page(parameters/param/descendant::struct|
@@ -362,11 +307,12 @@
     <xsl:text>.BR jvmti (3)&#10;</xsl:text>
   </xsl:template>
 
+  <!-- Each page a line, ".BR ID (3),", by jg:man-refs: a line at a time
+       here, SEE ALSO's entries cost 6M of the man pages' 121M instructions
+       on JDK 25. -->
   <xsl:template name="see-also-pages">
     <xsl:param name="pages"/>
-    <xsl:for-each select="$pages">
-      <xsl:text>.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> (3),&#10;</xsl:text>
-    </xsl:for-each>
+    <xsl:value-of select="jg:man-refs($pages)"/>
   </xsl:template>
 
   <!-- A struct defined with the function or event. -->
@@ -377,7 +323,7 @@
     <xsl:for-each select="field">
       <xsl:text>&#10;.TP&#10;.I </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>&#10;</xsl:text>
       <xsl:apply-templates select="description/node()"/>
-      <xsl:call-template name="local-reference-note"/>
+      <xsl:value-of select="jg:man-reference-note(.)"/>
     </xsl:for-each>
     <xsl:text>&#10;</xsl:text>
   </xsl:template>
@@ -414,8 +360,7 @@
     <xsl:choose>
       <xsl:when test="self::callback">
         <xsl:text>.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.PP&#10;</xsl:text>
-        <xsl:value-of select="jg:roff-lines(jg:prototype(@id))"/>
-        <xsl:text>&#10;.fi&#10;</xsl:text>
+        <xsl:value-of select="jg:man-synopsis(.)"/>
       </xsl:when>
       <xsl:when test="self::constants">
         <xsl:text>.nf&#10;.B #include &lt;jvmti.h&gt;&#10;.fi&#10;</xsl:text>
@@ -442,11 +387,9 @@
       <xsl:otherwise>
         <xsl:text>.SH FIELDS&#10;</xsl:text>
         <xsl:for-each select="field">
-          <xsl:text>.TP&#10;.IR "</xsl:text><xsl:value-of select="jg:roff-arg(@id)"/><xsl:text>" " (</xsl:text>
-          <xsl:value-of select="jg:roff-escape(jg:ctype(concat($self, '.', @id)))"/>
-          <xsl:text>)"&#10;</xsl:text>
+          <xsl:value-of select="jg:man-member(.)"/>
           <xsl:apply-templates select="description/node()"/>
-          <xsl:call-template name="local-reference-note"/>
+          <xsl:value-of select="jg:man-reference-note(.)"/>
           <xsl:text>&#10;</xsl:text>
         </xsl:for-each>
       </xsl:otherwise>
@@ -459,9 +402,7 @@
     <xsl:variable name="links" select="jg:see-also(.)"/>
     <xsl:text>.SH SEE ALSO&#10;</xsl:text>
     <xsl:call-template name="see-also-pages"><xsl:with-param name="pages" select="$owner"/></xsl:call-template>
-    <xsl:for-each select="$links[not(@id = $owner/@id)]">
-      <xsl:text>.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> (3),&#10;</xsl:text>
-    </xsl:for-each>
+    <xsl:value-of select="jg:man-refs($links[not(@id = $owner/@id)])"/>
     <xsl:variable name="named" select="field/descendant::struct|field/descendant::enum|
                                        parameters/param/descendant::struct|parameters/param/descendant::enum"/>
     <xsl:variable name="types" select="jg:type-page($named)[not(@id = $self)]
@@ -570,8 +511,12 @@
       <xsl:text>.SS </xsl:text><xsl:value-of select="jg:roff-text(normalize-space(@label))"/><xsl:text>&#10;</xsl:text>
       <xsl:for-each select="function">
         <xsl:text>.TP&#10;.BR </xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text> (3)&#10;</xsl:text>
-        <xsl:variable name="title"><xsl:call-template name="synopsis-text"/></xsl:variable>
-        <xsl:value-of select="jg:roff-text(normalize-space($title))"/>
+        <!-- common.xsl's synopsis-text, without its result tree fragment
+             (151 on JDK 25). -->
+        <xsl:choose>
+          <xsl:when test="normalize-space(synopsis)"><xsl:value-of select="jg:roff-text(normalize-space(synopsis))"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="jg:roff-text(normalize-space(@id))"/></xsl:otherwise>
+        </xsl:choose>
         <xsl:text>&#10;</xsl:text>
       </xsl:for-each>
     </xsl:for-each>

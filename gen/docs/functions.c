@@ -105,7 +105,7 @@ void string_function(xmlXPathParserContextPtr pc, int nargs,
  * table), an event's handler or a callback type, laid out one parameter a
  * line, its parameter list written by jvmti.h's own code (emit.h's
  * header_*). "" for an unknown id. */
-static void prototype(Buf *b, const char *id, const DocsState *st)
+void prototype(Buf *b, const char *id, const DocsState *st)
 {
     const Function *f = st ? strmap_get(&st->functions, id) : NULL;
     const Event *e = st ? strmap_get(&st->events, id) : NULL;
@@ -125,7 +125,7 @@ static void prototype(Buf *b, const char *id, const DocsState *st)
 
 /* jg:event-typedef(EVENT): the event's callback typedef, laid out as
  * jvmti.h lays it out; "" for an unknown event. */
-static void event_typedef(Buf *b, const char *id, const DocsState *st)
+void event_typedef(Buf *b, const char *id, const DocsState *st)
 {
     const Event *e = st ? strmap_get(&st->events, id) : NULL;
     if (e)
@@ -134,7 +134,7 @@ static void event_typedef(Buf *b, const char *id, const DocsState *st)
 
 /* jg:ctype("Owner.name"): the C type of a parameter or field, as jvmti.h
  * spells it ("const jvmtiClassDefinition*"); "" for an unknown one. */
-static void member_ctype(Buf *b, const char *key, const DocsState *st)
+void member_ctype(Buf *b, const char *key, const DocsState *st)
 {
     const Param *p = st ? strmap_get(&st->members, key) : NULL;
     if (p && p->type->kind != TK_VARARGS)
@@ -161,7 +161,7 @@ static void member_ctype_target(Buf *b, const char *key, const DocsState *st)
 /* jg:reference("Owner.name"): what a JNI reference in a parameter or field
  * is, as the model says (model/refs.h: "caller", "local",
  * "callback-local"); "" where it holds none, or for an unknown one. */
-static void member_reference(Buf *b, const char *key, const DocsState *st)
+void member_reference(Buf *b, const char *key, const DocsState *st)
 {
     const Param *p = st ? strmap_get(&st->members, key) : NULL;
     const char *dot = strrchr(key, '.');
@@ -375,17 +375,33 @@ static void fn_table_slots(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(set));
 }
 
-/* jg:facts(FUNCTION): the one-line summary under a function's prototype, the
- * page's and the man page's, as <fact> elements each output joins its own
- * way: the phases it may be called in, whether it is callback-safe, the
- * capabilities it needs, the release that added it. Empty for an unknown
- * id. */
-static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
+void function_facts(FunctionFacts *x, const Function *f)
 {
     static const char *const phases[] = {
         [PHASE_DEFAULT] = "live phase only",       [PHASE_ONLOAD] = "OnLoad or live phase",
         [PHASE_ONLOAD_ONLY] = "OnLoad phase only", [PHASE_START] = "start or live phase",
         [PHASE_LIVE] = "live phase only",          [PHASE_ANY] = "any phase"};
+    buf_init(&x->caps);
+    if (f->eventcapabilities)
+        buf_puts(&x->caps, "needs the event's capabilities");
+    for (size_t i = 0; i < f->n_required; i++)
+        buf_printf(&x->caps, "%s%s", i ? ", " : "needs ", f->required[i]->id);
+    if (!x->caps.len)
+        buf_puts(&x->caps, "no capability needed");
+    snprintf(x->since, sizeof x->since, "since %s", f->since ? f->since : "1.0");
+    x->text[0] = phases[f->phase];
+    x->text[1] = f->callbacksafe ? "callback-safe" : "not callback-safe";
+    x->text[2] = x->caps.data;
+    x->text[3] = x->since;
+}
+
+/* jg:facts(FUNCTION): the one-line summary under a function's prototype, the
+ * page's and the man page's, as <fact> elements each output joins its own
+ * way: the phases it may be called in, whether it is callback-safe, the
+ * capabilities it needs, the release that added it (function_facts). Empty
+ * for an unknown id. */
+static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
+{
     xmlChar *id = one_arg(pc, nargs);
     DocsState *st = state_of(pc);
     if (!id)
@@ -394,26 +410,15 @@ static void fn_facts(xmlXPathParserContextPtr pc, int nargs)
     const Function *f = st ? strmap_get(&st->functions, (const char *)id) : NULL;
     xmlDocPtr frag = f ? new_fragment(pc) : NULL;
     if (frag) {
-        Buf caps;
-        buf_init(&caps);
-        if (f->eventcapabilities)
-            buf_puts(&caps, "needs the event's capabilities");
-        for (size_t i = 0; i < f->n_required; i++)
-            buf_printf(&caps, "%s%s", i ? ", " : "needs ", f->required[i]->id);
-        if (!caps.len)
-            buf_puts(&caps, "no capability needed");
-        char since[64];
-        snprintf(since, sizeof since, "since %s", f->since ? f->since : "1.0");
-        const char *facts[] = {phases[f->phase],
-                               f->callbacksafe ? "callback-safe" : "not callback-safe", caps.data,
-                               since};
+        FunctionFacts x;
+        function_facts(&x, f);
         static const char *const kinds[] = {"phase", "callback-safe", "capabilities", "since"};
-        for (size_t i = 0; i < sizeof facts / sizeof *facts; i++) {
+        for (size_t i = 0; i < FUNCTION_FACTS; i++) {
             xmlNodePtr c = add_element(frag, set, "fact");
             xmlSetProp(c, BAD_CAST "kind", BAD_CAST kinds[i]);
-            xmlNodeAddContent(c, BAD_CAST facts[i]);
+            xmlNodeAddContent(c, BAD_CAST x.text[i]);
         }
-        buf_free(&caps);
+        buf_free(&x.caps);
     }
     valuePush(pc, xmlXPathWrapNodeSet(set));
     xmlFree(id);
@@ -602,6 +607,18 @@ static void fn_except_ids(xmlXPathParserContextPtr pc, int nargs)
     valuePush(pc, xmlXPathWrapNodeSet(out));
 }
 
+void member_key(Buf *key, xmlNodePtr n)
+{
+    xmlChar *owner_copy = NULL, *id_copy = NULL;
+    const char *owner = NULL;
+    for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE && !owner; a = a->parent)
+        owner = id_value(a, &owner_copy);
+    const char *id = id_value(n, &id_copy);
+    buf_printf(key, "%s.%s", owner ? owner : "", id ? id : "");
+    xmlFree(owner_copy);
+    xmlFree(id_copy);
+}
+
 /* jg:reference-of(NODE): jg:reference of "OWNER.ID", ID the node's id and
  * OWNER that of its nearest ancestor with one (a parameter's function,
  * event or callback, a field's struct), as jg:reference(concat(
@@ -618,15 +635,8 @@ static void fn_reference_of(xmlXPathParserContextPtr pc, int nargs)
     buf_init(&key);
     buf_init(&b);
     if (n) {
-        xmlChar *owner_copy = NULL, *id_copy = NULL;
-        const char *owner = NULL;
-        for (xmlNodePtr a = n->parent; a && a->type == XML_ELEMENT_NODE && !owner; a = a->parent)
-            owner = id_value(a, &owner_copy);
-        const char *id = id_value(n, &id_copy);
-        buf_printf(&key, "%s.%s", owner ? owner : "", id ? id : "");
+        member_key(&key, n);
         member_reference(&b, key.data, state_of(pc));
-        xmlFree(owner_copy);
-        xmlFree(id_copy);
     }
     push_string(pc, b.data ? b.data : "");
     buf_free(&b);

@@ -80,6 +80,7 @@ static xmlDocPtr apply(DocsState *st, xsltStylesheetPtr style, xmlDocPtr doc, co
     xsltSetCtxtSecurityPrefs(sandbox_prefs(), t);
     register_functions(t);
     register_roff_functions(t);
+    register_man_functions(t);
     xsltQuoteUserParams(t, params);
     /* JVMTIGEN_XSLT_PROFILE=1: libxslt's per-template profile on stderr,
      * for template authors. */
@@ -178,6 +179,7 @@ int docs_render(const GenContext *ctx, xmlDocPtr doc, const char *templates, uns
     int rc = 0;
     const char *html_file, *man_file;
     phase_begin();
+    register_roff_elements();
     xsltStylesheetPtr html = compile(&st, templates, "html.xsl", &html_file, &rc);
     xsltStylesheetPtr man = compile(&st, templates, "man.xsl", &man_file, &rc);
     XsltNsShare ns_share = {0};

@@ -2,10 +2,14 @@
  * jg:roff-arg, jg:roff-lines, jg:roff-escape). */
 #include "docs/state.h"
 
+#include <limits.h>
 #include <string.h>
 
+#include <libxml/parserInternals.h>
 #include <libxml/xpathInternals.h>
 #include <libxslt/extensions.h>
+#include <libxslt/transform.h>
+#include <libxslt/xsltutils.h>
 
 /* Roff escaping, done here because it runs on every text node of every
  * man page and costs several times more as XSLT string recursion. */
@@ -36,50 +40,55 @@ static void roff_guard(Buf *b, const char *s, size_t n)
         buf_put(b, "\\&", 2);
 }
 
-/* What roff_collapse does with a byte: 1 white space, 2 an escape. */
+/* What roff_collapse does with a byte: 1 white space, 2 an escape, 3 the
+ * string's end (its NUL, so a word is copied without a length test). */
 static const unsigned char roff_class[256] = {
-    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\\'] = 2, ['"'] = 2,
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\\'] = 2, ['"'] = 2, ['\0'] = 3,
 };
 
 /* Running text for roff: white space collapsed to single blanks (a
  * newline too: text never ends a line), one kept at either end where S had
  * any; escaped as roff_escape with quotes; with guard, a leading dot or
- * apostrophe guarded as roff_guard. One pass into room reserved at once:
- * it runs on every text node of the man pages (a word at a time it cost
- * 860 instructions a call on JDK 25's, about 19 a byte). */
+ * apostrophe guarded as roff_guard. One pass into room reserved at once,
+ * a word's plain bytes copied by a loop of their own: it runs on every
+ * text node of the man pages (a word at a time it cost 860 instructions a
+ * call on JDK 25's, about 19 a byte; a byte at a time with the tests of
+ * each, about 9). */
 static void roff_collapse(Buf *b, const char *s, bool guard)
 {
     size_t len = strlen(s);
     /* at most 4 bytes a byte (\(dq), a blank at either end, \& */
     buf_grow(b, 4 * len + 4);
     char *o = b->data + b->len;
+    const unsigned char *p = (const unsigned char *)s;
     if (len > 0 && is_xml_space(s[0]))
         *o++ = ' ';
-    bool words = false, in_word = false;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        unsigned char k = roff_class[(unsigned char)c];
-        if (k == 1) {
-            in_word = false;
-            continue;
-        }
-        if (!in_word) {
-            if (words) {
-                *o++ = ' ';
-            } else if (guard && (c == '.' || c == '\'')) {
-                *o++ = '\\';
-                *o++ = '&';
-            }
-            words = in_word = true;
-        }
-        if (k == 0) {
-            *o++ = c;
-        } else if (c == '\\') {
+    bool words = false;
+    for (;;) {
+        while (roff_class[*p] == 1)
+            p++;
+        if (!*p)
+            break;
+        if (words) {
+            *o++ = ' ';
+        } else if (guard && (*p == '.' || *p == '\'')) {
             *o++ = '\\';
-            *o++ = 'e';
-        } else {
-            memcpy(o, "\\(dq", 4);
-            o += 4;
+            *o++ = '&';
+        }
+        words = true;
+        for (;;) {
+            unsigned char k;
+            while ((k = roff_class[*p]) == 0)
+                *o++ = (char)*p++;
+            if (k != 2)
+                break;
+            if (*p++ == '\\') {
+                *o++ = '\\';
+                *o++ = 'e';
+            } else {
+                memcpy(o, "\\(dq", 4);
+                o += 4;
+            }
         }
     }
     if (words && is_xml_space(s[len - 1]))
@@ -87,6 +96,12 @@ static void roff_collapse(Buf *b, const char *s, bool guard)
     b->len = (size_t)(o - b->data);
     b->data[b->len] = '\0';
 }
+
+void roff_text_append(Buf *b, const char *s) { roff_collapse(b, s, true); }
+
+void roff_arg_append(Buf *b, const char *s) { roff_collapse(b, s, false); }
+
+void roff_escape_append(Buf *b, const char *s) { roff_escape(b, s, strlen(s), true); }
 
 /* jg:roff-text(S): text that may begin a line. */
 static void roff_text(Buf *b, const char *s, const DocsState *st)
@@ -128,6 +143,8 @@ static void roff_lines(Buf *b, const char *s, const DocsState *st)
     }
 }
 
+void roff_lines_append(Buf *b, const char *s) { roff_lines(b, s, NULL); }
+
 static void fn_roff_text(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, roff_text);
@@ -146,6 +163,71 @@ static void fn_roff_escape(xmlXPathParserContextPtr pc, int nargs)
 static void fn_roff_lines(xmlXPathParserContextPtr pc, int nargs)
 {
     string_function(pc, nargs, roff_lines);
+}
+
+/* S[0..len) appended to the result where the transformation writes, as
+ * xsl:value-of would: into the last text node, grown as libxslt grows it
+ * (its size in lasttsize, its use in lasttuse; xsltCopyTextString's own
+ * append here rescans the node with xmlNodeAddContent every time), else
+ * as a new text node. */
+static void put_text(xsltTransformContextPtr t, const char *s, size_t len)
+{
+    xmlNodePtr target = t->insert, last = target ? target->last : NULL;
+    if (!len || !target)
+        return;
+    xmlChar *c = last ? last->content : NULL;
+    if (!c || last->type != XML_TEXT_NODE || last->name != xmlStringText ||
+        c == (xmlChar *)&last->properties ||
+        (target->doc && target->doc->dict && xmlDictOwns(target->doc->dict, c))) {
+        xsltCopyTextString(t, target, BAD_CAST s, 0);
+        return;
+    }
+    bool ours = t->lasttext == c;
+    size_t used = ours ? (size_t)t->lasttuse : strlen((const char *)c);
+    size_t size = ours ? (size_t)t->lasttsize : 0;
+    if (used + len >= size) {
+        size = (used + len + 100) * 2;
+        if (size > INT_MAX || !(c = xmlRealloc(c, size))) {
+            xsltTransformError(t, NULL, target, "out of memory\n");
+            return;
+        }
+        last->content = c;
+    }
+    memcpy(c + used, s, len);
+    c[used + len] = '\0';
+    t->lasttext = c;
+    t->lasttsize = (int)size;
+    t->lasttuse = (int)(used + len);
+}
+
+/* <jg:roff/>: the context node's string value written to the result as
+ * jg:roff-text renders it, a text node's read in place: the text()
+ * templates of the man pages, on every text node of the spec's prose,
+ * without xsl:value-of's XPath (the context node as a node-set, the call,
+ * the string object). A module element, so libxslt finds it when it
+ * compiles the stylesheet, not by name at each use. */
+static void elem_roff(xsltTransformContextPtr t, xmlNodePtr node, xmlNodePtr inst,
+                      xsltElemPreCompPtr comp)
+{
+    (void)inst;
+    (void)comp;
+    if (!node)
+        return;
+    xmlChar *copy = NULL;
+    const xmlChar *s = node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE
+                           ? node->content
+                           : (copy = xmlXPathCastNodeToString(node));
+    Buf b;
+    buf_init(&b);
+    roff_collapse(&b, s ? (const char *)s : "", true);
+    put_text(t, b.data, b.len);
+    buf_free(&b);
+    xmlFree(copy);
+}
+
+void register_roff_elements(void)
+{
+    xsltRegisterExtModuleElement(BAD_CAST "roff", BAD_CAST DOCS_NS, NULL, elem_roff);
 }
 
 void register_roff_functions(xsltTransformContextPtr t)

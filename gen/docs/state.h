@@ -89,6 +89,38 @@ DocsState *state_of(xmlXPathParserContextPtr pc);
 xmlDocPtr new_fragment(xmlXPathParserContextPtr pc);
 /* A new element NAME at the end of frag, added to set. */
 xmlNodePtr add_element(xmlDocPtr frag, xmlNodeSetPtr set, const char *name);
+/* roff.c: the <jg:roff/> instruction, for every stylesheet compiled after. */
+void register_roff_elements(void);
+/* manroff.c: the man pages' fact sections in roff (jg:man-errors, ...). */
+void register_man_functions(xsltTransformContextPtr t);
+/* roff.c: S appended as jg:roff-text(S) renders it. */
+void roff_text_append(Buf *b, const char *s);
+/* roff.c: S appended as jg:roff-arg(S) and jg:roff-escape(S) render it. */
+void roff_arg_append(Buf *b, const char *s);
+void roff_escape_append(Buf *b, const char *s);
+/* functions.c: a parameter's or field's key, "OWNER.ID" (OWNER the id of
+ * its nearest ancestor with one), and what jg:ctype and jg:reference say
+ * of the member of that key. */
+void member_key(Buf *key, xmlNodePtr n);
+void member_ctype(Buf *b, const char *key, const DocsState *st);
+void member_reference(Buf *b, const char *key, const DocsState *st);
+/* functions.c: jg:prototype's and jg:event-typedef's text of an id;
+ * summary.c: jg:call-form's. */
+void prototype(Buf *b, const char *id, const DocsState *st);
+void event_typedef(Buf *b, const char *id, const DocsState *st);
+void call_form(Buf *b, const char *id, const DocsState *st);
+/* functions.c: the facts under a function's prototype, on the page and
+ * the man pages (jg:facts): its phases, callback safety, the capabilities
+ * it needs, its release, in that order; caps (which text[2] is) to free. */
+#define FUNCTION_FACTS 4
+typedef struct FunctionFacts {
+    const char *text[FUNCTION_FACTS];
+    Buf caps;
+    char since[64];
+} FunctionFacts;
+void function_facts(FunctionFacts *x, const Function *f);
+/* roff.c: S appended as jg:roff-lines(S) renders it. */
+void roff_lines_append(Buf *b, const char *s);
 /* Helpers of the extension functions. */
 void push_string(xmlXPathParserContextPtr pc, const char *s);
 xmlChar *one_arg(xmlXPathParserContextPtr pc, int nargs);

@@ -135,7 +135,7 @@ static void fn_summary(xmlXPathParserContextPtr pc, int nargs)
  * the prototype's parameters (impl.h's call_args_append, which the
  * trampolines' calls use), its lines broken before 72 columns:
  * "jvmtiError err = (*env)->Name(env, a, b);". "" for an unknown id. */
-static void call_form(Buf *b, const char *id, const DocsState *st)
+void call_form(Buf *b, const char *id, const DocsState *st)
 {
     const Function *f = st ? strmap_get(&st->functions, id) : NULL;
     if (!f)

@@ -656,6 +656,158 @@ printf '%s' '<table>' \
 echo >>"$d/error-rows.want"
 check "docs: <jg:param-error-rows/> writes a row for each error of each parameter" \
     cmp "$d/error-rows.want" "$d/error-rows-out/jvmti.html"
+# The man pages' fact sections written in C (gen/docs/manroff.c), against
+# what the fixture's spec says, written out here by hand: GetWidget's
+# capability and parameter errors (jg:man-errors), "" for an unknown id;
+# the SYNOPSIS of a function, an event and a callback (jg:man-synopsis);
+# SEE ALSO's lines, in the node-set's order, "" without an id (jg:man-refs).
+mkdir -p "$d/manroff"
+cp "$d/tpl/man.xsl" "$d/manroff/man.xsl"
+cat >"$d/manroff/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:value-of select="jg:man-errors('GetWidget')"/>][<xsl:value-of select="jg:man-errors('Nope')"/>]
+<xsl:for-each select="//function[@id = 'GetWidget'] | //event | //callback">[<xsl:value-of select="jg:man-synopsis(.)"/>]</xsl:for-each>
+[<xsl:value-of select="jg:man-refs(//category/function | //event | /specification)"/>][<xsl:value-of select="jg:man-refs(/..)"/>]</xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/manroff" -o "$d/manroff-out" "$FIXTURE"
+cat >"$d/manroff.want" <<'EOF'
+[.TP
+.B JVMTI_ERROR_MUST_POSSESS_CAPABILITY
+The environment does not possess the capability \fBcan_get_widgets\fP.
+.TP
+.B JVMTI_ERROR_INVALID_THREAD
+\fIthread\fP is not a thread object.
+.TP
+.B JVMTI_ERROR_THREAD_NOT_ALIVE
+\fIthread\fP is not alive: not started yet, or already terminated.
+.TP
+.B JVMTI_ERROR_ILLEGAL_ARGUMENT
+\fIkind\fP is not one of the values of \fBjvmtiWidgetKind\fP.
+.TP
+.B JVMTI_ERROR_ILLEGAL_ARGUMENT
+\fIdepth\fP is less than 0.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fIwidget_ptr\fP is NULL.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fInames_ptr\fP is NULL.
+.TP
+.B JVMTI_ERROR_NULL_POINTER
+\fIcount_ptr\fP is NULL.
+][]
+[jvmtiError
+GetWidget(jvmtiEnv* env,
+            jthread thread,
+            jvmtiWidgetKind kind,
+            jint depth,
+            jvmtiWidget* widget_ptr,
+            char** names_ptr,
+            jint* count_ptr)
+.PP
+jvmtiError err = (*env)->GetWidget(env, thread, kind, depth, widget_ptr,
+    names_ptr, count_ptr);
+.fi
+.PP
+start or live phase; not callback-safe; needs can_get_widgets; since 2.
+][typedef jint (JNICALL *jvmtiWidgetCallback)
+    (const jvmtiWidget* widget);
+.fi
+][typedef void (JNICALL *jvmtiEventTick)
+    (jvmtiEnv *jvmti_env,
+     jint widget);
+.PP
+void JNICALL
+Tick(jvmtiEnv *jvmti_env,
+            jint widget)
+.fi
+]
+[.BR  (3),
+.BR GetWidget (3),
+.BR Dispose (3),
+.BR Tick (3),
+][]
+EOF
+check "docs: jg:man-errors writes a function's capability and parameter errors in roff, \"\" for an unknown id; jg:man-synopsis a function's, an event's and a callback's SYNOPSIS; jg:man-refs SEE ALSO's lines" \
+    bash -c "[ \"\$(cat '$d/manroff-out/jvmti.html')\" = \"\$(cat '$d/manroff.want')\" ]"
+# <jg:roff/> (gen/docs/roff.c): the context node's text as jg:roff-text
+# renders it (white space collapsed, a blank kept at either end, \ and "
+# escaped), written between the literal text around it in order: an
+# element, text nodes, a verbatim block's element.
+mkdir -p "$d/roffelem"
+cp "$d/tpl/man.xsl" "$d/roffelem/man.xsl"
+cat >"$d/roffelem/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen"
+                extension-element-prefixes="jg">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">[<xsl:for-each select="/specification/title | //errors/error/text() | //example/text()"><jg:roff/>|</xsl:for-each>]<xsl:for-each select="//example"><jg:roff/></xsl:for-each></xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/roffelem" -o "$d/roffelem-out" "$FIXTURE"
+check "docs: <jg:roff/> writes the context node's text as jg:roff-text does, in order with the text around it" \
+    bash -c "[ \"\$(cat '$d/roffelem-out/jvmti.html')\" = '[Small Tool Interface| if (x) { .y = \\(dq\\en\\(dq; } |The widget is \\enot there.|] if (x) { .y = \\(dq\\en\\(dq; } ' ]"
+# A parameter's or field's head, type note and local-reference note
+# (jg:man-member, jg:man-type-note, jg:man-reference-note) on
+# spec/jvmti.xml's members of each kind of type, against the sentences its
+# types call for, written out by hand.
+mkdir -p "$d/manmember"
+cp "$d/tpl/man.xsl" "$d/manmember/man.xsl"
+cat >"$d/manmember/html.xsl" <<'EOF'
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:jg="urn:jvmtigen">
+  <xsl:output method="text" encoding="UTF-8"/>
+  <xsl:template match="/">
+    <xsl:for-each select="//function[@id = 'GetAllThreads']/parameters/param[@id = 'threads_ptr'] |
+                          //typedef[@id = 'jvmtiThreadInfo']/field[@id = 'thread_group' or @id = 'priority'] |
+                          //function[@id = 'GetStackTrace']/parameters/param[@id = 'thread' or @id = 'frame_buffer'] |
+                          //function[@id = 'GetClassLoader']/parameters/param[@id = 'classloader_ptr'] |
+                          //event[@id = 'ClassFileLoadHook']/parameters/param[@id = 'jni_env' or starts-with(@id, 'class_data') or starts-with(@id, 'new_')]">
+      <xsl:value-of select="concat('[', jg:man-member(.), '|', jg:man-type-note(.), '|', jg:man-reference-note(.), ']&#10;')"/>
+    </xsl:for-each>
+    <xsl:value-of select="concat('[', jg:man-member(/nothing), jg:man-type-note(/nothing), jg:man-reference-note(/specification), ']')"/>
+  </xsl:template>
+</xsl:stylesheet>
+EOF
+"$JVMTIGEN" -q --templates "$d/manmember" -o "$d/manmember-out" spec/jvmti.xml
+cat >"$d/manmember.want" <<'EOF'
+[.TP
+.IR "threads_ptr" " (jthread**)"
+| On return, points to a newly allocated array; free it with \fBDeallocate\fP(3).| The references in it are JNI local references, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep them).]
+[.TP
+.IR "priority" " (jint)"
+||]
+[.TP
+.IR "thread_group" " (jthreadGroup)"
+|| A JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).]
+[.TP
+.IR "thread" " (jthread)"
+| NULL stands for the current thread.|]
+[.TP
+.IR "frame_buffer" " (jvmtiFrameInfo*)"
+| An array the agent allocates, which the function fills in.|]
+[.TP
+.IR "classloader_ptr" " (jobject*)"
+| The function stores its result there.| The result is a JNI local reference, which the agent manages (DeleteLocalRef, or NewGlobalRef to keep it).]
+[.TP
+.IR "jni_env" " (JNIEnv*)"
+||]
+[.TP
+.IR "class_data_len" " (jint)"
+||]
+[.TP
+.IR "class_data" " (const unsigned char*)"
+| An array that belongs to the VM: do not modify or free it.|]
+[.TP
+.IR "new_class_data_len" " (jint*)"
+| Points to storage the VM provides; the callback may store a new value there.|]
+[.TP
+.IR "new_class_data" " (unsigned char**)"
+| Where the callback may store a pointer to a new array, which the agent allocates with \fBAllocate\fP(3); the VM takes it over and frees it with \fBDeallocate\fP(3).|]
+[]
+EOF
+check "docs: jg:man-member, jg:man-type-note and jg:man-reference-note write each kind of member's facts in roff, \"\" for no node" \
+    bash -c "[ \"\$(cat '$d/manmember-out/jvmti.html')\" = \"\$(cat '$d/manmember.want')\" ]"
 check "docs: the depfile lists the templates and the docs outputs" \
     bash -c "grep -q '$d/tpl/html.xsl' '$d/custom/jvmtigen.d' && grep -q '$d/tpl/man.xsl' '$d/custom/jvmtigen.d' \
              && grep -q '$d/custom/man/man3/only.3' '$d/custom/jvmtigen.d'"
