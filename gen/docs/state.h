@@ -28,6 +28,7 @@ typedef struct DocsState {
     Vec files;           /* file names diagnostics point at */
     StrMap said;         /* "file:line: message" already reported */
     int repeated_errors; /* errors not reported again */
+    Buf scratch;         /* string_function's result, made here and copied */
 } DocsState;
 
 /* state.c: the lookups of the extension functions, from ctx's model. */
