@@ -24,7 +24,8 @@
  * nodes), many at a time, past what glibc's per-size cache holds (7
  * blocks): glibc's malloc and free cost 160 instructions a pair, its
  * blocks kept and reused about 30 (the size asked of malloc_usable_size),
- * the arena's about 15; and the 190,000 blocks that stay (the result
+ * the arena's about 26 (malloc 14, free 12: their fast paths test only
+ * the size and the address); and the 190,000 blocks that stay (the result
  * trees) cost about 140 each from glibc, a few from a page (JDK 25, default
  * run: 559.9M -> 522.2M instructions; issue 37). An arena block lives past
  * the templates (the result trees kept for the exit): the hooks then stay,
@@ -104,13 +105,45 @@ static void asking(size_t n)
     }
 }
 
+/* Without the arena: glibc's blocks, the memory watched. */
+static void *watched_malloc(size_t n)
+{
+    if (limit)
+        asking(n);
+    return malloc(n);
+}
+
+static void *watched_realloc(void *p, size_t n)
+{
+    if (limit)
+        asking(n);
+    return realloc(p, n);
+}
+
+/* xmlStrdup through the given malloc. */
+static char *strdup_by(void *(*alloc)(size_t), const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = alloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+static char *watched_strdup(const char *s) { return strdup_by(watched_malloc, s); }
+
 #if TEMPLATE_ARENA
 /* The arena: address space reserved once, made writable CHUNK bytes at a
  * time and cut into pages of PAGE bytes, each page holding blocks of one
- * size class (class c: 16c bytes). A block's class is its page's, so a
- * block needs no header and free finds it by its address. Freed blocks
+ * size class (class c: 16(c + 1) bytes). A block's class is its page's, so
+ * a block needs no header and free finds it by its address. Freed blocks
  * wait by class, linked through their first word, for the next
- * allocation of that class; larger blocks are glibc's. */
+ * allocation of that class; larger blocks are glibc's.
+ *
+ * The hooks are the arena's only while it is there (block_free is never
+ * asked about a NULL arena) and block_malloc only while the templates run
+ * (its fast path asks nothing else): each is a handful of instructions,
+ * a million calls on the JDK 25 spec. */
 #if SIZE_MAX > 0xffffffffu
 #define ARENA_SIZE ((size_t)4 << 30)
 #else
@@ -121,15 +154,12 @@ static void asking(size_t n)
 #define CHUNK ((size_t)16 << 20)
 #define CLASSES 64 /* up to 1024 bytes */
 static char *arena, *arena_top, *arena_writable;
-static bool in_templates; /* new blocks come from the arena */
+static bool in_templates; /* block_realloc's new blocks come from the arena */
 static unsigned char page_class[ARENA_SIZE >> PAGE_SHIFT];
-static void *kept_blocks[CLASSES + 1];
-static char *bump[CLASSES + 1], *bump_end[CLASSES + 1];
+static void *kept_blocks[CLASSES];
+static char *bump[CLASSES], *bump_end[CLASSES];
 
-static bool in_arena(const void *p)
-{
-    return arena && (uintptr_t)p - (uintptr_t)arena < ARENA_SIZE;
-}
+static bool in_arena(const void *p) { return (uintptr_t)p - (uintptr_t)arena < ARENA_SIZE; }
 
 static void arena_reserve(void)
 {
@@ -164,92 +194,82 @@ static char *new_page(size_t c)
 
 static size_t arena_block_size(const void *p)
 {
-    return 16 * (size_t)page_class[(size_t)((const char *)p - arena) >> PAGE_SHIFT];
+    return 16 * ((size_t)page_class[(size_t)((const char *)p - arena) >> PAGE_SHIFT] + 1);
 }
-#endif
 
-/* What limited_malloc's fast path leaves: a new page, or glibc's block. */
+/* What block_malloc's fast path leaves: a new page, or glibc's block. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static void *
 malloc_slow(size_t n)
 {
-#if TEMPLATE_ARENA
-    size_t c = (n + 15) >> 4;
-    c += c == 0;
-    if (in_templates && c <= CLASSES && new_page(c)) {
+    size_t c = (n - 1) >> 4;
+    if (c < CLASSES && new_page(c)) {
         void *p = bump[c];
-        bump[c] += 16 * c;
+        bump[c] += 16 * (c + 1);
         return p;
     }
-#endif
-    if (limit)
-        asking(n);
-    return malloc(n);
+    return watched_malloc(n);
 }
 
-static void *limited_malloc(size_t n)
+/* (n - 1) >> 4 puts 0 bytes past the classes: glibc's block. */
+static void *block_malloc(size_t n)
 {
-#if TEMPLATE_ARENA
-    size_t c = (n + 15) >> 4;
-    if (in_templates && c <= CLASSES) {
-        c += c == 0;
+    size_t c = (n - 1) >> 4;
+    if (c < CLASSES) {
         void *p = kept_blocks[c];
         if (p) {
             kept_blocks[c] = *(void **)p;
             return p;
         }
         char *b = bump[c];
-        if ((size_t)(bump_end[c] - b) >= 16 * c) {
-            bump[c] = b + 16 * c;
+        if ((size_t)(bump_end[c] - b) >= 16 * (c + 1)) {
+            bump[c] = b + 16 * (c + 1);
             return b;
         }
     }
-#endif
     return malloc_slow(n);
 }
 
-static void limited_free(void *p)
+static void block_free(void *p)
 {
-#if TEMPLATE_ARENA
-    if (in_arena(p)) {
-        size_t c = arena_block_size(p) >> 4;
+    size_t off = (uintptr_t)p - (uintptr_t)arena;
+    if (off < ARENA_SIZE) {
+        size_t c = page_class[off >> PAGE_SHIFT];
         *(void **)p = kept_blocks[c];
         kept_blocks[c] = p;
         return;
     }
-#endif
     free(p);
 }
 
-static void *limited_realloc(void *p, size_t n)
+static void *block_realloc(void *p, size_t n)
 {
-#if TEMPLATE_ARENA
     if (in_arena(p)) {
         size_t old = arena_block_size(p);
         if (n <= old)
             return p;
-        void *q = limited_malloc(n);
+        void *q = in_templates ? block_malloc(n) : malloc(n);
         if (q) {
             memcpy(q, p, old);
-            limited_free(p);
+            block_free(p);
         }
         return q;
     }
-#endif
-    if (limit)
-        asking(n);
-    return realloc(p, n);
+    return watched_realloc(p, n);
 }
 
-static char *limited_strdup(const char *s)
+static char *block_strdup(const char *s) { return strdup_by(block_malloc, s); }
+#endif
+
+/* Replaces libxml2's allocation functions, the first time saving its own. */
+static void hook(xmlFreeFunc f, xmlMallocFunc m, xmlReallocFunc r, xmlStrdupFunc d)
 {
-    size_t n = strlen(s) + 1;
-    char *p = limited_malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
+    if (!hooked && xmlMemGet(&saved_free, &saved_malloc, &saved_realloc, &saved_strdup) != 0)
+        return;
+    if (xmlMemSetup(f, m, r, d) == 0)
+        hooked = true;
 }
 
 void start_memory_limit(const char *templates)
@@ -264,11 +284,13 @@ void start_memory_limit(const char *templates)
     limit = now < 0 ? 0 : now + DOCS_MAX_MEMORY;
 #if TEMPLATE_ARENA
     arena_reserve();
-    in_templates = arena != NULL;
+    if (arena) {
+        in_templates = true;
+        hook(block_free, block_malloc, block_realloc, block_strdup);
+        return;
+    }
 #endif
-    if (!hooked && xmlMemGet(&saved_free, &saved_malloc, &saved_realloc, &saved_strdup) == 0 &&
-        xmlMemSetup(limited_free, limited_malloc, limited_realloc, limited_strdup) == 0)
-        hooked = true;
+    hook(free, watched_malloc, watched_realloc, watched_strdup);
 }
 
 void stop_memory_limit(void)
@@ -276,10 +298,12 @@ void stop_memory_limit(void)
     limit = 0;
 #if TEMPLATE_ARENA
     /* The arena's blocks outlive the templates (the result trees kept for
-     * the exit): the hooks stay, new blocks glibc's again. */
+     * the exit): xmlFree still knows them, new blocks glibc's again. */
     in_templates = false;
-    if (arena)
+    if (arena && hooked) {
+        hook(block_free, saved_malloc, block_realloc, saved_strdup);
         return;
+    }
 #endif
     if (hooked && xmlMemSetup(saved_free, saved_malloc, saved_realloc, saved_strdup) == 0)
         hooked = false;

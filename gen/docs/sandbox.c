@@ -35,6 +35,7 @@ static struct {
     const char *at_file; /* where the document() check_read allowed is */
     int at_line;
     xsltSecurityPrefsPtr prefs;
+    xmlDictPtr dict; /* the stylesheets' dictionary, or NULL */
 } sb;
 
 /* The real path of path; for a file that is not there, its directory's
@@ -258,7 +259,8 @@ static bool in_nesting(xsltStylesheetPtr style, const char *real, int *depth)
 /* libxslt's loader of documents, in front of its own: an xsl:include or
  * xsl:import of a stylesheet already being read is refused. libxslt checks
  * includes and imports apart, and by URL, so a cycle through both (or
- * through another name of the file) recursed until the stack overflowed. */
+ * through another name of the file) recursed until the stack overflowed.
+ * A stylesheet is read into sb.dict (its imports and includes follow it). */
 static xmlDocPtr doc_loader(const xmlChar *uri, xmlDictPtr dict, int options, void *ctxt,
                             xsltLoadType type)
 {
@@ -276,6 +278,8 @@ static xmlDocPtr doc_loader(const xmlChar *uri, xmlDictPtr dict, int options, vo
             return NULL;
         }
     }
+    if (type == XSLT_LOAD_START && !dict)
+        dict = sb.dict;
     return sb.doc_loader(uri, dict, options, ctxt, type);
 }
 
@@ -300,7 +304,7 @@ static int check_read(xsltSecurityPrefsPtr sec, xsltTransformContextPtr ctxt, co
     return 0;
 }
 
-void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
+void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused, xmlDictPtr dict)
 {
     memset(&sb, 0, sizeof sb);
     char real[PATH_MAX];
@@ -313,6 +317,7 @@ void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused)
     }
     sb.deps = deps;
     sb.refused = refused;
+    sb.dict = dict;
     sb.previous = xmlGetExternalEntityLoader();
     xmlSetExternalEntityLoader(loader);
     sb.doc_loader = xsltDocDefaultLoader;

@@ -25,8 +25,9 @@ typedef void (*SandboxRefused)(const char *file, int line, bool warning, const c
 
 /* From here on reading is limited to below templates and to the files
  * already in deps (what reading the spec read); files read are appended
- * to deps (malloc'd), each once. */
-void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused);
+ * to deps (malloc'd), each once. Stylesheets are read into dict (NULL: a
+ * dictionary of their own). */
+void sandbox_open(const char *templates, Vec *deps, SandboxRefused refused, xmlDictPtr dict);
 /* The preferences to give each transformation context (document()'s read
  * rights; no writes). Compiling needs none: the loader gates it. */
 xsltSecurityPrefsPtr sandbox_prefs(void);

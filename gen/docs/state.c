@@ -46,6 +46,7 @@ void state_init(DocsState *st, const GenContext *ctx, Vec *deps)
     strmap_init(&st->error_users);
     strmap_init(&st->said);
     buf_init(&st->messages);
+    buf_init(&st->scratch);
     const Spec *s = ctx->spec;
     for (size_t i = 0; i < s->n_functions; i++) {
         const Function *f = s->functions[i];
@@ -92,6 +93,7 @@ void state_free(DocsState *st)
     arena_free(st->keys);
     crossref_free(&st->index);
     buf_free(&st->messages);
+    buf_free(&st->scratch);
     for (size_t i = 0; i < st->files.n; i++)
         free(st->files.items[i]);
     vec_free(&st->files);

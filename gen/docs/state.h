@@ -43,6 +43,7 @@ typedef struct DocsState {
     StrMap said;         /* "file:line: message" already reported */
     int repeated_errors; /* errors not reported again */
     DocsIndex index;     /* the spec's tree, once crossref_build has run */
+    Buf scratch;         /* string_function's result, made here and copied */
 } DocsState;
 
 /* state.c: the lookups of the extension functions, from ctx's model. */
