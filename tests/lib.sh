@@ -205,8 +205,11 @@ hostile_run() {
 # under an exclusive lock (flock): the first builds, the next finds
 # nothing to do (make -q) and makes nothing, so no make ever writes to the
 # folder while a suite reads it. False when make fails.
+# The caller holds a shared lock on $SHARED_BUILD.use until it exits (the
+# build is in use); $SHARED_BUILD.use's time is the build's last use. Each
+# call prunes the others (shared_builds_prune).
 shared_build() {
-    local name=$1 spec=$2 flags=$3 key fd status=0
+    local name=$1 spec=$2 flags=$3 key fd ufd gfd status=0
     shift 3
     key=$( { realpath "$spec" && cat "$spec" &&
              printf '\n%s\n' "$flags" "${CC:-cc}" "${SANITIZE:-}" "${JNI_INCLUDE:-}"; } | sha256sum | cut -c1-16)
@@ -214,10 +217,42 @@ shared_build() {
     SHARED_BUILD_DIRS=(BINDIR="$SHARED_BUILD/bin" LIBDIR="$SHARED_BUILD/lib" OUT="$SHARED_BUILD/out"
         RTDIR="$SHARED_BUILD/rt" CHECKDIR="$SHARED_BUILD/check" LINKED_BY="$SHARED_BUILD/linked-by"
         SPEC="$spec" JVMTIGEN_FLAGS="$flags")
-    mkdir -p "$SHARED_BUILD" && exec {fd}>>"$SHARED_BUILD.lock" || return 1
+    mkdir -p "$SHARED_BUILD" || return 1
+    # Under the folder's lock: this build marked in use (never waits: only
+    # a pruner, holding this lock, locks a .use exclusively), then the rest
+    # pruned. The .use lock stays until this shell exits.
+    exec {gfd}>>"${SHARED_BUILD%/*}/.lock" && flock -x "$gfd" || return 1
+    exec {ufd}>>"$SHARED_BUILD.use" && flock -s "$ufd" && touch "$SHARED_BUILD.use" || { exec {gfd}>&-; return 1; }
+    shared_builds_prune "${SHARED_BUILD%/*}"
+    exec {gfd}>&-
+    exec {fd}>>"$SHARED_BUILD.lock" || return 1
     flock -x "$fd"
     local mk=(make -s CC="${CC:-cc}" SANITIZE="${SANITIZE:-}" "${SHARED_BUILD_DIRS[@]}" "$@")
     "${mk[@]}" -q >/dev/null 2>&1 || { "${mk[@]}" -j2 >"$SHARED_BUILD.log" 2>&1 || status=$?; }
     exec {fd}>&-
     return $status
+}
+
+# shared_builds_prune DIR: removes the builds of DIR that no suite is using
+# (no lock on their .use) and that are either unused for
+# SHARED_BUILDS_DAYS days (default 14) or beyond the SHARED_BUILDS_KEEP
+# (default 8) last used; each is 25 to 50 MB, and every CC, SANITIZE or
+# spec path makes its own. Called under DIR/.lock, which every user of a
+# build takes to mark it in use, so none can start using one being removed.
+# A build in use stays, whatever its age and rank.
+shared_builds_prune() {
+    local dir=$1 keep=${SHARED_BUILDS_KEEP:-8} days=${SHARED_BUILDS_DAYS:-14} rank=0 t b pfd
+    while read -r t b; do
+        rank=$((rank + 1))
+        [ "$rank" -le "$keep" ] && [ "$t" -ge "$(($(date +%s) - days * 86400))" ] && continue
+        exec {pfd}>>"$b.use" || continue
+        if flock -x -n "$pfd"; then rm -rf "$b" "$b.log" "$b.lock" "$b.use"; fi
+        exec {pfd}>&-
+    done < <(for b in "$dir"/*/; do
+        b=${b%/}
+        [ -d "$b" ] || continue
+        # the last use; a build made before .use existed: its folder's time
+        if [ -e "$b.use" ]; then stat -c '%Y' "$b.use"; else stat -c '%Y' "$b"; fi | tr '\n' ' '
+        printf '%s\n' "$b"
+    done | sort -k1,1nr -k2)
 }

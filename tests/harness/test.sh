@@ -116,6 +116,8 @@ check "harness: ... stops a command that uses no CPU for CPU_LIMIT_IDLE seconds 
     bash -c 'CPU_LIMIT_IDLE=2 "$1" 60 sleep 600 2>/dev/null; [ $? = 124 ]' _ "$CPU_LIMIT_TOOL"
 check "harness: ... and passes an exit status on" bash -c '"$1" 5 sh -c "exit 7"; [ $? = 7 ]' _ "$CPU_LIMIT_TOOL"
 
+. tests/harness/shared-builds.sh
+
 # The README says what deps/debian.txt says: its install line names the
 # build packages, its Needs paragraph every package.
 build_pkgs=$(awk '{ sub(/#.*/, "") } $1 == "build" { printf "%s%s", sep, $2; sep = " " }' deps/debian.txt)
