@@ -274,25 +274,6 @@ int host_classes_load(JNIEnv *jni, jobject thread)
     return ok;
 }
 
-void host_classes_free(void)
-{
-    for (loaded_class *c = loaded, *next; c; c = next) {
-        next = c->next;
-        free((char *)c->klass.name);
-        free((char *)c->klass.signature);
-        free(c->super_name);
-        free(c->members);
-        free(c->bytes);
-        free(c);
-    }
-    loaded = NULL;
-    for (int i = 0; i < n_files; i++)
-        free(files[i]);
-    free(files);
-    files = NULL;
-    n_files = 0;
-}
-
 /* config.class_by_name: every class of the host is the bootstrap loader's,
  * so `from` does not matter: the built-in ones, the -load'ed ones, the
  * test hooks' (the heap model's). */

@@ -155,8 +155,6 @@ const char *host_object_text(jobject ref);
 void host_ref_add(jobject ref);
 void host_ref_drop(jobject ref);
 jobject host_object_ref(uintptr_t id);
-long host_heap_size(void);
-int host_gc(int all);
 /* ForceGarbageCollection, the VM function the port registers. */
 jvmtiError host_force_gc(jvmtiEnv *env);
 /* For the heap walks (heap.c): hold the heap still (on = 1: the collector
@@ -233,7 +231,6 @@ void host_classes_configure(jvmtirt_config *c);
  * (returns 0 if one could not be loaded); the classes are freed at exit. */
 void host_classes_add_file(const char *path);
 int host_classes_load(JNIEnv *jni, jobject thread);
-void host_classes_free(void);
 /* config.class_by_name: a class of the host by its internal name, or NULL. */
 jclass host_class_by_name(jclass from, const char *name);
 /* A class file's constant pool (JVMS 4.4), count entries from offset 10

@@ -27,7 +27,6 @@ typedef struct host_plain {
 
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 static host_plain *heap;
-static long heap_count;
 
 static host_plain *plain_of(jobject ref)
 {
@@ -50,7 +49,6 @@ jobject host_object_new_string(const char *text, size_t len)
     pthread_mutex_lock(&heap_lock);
     p->next = heap;
     heap = p;
-    heap_count++;
     pthread_mutex_unlock(&heap_lock);
     return (jobject)&p->obj;
 }
@@ -89,27 +87,18 @@ jobject host_object_ref(uintptr_t id)
     return (jobject)id;
 }
 
-long host_heap_size(void)
-{
-    pthread_mutex_lock(&heap_lock);
-    long n = heap_count;
-    pthread_mutex_unlock(&heap_lock);
-    return n;
-}
-
-/* Frees every object no reference holds (all = 1: every object, at exit).
- * The core hears of them before their memory can be reused. */
-int host_gc(int all)
+/* Frees every object no reference holds. The core hears of them before
+ * their memory can be reused. (At exit nothing is freed: host/README.md.) */
+static void collect(void)
 {
     pthread_mutex_lock(&heap_lock);
     host_plain *dead = NULL;
     for (host_plain **link = &heap; *link;) {
         host_plain *p = *link;
-        if (all || p->refs == 0) {
+        if (p->refs == 0) {
             *link = p->next;
             p->next = dead;
             dead = p;
-            heap_count--;
         } else {
             link = &p->next;
         }
@@ -122,9 +111,9 @@ int host_gc(int all)
     int i = 0;
     for (host_plain *p = dead; p && ids; p = p->next)
         ids[i++] = (uintptr_t)&p->obj;
-    if (!all && ids) {
+    if (ids) {
         jvmtirt_objects_freed(ids, (size_t)n);
-    } else if (!all) { /* no memory for the batch: one by one */
+    } else { /* no memory for the batch: one by one */
         for (host_plain *p = dead; p; p = p->next) {
             uintptr_t id = (uintptr_t)&p->obj;
             jvmtirt_objects_freed(&id, 1);
@@ -135,7 +124,6 @@ int host_gc(int all)
         next = p->next;
         free(p);
     }
-    return n;
 }
 
 /* ForceGarbageCollection: the VM function (registered in the host's
@@ -144,7 +132,7 @@ jvmtiError host_force_gc(jvmtiEnv *env)
 {
     (void)env;
     jvmtirt_post_GarbageCollectionStart();
-    host_gc(0);
+    collect();
     jvmtirt_post_GarbageCollectionFinish();
     return JVMTI_ERROR_NONE;
 }

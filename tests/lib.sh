@@ -104,6 +104,7 @@ valgrind_check() {
 # hostile_setup: a complete set of generated outputs and a file of the
 # user's, all with an old timestamp; each hostile run starts from a copy.
 hostile_setup() {
+    cpu_limit_tool || return 1
     HOSTILE_BASE=$(scratch hostile-base)
     "$JVMTIGEN" -q -o "$HOSTILE_BASE" tests/checks/fixtures/valid.xml || return 1
     printf 'mine\n' >"$HOSTILE_BASE/notes.txt"
@@ -117,25 +118,43 @@ dir_state() {
         find . -type f -exec cksum {} + | sort)
 }
 
+# cpu_limit_tool: builds tests/cpu-limit.c into $CPU_LIMIT_TOOL (once a
+# run; hostile_setup does). cpu_limited COMMAND...: COMMAND with at most
+# HOSTILE_CPU_LIMIT seconds (60) of processor time per process (exit 152
+# or 137 past it, 124 when it uses none for CPU_LIMIT_IDLE seconds: blocked).
+CPU_LIMIT_SRC=$PWD/tests/cpu-limit.c # by a name that holds after a cd
+CPU_LIMIT_TOOL=$TESTS_TMP/cpu-limit
+cpu_limit_tool() {
+    [ -x "$CPU_LIMIT_TOOL" ] ||
+        "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -o "$CPU_LIMIT_TOOL" "$CPU_LIMIT_SRC"
+}
+cpu_limited() { "$CPU_LIMIT_TOOL" "${HOSTILE_CPU_LIMIT:-60}" "$@"; }
+
 # hostile_run FILE [ARGS...]: runs `jvmtigen -o DIR ARGS FILE` (stdin
-# closed, at most HOSTILE_TIMEOUT seconds, default 60) on a fresh copy of
-# the base outputs. Sets H_STATUS, H_ERR (its stderr), H_OUT (DIR) and
-# H_WHY: empty, or what is wrong whatever the input: a hang, a signal, a
-# line of stderr that is not a diagnostic (FILE:[LINE:] error|warning|note: ...), a failed run that
-# changed DIR, a successful one that left DIR incomplete or different from
-# a second run's.
+# closed) on a fresh copy of the base outputs. Sets H_STATUS, H_ERR (its
+# stderr), H_OUT (DIR) and H_WHY: empty, or what is wrong whatever the
+# input: a hang, a signal, a line of stderr that is not a diagnostic
+# (FILE:[LINE:] error|warning|note: ...), a failed run that changed DIR, a
+# successful one that left DIR incomplete or different from a second run's.
+# A hang is judged by processor time, which a loaded machine does not
+# stretch (under ASan at load 13 a case of 11 s of CPU took 66 s): each
+# run may use HOSTILE_CPU_LIMIT seconds of CPU (default 60), or stop using
+# any for CPU_LIMIT_IDLE seconds (blocked), tests/cpu-limit.c; and it runs
+# with --time-limit 0, the generator's own limit being wall time, unless
+# ARGS give a --time-limit (a case about that limit: the last one given
+# counts).
 hostile_run() {
     local file=$1 before after line fresh f
     shift
     H_OUT=$(scratch hostile)/out
     cp -a "$HOSTILE_BASE" "$H_OUT"
     before=$(dir_state "$H_OUT")
-    H_ERR=$(timeout -k 5 "${HOSTILE_TIMEOUT:-60}" "$JVMTIGEN" -o "$H_OUT" "$@" "$file" \
-        2>&1 >/dev/null </dev/null)
+    H_ERR=$(cpu_limited "$JVMTIGEN" -o "$H_OUT" --time-limit 0 "$@" "$file" 2>&1 >/dev/null </dev/null)
     H_STATUS=$?
     H_WHY=
     case $H_STATUS in
-    124 | 137) H_WHY="timed out"; return ;;
+    124) H_WHY="blocked: no CPU used for ${CPU_LIMIT_IDLE:-120} s"; return ;;
+    137 | 152) H_WHY="used more than ${HOSTILE_CPU_LIMIT:-60} s of CPU"; return ;;
     0 | 1 | 2 | 3) ;;
     *) H_WHY="exit status $H_STATUS"; [ "$H_STATUS" -gt 128 ] && H_WHY+=" (signal $((H_STATUS - 128)))"; return ;;
     esac
@@ -152,7 +171,7 @@ hostile_run() {
     fi
     [ "$(cat "$H_OUT/notes.txt" 2>/dev/null)" = mine ] || { H_WHY="the user's file changed"; return; }
     fresh=$(scratch hostile-fresh)
-    if ! "$JVMTIGEN" -q -o "$fresh" "$@" "$file" </dev/null >/dev/null 2>&1; then
+    if ! cpu_limited "$JVMTIGEN" -q -o "$fresh" --time-limit 0 "$@" "$file" </dev/null >/dev/null 2>&1; then
         H_WHY="a second run failed"; return
     fi
     for f in "$HOSTILE_BASE"/*; do
@@ -186,8 +205,11 @@ hostile_run() {
 # under an exclusive lock (flock): the first builds, the next finds
 # nothing to do (make -q) and makes nothing, so no make ever writes to the
 # folder while a suite reads it. False when make fails.
+# The caller holds a shared lock on $SHARED_BUILD.use until it exits (the
+# build is in use); $SHARED_BUILD.use's time is the build's last use. Each
+# call prunes the others (shared_builds_prune).
 shared_build() {
-    local name=$1 spec=$2 flags=$3 key fd status=0
+    local name=$1 spec=$2 flags=$3 key fd ufd gfd status=0
     shift 3
     key=$( { realpath "$spec" && cat "$spec" &&
              printf '\n%s\n' "$flags" "${CC:-cc}" "${SANITIZE:-}" "${JNI_INCLUDE:-}"; } | sha256sum | cut -c1-16)
@@ -195,10 +217,42 @@ shared_build() {
     SHARED_BUILD_DIRS=(BINDIR="$SHARED_BUILD/bin" LIBDIR="$SHARED_BUILD/lib" OUT="$SHARED_BUILD/out"
         RTDIR="$SHARED_BUILD/rt" CHECKDIR="$SHARED_BUILD/check" LINKED_BY="$SHARED_BUILD/linked-by"
         SPEC="$spec" JVMTIGEN_FLAGS="$flags")
-    mkdir -p "$SHARED_BUILD" && exec {fd}>>"$SHARED_BUILD.lock" || return 1
+    mkdir -p "$SHARED_BUILD" || return 1
+    # Under the folder's lock: this build marked in use (never waits: only
+    # a pruner, holding this lock, locks a .use exclusively), then the rest
+    # pruned. The .use lock stays until this shell exits.
+    exec {gfd}>>"${SHARED_BUILD%/*}/.lock" && flock -x "$gfd" || return 1
+    exec {ufd}>>"$SHARED_BUILD.use" && flock -s "$ufd" && touch "$SHARED_BUILD.use" || { exec {gfd}>&-; return 1; }
+    shared_builds_prune "${SHARED_BUILD%/*}"
+    exec {gfd}>&-
+    exec {fd}>>"$SHARED_BUILD.lock" || return 1
     flock -x "$fd"
     local mk=(make -s CC="${CC:-cc}" SANITIZE="${SANITIZE:-}" "${SHARED_BUILD_DIRS[@]}" "$@")
     "${mk[@]}" -q >/dev/null 2>&1 || { "${mk[@]}" -j2 >"$SHARED_BUILD.log" 2>&1 || status=$?; }
     exec {fd}>&-
     return $status
+}
+
+# shared_builds_prune DIR: removes the builds of DIR that no suite is using
+# (no lock on their .use) and that are either unused for
+# SHARED_BUILDS_DAYS days (default 14) or beyond the SHARED_BUILDS_KEEP
+# (default 8) last used; each is 25 to 50 MB, and every CC, SANITIZE or
+# spec path makes its own. Called under DIR/.lock, which every user of a
+# build takes to mark it in use, so none can start using one being removed.
+# A build in use stays, whatever its age and rank.
+shared_builds_prune() {
+    local dir=$1 keep=${SHARED_BUILDS_KEEP:-8} days=${SHARED_BUILDS_DAYS:-14} rank=0 t b pfd
+    while read -r t b; do
+        rank=$((rank + 1))
+        [ "$rank" -le "$keep" ] && [ "$t" -ge "$(($(date +%s) - days * 86400))" ] && continue
+        exec {pfd}>>"$b.use" || continue
+        if flock -x -n "$pfd"; then rm -rf "$b" "$b.log" "$b.lock" "$b.use"; fi
+        exec {pfd}>&-
+    done < <(for b in "$dir"/*/; do
+        b=${b%/}
+        [ -d "$b" ] || continue
+        # the last use; a build made before .use existed: its folder's time
+        if [ -e "$b.use" ]; then stat -c '%Y' "$b.use"; else stat -c '%Y' "$b"; fi | tr '\n' ' '
+        printf '%s\n' "$b"
+    done | sort -k1,1nr -k2)
 }

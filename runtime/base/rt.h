@@ -192,9 +192,6 @@ char *rt_strdup(const char *s);
 int rt_ready(const char *fn);
 
 /* ---- threads.c: the thread registry ---- */
-/* The calling OS thread, for raw monitor ownership (works on any thread,
- * attached or not). */
-const void *rt_thread_token(void);
 /* The registry's record for id, or NULL. Under rt.lock. */
 rt_thread *rt_thread_find(uintptr_t id);
 /* The record of a jthread argument (NULL: the calling thread), after the

@@ -8,10 +8,6 @@
 #include "rt.h"
 
 JVMTIGEN_TLS rt_thread *rt_self;
-static JVMTIGEN_TLS char token; /* its address names the OS thread */
-
-const void *rt_thread_token(void) { return &token; }
-
 rt_thread *rt_thread_find(uintptr_t id)
 {
     for (rt_thread *t = rt.threads; t; t = t->next)

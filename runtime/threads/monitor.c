@@ -62,7 +62,8 @@ static const char dead_token;
 #define DEAD ((const void *)&dead_token) /* the owner of a destroyed monitor */
 /* An owner token: the address of a thread-local, read inline (an
  * initial-exec thread-local is an offset from the thread pointer), where
- * a call to rt_thread_token was a tenth of an uncontended enter and exit.
+ * a call to a function returning it was a tenth of an uncontended enter
+ * and exit.
  * Only this file compares owners. */
 static JVMTIGEN_TLS char token;
 #define ME() ((const void *)&token)

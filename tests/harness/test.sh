@@ -106,6 +106,18 @@ check "harness: tests/fuzz/run FUZZ_JOBS=2 prints each target's lines in the ord
 check "harness: ... and a failing target fails the run" \
     bash -c '! FUZZ_DIR="$1/dir" FUZZ_SECONDS=1 FUZZ_JOBS=2 tests/fuzz/run "$1/quick_fuzz" "$1/bad_fuzz" >/dev/null 2>&1' _ "$f"
 
+# tests/cpu-limit.c (hostile_run's limit, tests/lib.sh): a command that
+# spins is stopped by its CPU time (152, SIGXCPU), one blocked for good by
+# using none (124), and an exit status passes through.
+check "harness: tests/cpu-limit.c builds" cpu_limit_tool
+check "harness: cpu-limit stops a loop at its CPU limit (exit 152)" \
+    bash -c '"$1" 1 bash -c "while :; do :; done"; [ $? = 152 ]' _ "$CPU_LIMIT_TOOL"
+check "harness: ... stops a command that uses no CPU for CPU_LIMIT_IDLE seconds (exit 124)" \
+    bash -c 'CPU_LIMIT_IDLE=2 "$1" 60 sleep 600 2>/dev/null; [ $? = 124 ]' _ "$CPU_LIMIT_TOOL"
+check "harness: ... and passes an exit status on" bash -c '"$1" 5 sh -c "exit 7"; [ $? = 7 ]' _ "$CPU_LIMIT_TOOL"
+
+. tests/harness/shared-builds.sh
+
 # The README says what deps/debian.txt says: its install line names the
 # build packages, its Needs paragraph every package.
 build_pkgs=$(awk '{ sub(/#.*/, "") } $1 == "build" { printf "%s%s", sep, $2; sep = " " }' deps/debian.txt)

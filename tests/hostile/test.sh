@@ -4,7 +4,8 @@
 # nesting, huge text, encodings good and bad, odd files (tests/hostile/
 # make-cases writes them, with fixed seeds), the inputs the fuzzers found
 # (tests/fuzz/regressions), and I/O failures. Every run must end within
-# the time limit with status 0, 1 or 3 and no signal; every line of stderr
+# the time limit (of CPU time: tests/lib.sh's hostile_run) with status 0,
+# 1 or 3 and no signal; every line of stderr
 # is a diagnostic naming a file (FILE:LINE: where the case says a line
 # exists); a failed run leaves the output directory exactly as it was; a
 # successful one leaves it complete (and jvmti.h compiling, where asked).
@@ -69,7 +70,7 @@ while IFS=$'\t' read -r name statuses line check args; do
     ref=${check#same:}
     [ -d "$REF_OUTS/$ref" ] && continue
     mkdir -p "$REF_OUTS/$ref"
-    "$JVMTIGEN" -q -o "$REF_OUTS/$ref" "$cases/$ref.xml" || not_ok "hostile: reference $ref does not generate"
+    cpu_limited "$JVMTIGEN" -q --time-limit 0 -o "$REF_OUTS/$ref" "$cases/$ref.xml" || not_ok "hostile: reference $ref does not generate"
 done <"$cases/manifest"
 
 zero=0 total=0
@@ -110,7 +111,7 @@ result "a spec that is a FIFO (it would never arrive): refused unread" "$d/spec.
 
 d=$(scratch hostile-io)
 : >"$d/plain-file"
-err=$(timeout 60 "$JVMTIGEN" -o "$d/plain-file" "$valid" 2>&1)
+err=$(cpu_limited "$JVMTIGEN" --time-limit 0 -o "$d/plain-file" "$valid" 2>&1)
 status=$?
 check "hostile: -o naming a plain file: exit 3 (got $status), the file untouched" \
     test "$status" = 3 -a ! -s "$d/plain-file" -a -n "$err"
@@ -120,7 +121,7 @@ H_OUT=$(scratch hostile)/out
 cp -a "$HOSTILE_BASE" "$H_OUT"
 rm "$H_OUT/jvmtigen_post.c" && mkdir "$H_OUT/jvmtigen_post.c"
 before=$(dir_state "$H_OUT")
-err=$(timeout 60 "$JVMTIGEN" -o "$H_OUT" "$cases/encoding/UTF-8/spec.xml" 2>&1)
+err=$(cpu_limited "$JVMTIGEN" --time-limit 0 -o "$H_OUT" "$cases/encoding/UTF-8/spec.xml" 2>&1)
 status=$?
 if [ "$status" = 3 ] && [ "$before" = "$(dir_state "$H_OUT")" ] &&
     grep -q "^$H_OUT/jvmtigen_post.c: error: " <<<"$err"; then
@@ -134,7 +135,7 @@ fi
 H_OUT=$(scratch hostile)/out
 cp -a "$HOSTILE_BASE" "$H_OUT"
 before=$(dir_state "$H_OUT")
-err=$(ulimit -f 40; timeout 60 "$JVMTIGEN" -o "$H_OUT" "$cases/tables/1024-functions.xml" 2>&1)
+err=$(ulimit -f 40; cpu_limited "$JVMTIGEN" --time-limit 0 -o "$H_OUT" "$cases/tables/1024-functions.xml" 2>&1)
 status=$?
 if [ "$status" = 3 ] && [ "$before" = "$(dir_state "$H_OUT")" ] && grep -q 'File too large' <<<"$err"; then
     ok "hostile: a file size limit half-way: exit 3, nothing replaced"

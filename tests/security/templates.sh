@@ -70,7 +70,7 @@ for t in include-http include-outside document-file document-file-url document-d
     document-http-page document-file-page document-symlink dtd-http dtd-file entity-file entity-http \
     parameter-entity-http document-url-query document-url-query-page include-url-query \
     include-url-fragment document-escaped-dotdot document-url-escaped-dotdot; do
-    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --templates "$td/$t"
+    HOSTILE_CPU_LIMIT=30 hostile_run "$tvalid" --templates "$td/$t"
     why=$H_WHY
     [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
     # libxml2 gives an external entity's loader no position: the template
@@ -111,7 +111,7 @@ fi
 refused_quickly() {
     local t=$1 want=$2 said=$3 what=$4 limit=${5:-20} most=${6:-10} start took why
     start=$(date +%s)
-    HOSTILE_TIMEOUT=$((limit + 10)) hostile_run "$tvalid" --time-limit "$limit" --templates "$td/$t"
+    HOSTILE_CPU_LIMIT=$((limit + 10)) hostile_run "$tvalid" --time-limit "$limit" --templates "$td/$t"
     took=$(($(date +%s) - start))
     why=$H_WHY
     [ "$H_STATUS" = "$want" ] || why=${why:-"exit status $H_STATUS, expected $want"}
@@ -182,7 +182,7 @@ variant forever-man man.xsl "$forever"
 variant forever-page html.xsl "0,/<xsl:template match=\"\/\">/$forever"
 for t in forever-man forever-page; do
     start=$(date +%s)
-    HOSTILE_TIMEOUT=30 hostile_run "$tvalid" --time-limit 2 --templates "$td/$t"
+    HOSTILE_CPU_LIMIT=30 hostile_run "$tvalid" --time-limit 2 --templates "$td/$t"
     took=$(($(date +%s) - start))
     why=$H_WHY
     [ "$H_STATUS" = 1 ] || why=${why:-"exit status $H_STATUS, expected 1"}
