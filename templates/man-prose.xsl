@@ -121,7 +121,8 @@
 
   <xsl:template match="functionphaselist">
     <xsl:text>&#10;.RS&#10;</xsl:text>
-    <xsl:for-each select="/specification/functionsection/category/function[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+    <xsl:variable name="phase" select="@phase"/>
+    <xsl:for-each select="/specification/functionsection/category/function[@phase = $phase or ($phase = 'live' and not(@phase))]">
       <xsl:if test="position() &gt; 1">, </xsl:if>
       <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
     </xsl:for-each>
@@ -129,7 +130,8 @@
   </xsl:template>
   <xsl:template match="eventphaselist">
     <xsl:text>&#10;.RS&#10;</xsl:text>
-    <xsl:for-each select="/specification/eventsection/event[@phase = current()/@phase or (current()/@phase = 'live' and not(@phase))]">
+    <xsl:variable name="phase" select="@phase"/>
+    <xsl:for-each select="/specification/eventsection/event[@phase = $phase or ($phase = 'live' and not(@phase))]">
       <xsl:if test="position() &gt; 1">, </xsl:if>
       <xsl:text>\fB</xsl:text><xsl:value-of select="jg:roff-text(@id)"/><xsl:text>\fP</xsl:text>
     </xsl:for-each>

@@ -179,7 +179,9 @@ void member_reference(Buf *b, const char *key, const DocsState *st)
 {
     const Param *p = st ? strmap_get(&st->members, key) : NULL;
     const char *dot = strrchr(key, '.');
-    if (!p || !dot)
+    /* Only a reference type has a note: the site (for a field, a walk of
+     * every function, struct and callback) is asked for those alone. */
+    if (!p || !dot || !reference_of(p->type, SITE_FUNCTION))
         return;
     Buf owner;
     buf_init(&owner);
