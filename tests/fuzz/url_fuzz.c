@@ -60,7 +60,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     fputs("<secret/>\n", f);
     fclose(f);
-    sandbox_open(root, NULL, refused);
+    sandbox_open(root, NULL, refused, NULL);
     return 0;
 }
 
